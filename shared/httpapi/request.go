@@ -1,0 +1,165 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/routes"
+	"github.com/aws/aws-lambda-go/events"
+)
+
+// Request is one API call, routed and with its body decoded from base64.
+type Request struct {
+	Event  events.APIGatewayV2HTTPRequest
+	Route  routes.Route
+	Params map[string]string
+	Query  url.Values
+	body   []byte
+}
+
+func newRequest(ev events.APIGatewayV2HTTPRequest, route routes.Route, params map[string]string) (*Request, error) {
+	q, err := url.ParseQuery(ev.RawQueryString)
+	if err != nil {
+		return nil, agentmem.Errorf(agentmem.EInvalid, "malformed query string: %v", err)
+	}
+	if len(q) == 0 && len(ev.QueryStringParameters) > 0 {
+		// Hand-written events may carry only the parsed parameters.
+		for k, v := range ev.QueryStringParameters {
+			q.Set(k, v)
+		}
+	}
+	body := []byte(ev.Body)
+	if ev.IsBase64Encoded && ev.Body != "" {
+		if body, err = base64.StdEncoding.DecodeString(ev.Body); err != nil {
+			return nil, agentmem.Errorf(agentmem.EInvalid, "body is marked base64 but does not decode")
+		}
+	}
+	if len(body) > agentmem.MaxBodyBytes {
+		return nil, agentmem.Errorf(agentmem.ETooLarge, "request body is %d bytes; the limit is %d", len(body), agentmem.MaxBodyBytes)
+	}
+	return &Request{Event: ev, Route: route, Params: params, Query: q, body: body}, nil
+}
+
+// Param returns the path parameter name.
+func (r *Request) Param(name string) string { return r.Params[name] }
+
+// Header returns the header name, matched case-insensitively.
+func (r *Request) Header(name string) string {
+	for k, v := range r.Event.Headers {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
+}
+
+// Body returns the raw (decoded) body.
+func (r *Request) Body() []byte { return r.body }
+
+// AgentName returns the validated {agentName} path parameter.
+func (r *Request) AgentName() (string, error) {
+	name := r.Param("agentName")
+	return name, agentmem.ValidateAgentName(name)
+}
+
+// ProjectID returns the validated projectId query parameter.
+func (r *Request) ProjectID() (string, error) {
+	id := r.Query.Get("projectId")
+	return id, agentmem.ValidateProjectID(id)
+}
+
+// IntQuery returns the integer query parameter name, def when absent, and an
+// EInvalid error when it is not an integer within [min, max].
+func (r *Request) IntQuery(name string, def, min, max int) (int, error) {
+	s := r.Query.Get(name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < min || n > max {
+		return 0, agentmem.Errorf(agentmem.EInvalid, "%s must be an integer from %d to %d", name, min, max)
+	}
+	return n, nil
+}
+
+// Decode decodes the JSON body into v strictly: the body must be one JSON
+// object with no unknown fields and values of the right types. Every failure
+// is an EInvalid (or ETooLarge, EUnsupportedMedia) error with a message that
+// names the problem.
+func (r *Request) Decode(v any) error { return DecodeJSON(r.Header("Content-Type"), r.body, v) }
+
+// DecodeJSON is Decode for a content type and body.
+func DecodeJSON(contentType string, body []byte, v any) error {
+	if contentType != "" {
+		mt, _, err := mime.ParseMediaType(contentType)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return agentmem.Errorf(agentmem.EUnsupportedMedia, "Content-Type must be application/json, got %q", contentType)
+		}
+	}
+	if len(body) > agentmem.MaxBodyBytes {
+		return agentmem.Errorf(agentmem.ETooLarge, "request body is %d bytes; the limit is %d", len(body), agentmem.MaxBodyBytes)
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return agentmem.Errorf(agentmem.EInvalid, "request body is required (a JSON object)")
+	}
+	if trimmed[0] != '{' {
+		return agentmem.Errorf(agentmem.EInvalid, "request body must be a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return decodeError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return agentmem.Errorf(agentmem.EInvalid, "request body must hold exactly one JSON object")
+	}
+	return nil
+}
+
+func decodeError(err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return agentmem.Errorf(agentmem.EInvalid, "malformed JSON at byte %d: %v", syntax.Offset, syntax)
+	case errors.As(err, &typ):
+		if typ.Field == "" {
+			return agentmem.Errorf(agentmem.EInvalid, "request body must be a JSON object")
+		}
+		return agentmem.Errorf(agentmem.EInvalid, "field %q must be %s, not %s", typ.Field, jsonKind(typ.Type.Kind().String()), typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return agentmem.Errorf(agentmem.EInvalid, "malformed JSON: unexpected end of body")
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return agentmem.Errorf(agentmem.EInvalid, "unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
+	}
+	return agentmem.Errorf(agentmem.EInvalid, "malformed JSON: %v", err)
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "slice", "array":
+		return "an array"
+	case "struct", "map":
+		return "an object"
+	case "ptr":
+		return "a value of another type"
+	}
+	if strings.HasPrefix(goKind, "int") || strings.HasPrefix(goKind, "uint") || strings.HasPrefix(goKind, "float") {
+		return "a number"
+	}
+	return fmt.Sprintf("a %s", goKind)
+}

@@ -1,0 +1,159 @@
+// Package routes is the one table of the agentmem HTTP API: every route, the
+// Lambda function that serves it, and whether the agent task role may call
+// it. The function handlers, the local dev server, the sample events and the
+// CDK stack (routes and the ECS task grant) are all derived from it.
+package routes
+
+import (
+	"net/url"
+	"strings"
+)
+
+// Function names one Lambda function (a folder under functions/).
+type Function string
+
+// The functions.
+const (
+	Memories      Function = "memories"
+	Personalities Function = "personalities"
+	Extraction    Function = "extraction"
+	Dream         Function = "dream"
+)
+
+// Functions lists the API-serving functions in a stable order.
+var Functions = []Function{Memories, Personalities, Extraction, Dream}
+
+// Route is one method and path of the API.
+type Route struct {
+	// Name identifies the route to its handler and to its sample event
+	// (events/<function>/<name>.json).
+	Name     string
+	Method   string
+	Path     string // with {param} segments, as API Gateway writes them
+	Function Function
+	// Agent is true for the routes an agent task needs during a pipeline
+	// run; the ECS task role is granted exactly these (BRIEF §8).
+	Agent   bool
+	Summary string
+}
+
+// Key is the API Gateway route key, "METHOD /path".
+func (r Route) Key() string { return r.Method + " " + r.Path }
+
+// All is every route of the API.
+var All = []Route{
+	// Memories: CRUD and rendering.
+	{"ListMemories", "GET", "/api/agents/{agentName}/memories", Memories, true, "list memories, newest first (limit, type, cursor)"},
+	{"CreateMemory", "POST", "/api/agents/{agentName}/memories", Memories, true, "create a memory (source manual)"},
+	{"DeleteMemories", "DELETE", "/api/agents/{agentName}/memories", Memories, false, "delete every memory of agent+project"},
+	{"GetMemory", "GET", "/api/agents/{agentName}/memories/{id}", Memories, false, "get one memory"},
+	{"DeleteMemory", "DELETE", "/api/agents/{agentName}/memories/{id}", Memories, false, "delete one memory"},
+	{"RenderMemory", "GET", "/api/agents/{agentName}/memory.md", Memories, false, "the rendered MEMORY.md"},
+	{"Bootstrap", "GET", "/api/agents/{agentName}/bootstrap", Memories, true, "personality and rendered memory in one round trip"},
+
+	// Personalities.
+	{"ListPersonalities", "GET", "/api/personalities", Personalities, false, "list personalities"},
+	{"GetPersonality", "GET", "/api/agents/{agentName}/personality", Personalities, false, "get a personality"},
+	{"PutPersonality", "PUT", "/api/agents/{agentName}/personality", Personalities, false, "create or replace a personality"},
+	{"DeletePersonality", "DELETE", "/api/agents/{agentName}/personality", Personalities, false, "delete a personality"},
+
+	// Extraction.
+	{"CreateExtraction", "POST", "/api/agents/{agentName}/extractions", Extraction, true, "extract learnings from a run's output"},
+}
+
+// For returns the routes served by fn, in table order.
+func For(fn Function) []Route {
+	var out []Route
+	for _, r := range All {
+		if r.Function == fn {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Match finds the route for method and path. It returns the route, its path
+// parameters, and whether the path matched any route at all (so that a
+// caller can tell 405 from 404). Literal segments win over parameters, as in
+// API Gateway.
+func Match(method, path string) (route Route, params map[string]string, pathKnown bool) {
+	segs := split(path)
+	best := -1
+	for i, r := range All {
+		p, ok := matchPath(split(r.Path), segs)
+		if !ok {
+			continue
+		}
+		pathKnown = true
+		if r.Method != method {
+			continue
+		}
+		if best < 0 || literalCount(r.Path) > literalCount(All[best].Path) {
+			best, params = i, p
+		}
+	}
+	if best < 0 {
+		return Route{}, nil, pathKnown
+	}
+	return All[best], params, true
+}
+
+// Allowed returns the methods the API accepts for path, for a 405's Allow
+// header.
+func Allowed(path string) []string {
+	segs := split(path)
+	var out []string
+	for _, r := range All {
+		if _, ok := matchPath(split(r.Path), segs); ok && !contains(out, r.Method) {
+			out = append(out, r.Method)
+		}
+	}
+	return out
+}
+
+func matchPath(pattern, segs []string) (map[string]string, bool) {
+	if len(pattern) != len(segs) {
+		return nil, false
+	}
+	params := map[string]string{}
+	for i, p := range pattern {
+		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
+			if segs[i] == "" {
+				return nil, false
+			}
+			v, err := url.PathUnescape(segs[i])
+			if err != nil {
+				v = segs[i] // left as sent; validation rejects the '%'
+			}
+			params[p[1:len(p)-1]] = v
+			continue
+		}
+		if p != segs[i] {
+			return nil, false
+		}
+	}
+	return params, true
+}
+
+func literalCount(path string) int {
+	n := 0
+	for _, s := range split(path) {
+		if !strings.HasPrefix(s, "{") {
+			n++
+		}
+	}
+	return n
+}
+
+func split(path string) []string {
+	return strings.Split(strings.Trim(path, "/"), "/")
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
