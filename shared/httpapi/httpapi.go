@@ -5,6 +5,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -145,7 +146,11 @@ func ErrorResponse(err error) Response {
 
 // JSON returns a response with v encoded as JSON.
 func JSON(status int, v any) Response {
-	body, err := json.Marshal(v)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // Markdown in JSON stays readable
+	err := enc.Encode(v)
+	body := bytes.TrimRight(buf.Bytes(), "\n")
 	if err != nil {
 		// Only unencodable values (NaN, channels) get here: a bug.
 		status, body = http.StatusInternalServerError, []byte(`{"error":{"code":"internal","message":"internal error"}}`)

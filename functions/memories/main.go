@@ -1,0 +1,18 @@
+// Command memories is the memories Lambda function (binary "bootstrap"). It only
+// wires; the handler is package memoryapi.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/agentmem/agentmem/functions/memories/memoryapi"
+	"github.com/agentmem/agentmem/shared/lambdamain"
+)
+
+func main() {
+	if err := lambdamain.Run(memoryapi.New); err != nil {
+		fmt.Fprintln(os.Stderr, "memories:", err)
+		os.Exit(1)
+	}
+}

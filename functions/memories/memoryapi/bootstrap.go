@@ -1,0 +1,59 @@
+package memoryapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/httpapi"
+	"github.com/agentmem/agentmem/shared/markdown"
+)
+
+// Bootstrap is everything `agentmem inject` needs, in one round trip.
+type Bootstrap struct {
+	AgentName string `json:"agentName"`
+	ProjectID string `json:"projectId"`
+	// Personality is null when the agent has none.
+	Personality *agentmem.Personality `json:"personality"`
+	// PersonalitySection is the delimited "# Personality" section to
+	// prepend to CLAUDE.md; empty without a personality.
+	PersonalitySection string `json:"personalitySection"`
+	// MemoryFile is the content of .claude/memory/MEMORY.md; empty when
+	// there are no memories (no file is written then).
+	MemoryFile  string `json:"memoryFile"`
+	MemoryCount int    `json:"memoryCount"`
+}
+
+func (a *API) bootstrap(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, project, err := scope(r)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	// The two reads are independent: run them side by side.
+	type personalityResult struct {
+		p   agentmem.Personality
+		err error
+	}
+	pc := make(chan personalityResult, 1)
+	go func() {
+		p, err := a.Store.GetPersonality(ctx, agent)
+		pc <- personalityResult{p, err}
+	}()
+	page, err := a.Store.ListMemories(ctx, dynamostore.ListOptions{AgentName: agent, ProjectID: project})
+	pr := <-pc
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	out := Bootstrap{AgentName: agent, ProjectID: project, MemoryCount: len(page.Memories)}
+	switch agentmem.ErrorCode(pr.err) {
+	case "":
+		out.Personality = &pr.p
+		out.PersonalitySection = markdown.PersonalitySection(pr.p)
+	case agentmem.ENotFound:
+	default:
+		return httpapi.Response{}, pr.err
+	}
+	out.MemoryFile = markdown.MemoryFile(agent, project, page.Memories)
+	return httpapi.JSON(http.StatusOK, out), nil
+}

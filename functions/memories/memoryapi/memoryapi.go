@@ -1,0 +1,164 @@
+// Package memoryapi is the memories function: memory CRUD, the rendered
+// MEMORY.md and the bootstrap route that `agentmem inject` calls. The Lambda
+// main and cmd/devserver both serve it.
+package memoryapi
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/httpapi"
+	"github.com/agentmem/agentmem/shared/markdown"
+	"github.com/agentmem/agentmem/shared/routes"
+)
+
+// API serves the memories function's routes.
+type API struct {
+	Store *dynamostore.Store
+	Log   *slog.Logger
+}
+
+// New returns the Lambda handler of the memories function.
+func New(store *dynamostore.Store, log *slog.Logger) (*httpapi.Handler, error) {
+	a := &API{Store: store, Log: log}
+	return httpapi.NewHandler(routes.Memories, map[string]httpapi.HandlerFunc{
+		"ListMemories":   a.list,
+		"CreateMemory":   a.create,
+		"DeleteMemories": a.deleteAll,
+		"GetMemory":      a.get,
+		"DeleteMemory":   a.deleteOne,
+		"RenderMemory":   a.render,
+		"Bootstrap":      a.bootstrap,
+	}, log)
+}
+
+// scope validates the agent path parameter and the projectId query
+// parameter that nearly every route needs.
+func scope(r *httpapi.Request) (agent, project string, err error) {
+	if agent, err = r.AgentName(); err != nil {
+		return "", "", err
+	}
+	if project, err = r.ProjectID(); err != nil {
+		return "", "", err
+	}
+	return agent, project, nil
+}
+
+func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, project, err := scope(r)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	limit, err := r.IntQuery("limit", agentmem.DefaultListLimit, 1, agentmem.MaxListLimit)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	typ := agentmem.Type(r.Query.Get("type"))
+	if typ != "" && !typ.Valid() {
+		return httpapi.Response{}, agentmem.Errorf(agentmem.EInvalid, "type %q is not a memory type", typ)
+	}
+	page, err := a.Store.ListMemories(ctx, dynamostore.ListOptions{
+		AgentName: agent, ProjectID: project, Limit: limit, Type: typ, Cursor: r.Query.Get("cursor"),
+	})
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	return httpapi.JSON(http.StatusOK, page), nil
+}
+
+func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, err := r.AgentName()
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	var in agentmem.MemoryInput
+	if err := r.Decode(&in); err != nil {
+		return httpapi.Response{}, err
+	}
+	in.Normalize()
+	if err := in.Validate(); err != nil {
+		return httpapi.Response{}, err
+	}
+	m, err := a.Store.CreateMemory(ctx, in.Memory(agent, agentmem.SourceManual))
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	resp := httpapi.JSON(http.StatusCreated, m)
+	resp.Headers["Location"] = fmt.Sprintf("/api/agents/%s/memories/%s", agent, m.ID)
+	return resp, nil
+}
+
+func (a *API) deleteAll(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, project, err := scope(r)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	n, err := a.Store.DeleteScope(ctx, agent, project)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	a.Log.InfoContext(ctx, "deleted scope", "agent", agent, "project", project, "deleted", n)
+	return httpapi.NoContent(), nil
+}
+
+// ulidPattern is the shape of a memory id (Crockford base32, 26 chars).
+var ulidPattern = regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{26}$`)
+
+func memoryID(r *httpapi.Request) (string, error) {
+	id := r.Param("id")
+	if !ulidPattern.MatchString(id) {
+		return "", agentmem.Errorf(agentmem.EInvalid, "memory id %q is not a ULID", id)
+	}
+	return id, nil
+}
+
+func (a *API) get(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, err := r.AgentName()
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	id, err := memoryID(r)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	m, err := a.Store.GetMemory(ctx, agent, id)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	return httpapi.JSON(http.StatusOK, m), nil
+}
+
+func (a *API) deleteOne(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, err := r.AgentName()
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	id, err := memoryID(r)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	if err := a.Store.DeleteMemory(ctx, agent, id); err != nil {
+		return httpapi.Response{}, err
+	}
+	return httpapi.NoContent(), nil
+}
+
+func (a *API) render(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, project, err := scope(r)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	page, err := a.Store.ListMemories(ctx, dynamostore.ListOptions{AgentName: agent, ProjectID: project})
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	if len(page.Memories) == 0 {
+		return httpapi.Response{}, agentmem.Errorf(agentmem.ENotFound, "agent %s has no memories in project %s", agent, project)
+	}
+	return httpapi.Markdown(http.StatusOK, markdown.MemoryFile(agent, project, page.Memories)), nil
+}

@@ -1,0 +1,86 @@
+// Package personalityapi is the personalities function: personality CRUD.
+// The Lambda main and cmd/devserver both serve it.
+package personalityapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/httpapi"
+	"github.com/agentmem/agentmem/shared/routes"
+)
+
+// API serves the personalities function's routes.
+type API struct {
+	Store *dynamostore.Store
+}
+
+// New returns the Lambda handler of the personalities function.
+func New(store *dynamostore.Store, log *slog.Logger) (*httpapi.Handler, error) {
+	a := &API{Store: store}
+	return httpapi.NewHandler(routes.Personalities, map[string]httpapi.HandlerFunc{
+		"ListPersonalities": a.list,
+		"GetPersonality":    a.get,
+		"PutPersonality":    a.put,
+		"DeletePersonality": a.delete,
+	}, log)
+}
+
+func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	list, err := a.Store.ListPersonalities(ctx)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	return httpapi.JSON(http.StatusOK, map[string]any{"personalities": list}), nil
+}
+
+func (a *API) get(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, err := r.AgentName()
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	p, err := a.Store.GetPersonality(ctx, agent)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	return httpapi.JSON(http.StatusOK, p), nil
+}
+
+func (a *API) put(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, err := r.AgentName()
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	var in agentmem.PersonalityInput
+	if err := r.Decode(&in); err != nil {
+		return httpapi.Response{}, err
+	}
+	in.Normalize()
+	if err := in.Validate(); err != nil {
+		return httpapi.Response{}, err
+	}
+	p, created, err := a.Store.PutPersonality(ctx, in.Personality(agent), in.Version)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	if created {
+		resp := httpapi.JSON(http.StatusCreated, p)
+		resp.Headers["Location"] = "/api/agents/" + agent + "/personality"
+		return resp, nil
+	}
+	return httpapi.JSON(http.StatusOK, p), nil
+}
+
+func (a *API) delete(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, err := r.AgentName()
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	if err := a.Store.DeletePersonality(ctx, agent); err != nil {
+		return httpapi.Response{}, err
+	}
+	return httpapi.NoContent(), nil
+}

@@ -1,0 +1,27 @@
+// Package applog builds the process's structured logger from the
+// environment: JSON lines in Lambda (LOG_FORMAT=json, the default there),
+// text for people (LOG_FORMAT=text), at LOG_LEVEL (debug, info, warn, error).
+package applog
+
+import (
+	"io"
+	"log/slog"
+	"strings"
+)
+
+// New returns a logger writing to w as getenv configures it.
+func New(w io.Writer, getenv func(string) string) *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(getenv("LOG_LEVEL"))); err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	format := strings.ToLower(getenv("LOG_FORMAT"))
+	if format == "" && getenv("AWS_LAMBDA_FUNCTION_NAME") == "" {
+		format = "text"
+	}
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}

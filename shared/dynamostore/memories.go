@@ -1,0 +1,235 @@
+package dynamostore
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/guregu/dynamo/v2"
+)
+
+// maxCreateAttempts bounds the retries of CreateMemory when another write
+// took the same createdAt in the partition.
+const maxCreateAttempts = 32
+
+// CreateMemory stores m as a new memory. It assigns the id and a createdAt
+// that is unique within the partition: the put is conditional on the key
+// being free, and on a collision it moves createdAt forward by a few
+// nanoseconds and tries again, so concurrent writers never overwrite each
+// other. m.AgentName, m.ProjectID, m.Content and m.Source must be set.
+func (s *Store) CreateMemory(ctx context.Context, m agentmem.Memory) (agentmem.Memory, error) {
+	if m.Type == "" {
+		m.Type = agentmem.TypeNote
+	}
+	t := s.now()
+	if m.CreatedAt != "" {
+		// Callers such as Deep Dream may keep an original timestamp.
+		parsed, err := agentmem.ParseTime(m.CreatedAt)
+		if err != nil {
+			return agentmem.Memory{}, agentmem.Errorf(agentmem.EInvalid, "createdAt %q is not RFC 3339", m.CreatedAt)
+		}
+		t = parsed.UTC()
+	}
+	m.ID = s.newID(s.now())
+	scope := agentmem.Scope(m.AgentName, m.ProjectID)
+	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
+		m.CreatedAt = agentmem.FormatTime(t)
+		err := s.memories.Put(memoryItem{Scope: scope, Memory: m}).
+			If("attribute_not_exists($)", "createdAt").
+			Run(ctx)
+		if err == nil {
+			return m, nil
+		}
+		if !dynamo.IsCondCheckFailed(err) {
+			return agentmem.Memory{}, fmt.Errorf("put memory %s in %s: %w", m.ID, scope, err)
+		}
+		// Taken: step forward by 1..1000 ns. Randomness spreads concurrent
+		// writers that all collided on the same instant.
+		t = t.Add(time.Duration(1 + rand.IntN(1000)))
+	}
+	return agentmem.Memory{}, agentmem.Errorf(agentmem.EConflict, "could not find a free createdAt in %s after %d attempts", scope, maxCreateAttempts)
+}
+
+// ListOptions select a page of memories.
+type ListOptions struct {
+	AgentName string
+	ProjectID string
+	// Limit is the page size, 1..agentmem.MaxListLimit (0 means the default).
+	Limit int
+	// Type keeps only memories of that type when set.
+	Type agentmem.Type
+	// Cursor continues after the last item of a previous page.
+	Cursor string
+}
+
+// Page is one page of memories, newest first.
+type Page struct {
+	Memories []agentmem.Memory `json:"memories"`
+	// NextCursor is set when older memories remain.
+	NextCursor string `json:"nextCursor,omitempty"`
+}
+
+// ListMemories returns the newest memories of a scope, newest first.
+func (s *Store) ListMemories(ctx context.Context, opt ListOptions) (Page, error) {
+	limit := opt.Limit
+	if limit <= 0 || limit > agentmem.MaxListLimit {
+		limit = agentmem.DefaultListLimit
+	}
+	scope := agentmem.Scope(opt.AgentName, opt.ProjectID)
+	q := s.memories.Get("scope", scope).Order(dynamo.Descending)
+	if opt.Cursor != "" {
+		before, err := DecodeCursor(opt.Cursor)
+		if err != nil {
+			return Page{}, err
+		}
+		q = q.Range("createdAt", dynamo.Less, before)
+	}
+	if opt.Type != "" {
+		q = q.Filter("$ = ?", "type", opt.Type)
+	}
+	var items []memoryItem
+	// One more than asked tells whether another page exists.
+	if err := q.Limit(limit+1).All(ctx, &items); err != nil {
+		return Page{}, fmt.Errorf("list memories of %s: %w", scope, err)
+	}
+	page := Page{Memories: make([]agentmem.Memory, 0, min(len(items), limit))}
+	for i, it := range items {
+		if i == limit {
+			page.NextCursor = EncodeCursor(items[limit-1].CreatedAt)
+			break
+		}
+		page.Memories = append(page.Memories, it.Memory)
+	}
+	return page, nil
+}
+
+// EachMemory calls fn for every memory of a scope, newest first, reading the
+// partition page by page. fn returning an error stops the walk.
+func (s *Store) EachMemory(ctx context.Context, agentName, projectID string, fn func(agentmem.Memory) error) error {
+	scope := agentmem.Scope(agentName, projectID)
+	it := s.memories.Get("scope", scope).Order(dynamo.Descending).Iter()
+	var item memoryItem
+	for it.Next(ctx, &item) {
+		if err := fn(item.Memory); err != nil {
+			return err
+		}
+		item = memoryItem{}
+	}
+	if err := it.Err(); err != nil {
+		return fmt.Errorf("read memories of %s: %w", scope, err)
+	}
+	return nil
+}
+
+// GetMemory returns the memory with id if it belongs to agentName. A memory
+// of another agent is reported as not found, so that one agent's id never
+// reaches another agent's memory.
+func (s *Store) GetMemory(ctx context.Context, agentName, id string) (agentmem.Memory, error) {
+	var item memoryItem
+	err := s.memories.Get("id", id).Index(IDIndex).One(ctx, &item)
+	switch {
+	case notFound(err):
+		return agentmem.Memory{}, agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
+	case err != nil:
+		return agentmem.Memory{}, fmt.Errorf("get memory %s: %w", id, err)
+	case item.AgentName != agentName:
+		return agentmem.Memory{}, agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
+	}
+	return item.Memory, nil
+}
+
+// DeleteMemory deletes the memory with id if it belongs to agentName.
+func (s *Store) DeleteMemory(ctx context.Context, agentName, id string) error {
+	m, err := s.GetMemory(ctx, agentName, id)
+	if err != nil {
+		return err
+	}
+	err = s.memories.Delete("scope", agentmem.Scope(m.AgentName, m.ProjectID)).
+		Range("createdAt", m.CreatedAt).
+		If("$ = ?", "id", id).
+		Run(ctx)
+	switch {
+	case dynamo.IsCondCheckFailed(err):
+		return agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
+	case err != nil:
+		return fmt.Errorf("delete memory %s: %w", id, err)
+	}
+	return nil
+}
+
+// memoryKey is the primary key of a memory, for batch deletes.
+type memoryKey struct {
+	Scope     string `dynamo:"scope"`
+	CreatedAt string `dynamo:"createdAt"`
+}
+
+// HashKey implements dynamo.Keyed.
+func (k memoryKey) HashKey() any { return k.Scope }
+
+// RangeKey implements dynamo.Keyed.
+func (k memoryKey) RangeKey() any { return k.CreatedAt }
+
+// DeleteScope deletes every memory of agent+project, however many, in
+// batches of 25, and returns how many it deleted.
+func (s *Store) DeleteScope(ctx context.Context, agentName, projectID string) (int, error) {
+	scope := agentmem.Scope(agentName, projectID)
+	return s.deleteWhere(ctx, scope, func(memoryKey) bool { return true })
+}
+
+// deleteWhere reads the keys of a partition and batch-deletes those keep
+// accepts.
+func (s *Store) deleteWhere(ctx context.Context, scope string, match func(memoryKey) bool) (int, error) {
+	it := s.memories.Get("scope", scope).Project("scope", "createdAt").Iter()
+	var batch []dynamo.Keyed
+	deleted := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		n, err := s.memories.Batch("scope", "createdAt").Write().Delete(batch...).Run(ctx)
+		deleted += n
+		batch = batch[:0]
+		if err != nil {
+			return fmt.Errorf("batch delete in %s: %w", scope, err)
+		}
+		return nil
+	}
+	var k memoryKey
+	for it.Next(ctx, &k) {
+		if match(k) {
+			batch = append(batch, k)
+		}
+		if len(batch) == 25 {
+			if err := flush(); err != nil {
+				return deleted, err
+			}
+		}
+	}
+	if err := it.Err(); err != nil {
+		return deleted, fmt.Errorf("read keys of %s: %w", scope, err)
+	}
+	if err := flush(); err != nil {
+		return deleted, err
+	}
+	return deleted, nil
+}
+
+// EncodeCursor makes an opaque page cursor from a createdAt value.
+func EncodeCursor(createdAt string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(createdAt))
+}
+
+// DecodeCursor reverses EncodeCursor; a malformed cursor is EInvalid.
+func DecodeCursor(cursor string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil {
+		return "", agentmem.Errorf(agentmem.EInvalid, "cursor is malformed")
+	}
+	if _, err := agentmem.ParseTime(string(b)); err != nil {
+		return "", agentmem.Errorf(agentmem.EInvalid, "cursor is malformed")
+	}
+	return string(b), nil
+}
