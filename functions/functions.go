@@ -20,6 +20,10 @@ import (
 var API = map[routes.Function]lambdamain.NewFunc{
 	routes.Memories:      memoryapi.New,
 	routes.Personalities: personalityapi.New,
+
+	// Extraction (issue 3).
+
+	// Deep Dream (issue 4).
 }
 
 // Handlers builds every function's Lambda handler over one store.

@@ -59,6 +59,16 @@ var All = []Route{
 
 	// Extraction.
 	{"CreateExtraction", "POST", "/api/agents/{agentName}/extractions", Extraction, true, "extract learnings from a run's output"},
+
+	// Daily log (issue 4): memories function.
+
+	// Session context (issue 4): memories function.
+
+	// Deep Dream (issue 4): dream function.
+
+	// Search and patterns (issue 5): memories function.
+
+	// Lifecycle and stats (issue 5): memories function.
 }
 
 // For returns the routes served by fn, in table order.

@@ -34,6 +34,10 @@ func New(store *dynamostore.Store, log *slog.Logger) (*httpapi.Handler, error) {
 		"DeleteMemory":   a.deleteOne,
 		"RenderMemory":   a.render,
 		"Bootstrap":      a.bootstrap,
+
+		// Daily log and session context (issue 4).
+
+		// Search, patterns, lifecycle and stats (issue 5).
 	}, log)
 }
 
