@@ -1,0 +1,87 @@
+package memoryapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/httpapi"
+	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/markdown"
+	"github.com/agentmem/agentmem/shared/routes"
+	"github.com/aws/aws-lambda-go/events"
+)
+
+// BenchmarkList50 is GET .../memories through the handler on DynamoDB Local.
+func BenchmarkList50(b *testing.B) {
+	a := newAPITest(b)
+	for i := range 60 {
+		a.do("POST", "/api/agents/nori/memories", fmt.Sprintf(`{"projectId":"p","type":"finding","content":"finding number %d about the checkout service and its retries"}`, i))
+	}
+	ev := localapi.Event(httptest.NewRequest("GET", "/api/agents/nori/memories?projectId=p", nil), nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, _ := a.h.Handle(context.Background(), ev)
+		if resp.StatusCode != 200 {
+			b.Fatal(resp.Body)
+		}
+	}
+}
+
+// BenchmarkCreate is POST .../memories through the handler on DynamoDB Local.
+func BenchmarkCreate(b *testing.B) {
+	a := newAPITest(b)
+	body := `{"projectId":"p","type":"decision","content":"Use idempotency keys on payment POSTs","rationale":"the PSP retries"}`
+	ev := localapi.Event(httptest.NewRequest("POST", "/api/agents/nori/memories", strings.NewReader(body)), []byte(body))
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, _ := a.h.Handle(context.Background(), ev)
+		if resp.StatusCode != 201 {
+			b.Fatal(resp.Body)
+		}
+	}
+}
+
+// BenchmarkHandlerOverheadList50 is everything a 50-item list costs besides
+// DynamoDB: decode the API Gateway event, route and validate, render
+// MEMORY.md and encode the JSON response.
+func BenchmarkHandlerOverheadList50(b *testing.B) {
+	raw, err := os.ReadFile("../../../events/memories/ListMemories.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	page := dynamostore.Page{}
+	now := time.Now()
+	for i := range 50 {
+		page.Memories = append(page.Memories, agentmem.Memory{
+			ID: "01JD5Q8Z3K7M2N4P6R8T0V2X4Y", AgentName: "nori", ProjectID: "checkout-service", Source: agentmem.SourceManual,
+			Type: agentmem.Types[i%len(agentmem.Types)], CreatedAt: agentmem.FormatTime(now.Add(-time.Duration(i) * time.Minute)),
+			Content: fmt.Sprintf("Finding %d: the payments service retries webhooks three times with exponential backoff", i),
+		})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		var ev events.APIGatewayV2HTTPRequest
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			b.Fatal(err)
+		}
+		route, params, _ := routes.Match(ev.RequestContext.HTTP.Method, ev.RawPath)
+		if err := agentmem.ValidateAgentName(params["agentName"]); err != nil || route.Name != "ListMemories" {
+			b.Fatal(err)
+		}
+		if err := agentmem.ValidateProjectID(ev.QueryStringParameters["projectId"]); err != nil {
+			b.Fatal(err)
+		}
+		_ = markdown.MemoryFile("nori", "checkout-service", page.Memories)
+		if resp := httpapi.JSON(200, page); resp.StatusCode != 200 {
+			b.Fatal(resp.Body)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package personalityapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/agentmem/agentmem/functions/personalities/personalityapi"
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dynamotest"
+	"github.com/agentmem/agentmem/shared/httpapi"
+	"github.com/agentmem/agentmem/shared/localapi"
+)
+
+func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
+
+func TestPersonalityCRUD(t *testing.T) {
+	h, err := personalityapi.New(dynamotest.NewStore(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	do := func(method, target, body string) httpapi.Response {
+		t.Helper()
+		resp, err := h.Handle(context.Background(), localapi.Event(httptest.NewRequest(method, target, strings.NewReader(body)), []byte(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	steps := []struct {
+		name, method, target, body string
+		status                     int
+		inBody                     string
+	}{
+		{"get absent", "GET", "/api/agents/miso/personality", "", 404, `"not_found"`},
+		{"delete absent", "DELETE", "/api/agents/miso/personality", "", 404, `"not_found"`},
+		{"empty list", "GET", "/api/personalities", "", 200, `{"personalities":[]}`},
+		{"create", "PUT", "/api/agents/miso/personality", `{"displayName":"Miso","voice":"calm","traits":["thorough"],"gitEmail":"miso@agents.example.com"}`, 201, `"version":1`},
+		{"replace", "PUT", "/api/agents/miso/personality", `{"displayName":"Miso","voice":"calmer"}`, 200, `"version":2`},
+		{"stale version", "PUT", "/api/agents/miso/personality", `{"displayName":"Miso","version":1}`, 409, `"conflict"`},
+		{"current version", "PUT", "/api/agents/miso/personality", `{"displayName":"Miso","prompt":"Design first.","version":2}`, 200, `"version":3`},
+		{"create-only on existing", "PUT", "/api/agents/miso/personality", `{"displayName":"Miso","version":0}`, 409, `"conflict"`},
+		{"get", "GET", "/api/agents/miso/personality", "", 200, `"prompt":"Design first."`},
+		{"list", "GET", "/api/personalities", "", 200, `"agentName":"miso"`},
+		{"nothing to show", "PUT", "/api/agents/miso/personality", `{"voice":"x"}`, 400, "displayName or a prompt"},
+		{"bad email", "PUT", "/api/agents/miso/personality", `{"displayName":"M","gitEmail":"not an email"}`, 400, "gitEmail"},
+		{"multi-line name", "PUT", "/api/agents/miso/personality", `{"displayName":"M\nX"}`, 400, "single line"},
+		{"unknown field", "PUT", "/api/agents/miso/personality", `{"displayName":"M","mood":"x"}`, 400, `unknown field`},
+		{"bad agent", "PUT", "/api/agents/mi%23so/personality", `{"displayName":"M"}`, 400, `agentName`},
+		{"method", "POST", "/api/agents/miso/personality", `{}`, 405, `method_not_allowed`},
+		{"delete", "DELETE", "/api/agents/miso/personality", "", 204, ""},
+		{"gone", "GET", "/api/agents/miso/personality", "", 404, `"not_found"`},
+	}
+	for _, s := range steps {
+		resp := do(s.method, s.target, s.body)
+		if resp.StatusCode != s.status || !strings.Contains(resp.Body, s.inBody) {
+			t.Errorf("%s: got %d %s, want %d containing %s", s.name, resp.StatusCode, resp.Body, s.status, s.inBody)
+		}
+		if resp.StatusCode >= 400 {
+			var e struct{ Error struct{ Code, Message string } }
+			if json.Unmarshal([]byte(resp.Body), &e) != nil || e.Error.Code == "" {
+				t.Errorf("%s: error body %q is not {\"error\":{code,message}}", s.name, resp.Body)
+			}
+		}
+	}
+	if got := agentmem.ErrorCode(nil); got != "" {
+		t.Errorf("ErrorCode(nil) = %q", got)
+	}
+}
