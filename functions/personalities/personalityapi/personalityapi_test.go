@@ -62,7 +62,9 @@ func TestPersonalityCRUD(t *testing.T) {
 			t.Errorf("%s: got %d %s, want %d containing %s", s.name, resp.StatusCode, resp.Body, s.status, s.inBody)
 		}
 		if resp.StatusCode >= 400 {
-			var e struct{ Error struct{ Code, Message string } }
+			var e struct {
+				Error struct{ Code, Message string }
+			}
 			if json.Unmarshal([]byte(resp.Body), &e) != nil || e.Error.Code == "" {
 				t.Errorf("%s: error body %q is not {\"error\":{code,message}}", s.name, resp.Body)
 			}
