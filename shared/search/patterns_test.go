@@ -41,7 +41,7 @@ func TestSuggestPatterns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := ids(SuggestPatterns(tt.task, pats, tt.min, tt.limit))
+			got := hitIDs(SuggestPatterns(tt.task, pats, tt.min, tt.limit))
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("SuggestPatterns(%q, %v) = %v, want %v", tt.task, tt.min, got, tt.want)
 			}

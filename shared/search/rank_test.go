@@ -8,7 +8,7 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 )
 
-func ids(hits []Hit) []string {
+func hitIDs(hits []Hit) []string {
 	out := make([]string, len(hits))
 	for i, h := range hits {
 		out[i] = h.ID
@@ -39,7 +39,7 @@ func TestLexical(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := ids(Lexical(tt.query, lexDocs))
+			got := hitIDs(Lexical(tt.query, lexDocs))
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("Lexical(%q) = %v, want %v", tt.query, got, tt.want)
 			}
@@ -66,7 +66,7 @@ func TestLexicalLengthNormalisation(t *testing.T) {
 		{ID: "long", Text: "cache invalidation notes: redis keys, ttl values, eviction policy, memory limits, cluster mode"},
 		{ID: "short", Text: "cache invalidation"},
 	}
-	got := ids(Lexical("cache", docs))
+	got := hitIDs(Lexical("cache", docs))
 	if want := []string{"short", "long"}; !slices.Equal(got, want) {
 		t.Errorf("Lexical = %v, want %v", got, want)
 	}
@@ -83,8 +83,8 @@ func TestSemantic(t *testing.T) {
 		{ID: "zero", Vector: []float32{0, 0, 0}},
 	}
 	got := Semantic([]float32{1, 0, 0}, docs)
-	if want := []string{"same", "close"}; !slices.Equal(ids(got), want) {
-		t.Fatalf("Semantic = %v, want %v", ids(got), want)
+	if want := []string{"same", "close"}; !slices.Equal(hitIDs(got), want) {
+		t.Fatalf("Semantic = %v, want %v", hitIDs(got), want)
 	}
 	if math.Abs(got[0].Score-1) > 1e-6 || math.Abs(got[1].Score-math.Sqrt2/2) > 1e-6 {
 		t.Errorf("scores = %v, want 1 and %v", got, math.Sqrt2/2)
@@ -162,10 +162,10 @@ func TestRank(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			hits, mode := RankMode(tt.query, tt.vec, docs, tt.limit)
-			if got := ids(hits); !slices.Equal(got, tt.want) || mode != tt.wantMode {
+			if got := hitIDs(hits); !slices.Equal(got, tt.want) || mode != tt.wantMode {
 				t.Errorf("RankMode = %v, %s, want %v, %s", got, mode, tt.want, tt.wantMode)
 			}
-			if got := ids(Rank(tt.query, tt.vec, docs, tt.limit)); !slices.Equal(got, tt.want) {
+			if got := hitIDs(Rank(tt.query, tt.vec, docs, tt.limit)); !slices.Equal(got, tt.want) {
 				t.Errorf("Rank = %v, want %v", got, tt.want)
 			}
 		})

@@ -51,7 +51,7 @@ func loadRetrievalSet(t testing.TB) retrievalSet {
 	return set
 }
 
-// quality is recall@5 and MRR averaged over queries.
+// quality is recall@5 and MRR@10 averaged over queries.
 type quality struct {
 	Recall5, MRR float64
 	N            int
@@ -121,9 +121,10 @@ func evaluate(t testing.TB, set retrievalSet) map[string]map[string]quality {
 		rankings := map[string][]search.Hit{
 			"lexical":  search.Lexical(q.Query, docs),
 			"semantic": search.Semantic(qv[0], docs),
-			"hybrid":   search.Rank(q.Query, qv[0], docs, 0),
+			"hybrid":   search.Rank(q.Query, qv[0], docs, 10),
 		}
 		for m, hits := range rankings {
+			hits = hits[:min(10, len(hits))]
 			ranked := make([]string, len(hits))
 			for i, h := range hits {
 				ranked[i] = h.ID
@@ -201,7 +202,7 @@ func TestRetrievalQuality(t *testing.T) {
 	got := evaluate(t, set)
 	for _, m := range methods {
 		q := got[m]["all"]
-		t.Logf("%-8s recall@5 %.3f  MRR %.3f  (%d queries)", m, q.Recall5, q.MRR, q.N)
+		t.Logf("%-8s recall@5 %.3f  MRR@10 %.3f  (%d queries)", m, q.Recall5, q.MRR, q.N)
 		if f := floors[m]; q.Recall5 < f.Recall5 || q.MRR < f.MRR {
 			t.Errorf("%s: recall@5 %.3f, MRR %.3f; want at least %.3f and %.3f", m, q.Recall5, q.MRR, f.Recall5, f.MRR)
 		}
@@ -215,12 +216,12 @@ func markdown(set retrievalSet, got map[string]map[string]quality) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Retrieval set: %d memories, %d queries (shared/search/testdata/retrieval.json).\n", len(set.Memories), len(set.Queries))
 	fmt.Fprintf(&b, "Semantic and hybrid use the deterministic hashing embedder (1,024 dimensions).\n\n")
-	b.WriteString("| method | recall@5 | MRR |\n|---|---|---|\n")
+	b.WriteString("| method | recall@5 | MRR@10 |\n|---|---|---|\n")
 	for _, m := range methods {
 		q := got[m]["all"]
 		fmt.Fprintf(&b, "| %s | %.3f | %.3f |\n", m, q.Recall5, q.MRR)
 	}
-	b.WriteString("\nBy kind of query (recall@5 / MRR):\n\n| kind | queries |")
+	b.WriteString("\nBy kind of query (recall@5 / MRR@10):\n\n| kind | queries |")
 	for _, m := range methods {
 		fmt.Fprintf(&b, " %s |", m)
 	}

@@ -8,26 +8,29 @@ import "math"
 // similarity of zero or less. Highest similarity first, equal scores by ID.
 // Vectors need not be normalised.
 func Semantic(queryVec []float32, docs []Doc) []Hit {
-	qdot, _ := dotNorm(queryVec, queryVec)
-	if qdot == 0 || math.IsNaN(qdot) || math.IsInf(qdot, 0) {
+	return semantic(queryVec, docs, 0)
+}
+
+// semantic returns the top k hits by cosine similarity (all when k <= 0).
+func semantic(queryVec []float32, docs []Doc, k int) []Hit {
+	qn := math.Sqrt(dot(queryVec, queryVec))
+	if qn == 0 || math.IsNaN(qn) || math.IsInf(qn, 0) {
 		return nil
 	}
-	qnorm := math.Sqrt(qdot)
-	var hits []Hit
+	c := newCollector(k)
 	for _, d := range docs {
 		if len(d.Vector) != len(queryVec) {
 			continue
 		}
-		dot, dd := dotNorm(queryVec, d.Vector)
+		dp, dd := dotNorm(queryVec, d.Vector)
 		if dd == 0 {
 			continue
 		}
-		if cos := dot / (qnorm * math.Sqrt(dd)); cos > 0 {
-			hits = append(hits, Hit{ID: d.ID, Score: cos})
+		if cos := dp / (qn * math.Sqrt(dd)); cos > 0 {
+			c.add(Hit{ID: d.ID, Score: cos})
 		}
 	}
-	sortHits(hits)
-	return hits
+	return c.result()
 }
 
 // Cosine returns the cosine similarity of a and b, or 0 when they differ in
@@ -36,33 +39,50 @@ func Cosine(a, b []float32) float64 {
 	if len(a) != len(b) {
 		return 0
 	}
-	dot, bb := dotNorm(a, b)
-	aa, _ := dotNorm(a, a)
+	ab, bb := dotNorm(a, b)
+	aa := dot(a, a)
 	if aa == 0 || bb == 0 {
 		return 0
 	}
-	return dot / math.Sqrt(aa*bb)
+	return ab / math.Sqrt(aa*bb)
 }
 
-// dotNorm returns a·b and b·b in one pass over equally long vectors, with
-// four independent accumulators so the loop pipelines.
-func dotNorm(a, b []float32) (dot, bb float64) {
+// dot returns a·b for equally long vectors, with four independent
+// accumulators so the loop pipelines; the loop shape lets the compiler drop
+// bounds checks.
+func dot(a, b []float32) float64 {
+	b = b[:len(a)]
+	var d0, d1, d2, d3 float32
+	for len(a) >= 4 && len(b) >= 4 {
+		d0 += a[0] * b[0]
+		d1 += a[1] * b[1]
+		d2 += a[2] * b[2]
+		d3 += a[3] * b[3]
+		a, b = a[4:], b[4:]
+	}
+	for i := range a {
+		d0 += a[i] * b[i]
+	}
+	return float64(d0) + float64(d1) + float64(d2) + float64(d3)
+}
+
+// dotNorm returns a·b and b·b in one pass over equally long vectors.
+func dotNorm(a, b []float32) (ab, bb float64) {
 	b = b[:len(a)]
 	var d0, d1, d2, d3, n0, n1, n2, n3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		a0, a1, a2, a3 := a[i], a[i+1], a[i+2], a[i+3]
-		b0, b1, b2, b3 := b[i], b[i+1], b[i+2], b[i+3]
-		d0 += a0 * b0
-		d1 += a1 * b1
-		d2 += a2 * b2
-		d3 += a3 * b3
+	for len(a) >= 4 && len(b) >= 4 {
+		b0, b1, b2, b3 := b[0], b[1], b[2], b[3]
+		d0 += a[0] * b0
+		d1 += a[1] * b1
+		d2 += a[2] * b2
+		d3 += a[3] * b3
 		n0 += b0 * b0
 		n1 += b1 * b1
 		n2 += b2 * b2
 		n3 += b3 * b3
+		a, b = a[4:], b[4:]
 	}
-	for ; i < len(a); i++ {
+	for i := range a {
 		d0 += a[i] * b[i]
 		n0 += b[i] * b[i]
 	}
