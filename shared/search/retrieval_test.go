@@ -18,7 +18,7 @@ import (
 // printMarkdown makes TestRetrievalQuality print its figures as Markdown
 // tables for docs/BENCHMARKS.md:
 //
-//	go test ./shared/search -run TestRetrievalQuality -quality.markdown
+//	go test ./shared/search -run TestRetrievalQuality -v -args -quality.markdown
 var printMarkdown = flag.Bool("quality.markdown", false, "print the retrieval quality figures as Markdown tables")
 
 // retrievalSet is testdata/retrieval.json.

@@ -5,6 +5,10 @@ package search
 // "error" or "test" stay searchable.
 var stopwords = map[string]struct{}{}
 
+// maxStopword is the length of the longest stopword: longer words skip the
+// map lookup.
+const maxStopword = 6
+
 func init() {
 	for _, w := range []string{
 		"a", "about", "after", "again", "all", "also", "am", "an", "and", "any",
@@ -18,6 +22,9 @@ func init() {
 		"where", "which", "while", "who", "whom", "why", "will", "with",
 		"would", "you", "your",
 	} {
+		if len(w) > maxStopword {
+			panic("search: stopword " + w + " is longer than maxStopword")
+		}
 		stopwords[w] = struct{}{}
 	}
 }

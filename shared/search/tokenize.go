@@ -135,7 +135,7 @@ func keep(p []byte) bool {
 	if r, size := utf8.DecodeRune(p); size == len(p) && isLetter(r) {
 		return false
 	}
-	return !IsStopword(string(p))
+	return len(p) > maxStopword || !IsStopword(string(p))
 }
 
 // pluralAcronym reports whether rs[j] is the 's' of a plural acronym such
