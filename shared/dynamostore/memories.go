@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/guregu/dynamo/v2"
+	"golang.org/x/sync/errgroup"
 )
 
 // maxCreateAttempts bounds the retries of CreateMemory when another write
@@ -41,6 +42,7 @@ func (s *Store) CreateMemory(ctx context.Context, m agentmem.Memory) (agentmem.M
 			If("attribute_not_exists($)", "createdAt").
 			Run(ctx)
 		if err == nil {
+			s.adjustCounts(ctx, m.AgentName, m.ProjectID, deltaOf(m, 1))
 			return m, nil
 		}
 		if !dynamo.IsCondCheckFailed(err) {
@@ -147,72 +149,111 @@ func (s *Store) DeleteMemory(ctx context.Context, agentName, id string) error {
 	if err != nil {
 		return err
 	}
-	err = s.memories.Delete("scope", agentmem.Scope(m.AgentName, m.ProjectID)).
-		Range("createdAt", m.CreatedAt).
-		If("$ = ?", "id", id).
-		Run(ctx)
+	deleted, err := s.deleteOne(ctx, m)
 	switch {
-	case dynamo.IsCondCheckFailed(err):
-		return agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
 	case err != nil:
-		return fmt.Errorf("delete memory %s: %w", id, err)
+		return err
+	case !deleted:
+		return agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
 	}
+	s.adjustCounts(ctx, m.AgentName, m.ProjectID, deltaOf(m, -1))
 	return nil
 }
 
-// memoryKey is the primary key of a memory, for batch deletes.
-type memoryKey struct {
-	Scope     string `dynamo:"scope"`
-	CreatedAt string `dynamo:"createdAt"`
+// deleteOne deletes the stored item of m if it still is m (same id), and
+// reports whether it did. The item deleted is what the counters lose.
+func (s *Store) deleteOne(ctx context.Context, m agentmem.Memory) (bool, error) {
+	var old memoryItem
+	err := s.memories.Delete("scope", agentmem.Scope(m.AgentName, m.ProjectID)).
+		Range("createdAt", m.CreatedAt).
+		If("$ = ?", "id", m.ID).
+		OldValue(ctx, &old)
+	switch {
+	case dynamo.IsCondCheckFailed(err), notFound(err):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("delete memory %s: %w", m.ID, err)
+	}
+	return true, nil
 }
 
-// HashKey implements dynamo.Keyed.
-func (k memoryKey) HashKey() any { return k.Scope }
+// deleteConcurrency bounds the parallel deletes of DeleteMemories.
+const deleteConcurrency = 16
 
-// RangeKey implements dynamo.Keyed.
-func (k memoryKey) RangeKey() any { return k.CreatedAt }
+// DeleteMemories deletes the given memories (identified by scope,
+// createdAt and id; other fields are ignored) and returns how many it
+// deleted. A memory already gone, or replaced by another at the same key,
+// is skipped, not an error. Deletes run in parallel, each conditional on
+// the id, so the counters lose exactly what was deleted.
+func (s *Store) DeleteMemories(ctx context.Context, ms []agentmem.Memory) (int, error) {
+	type result struct {
+		m       agentmem.Memory
+		deleted bool
+	}
+	results := make([]result, len(ms))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(deleteConcurrency)
+	for i, m := range ms {
+		g.Go(func() error {
+			deleted, err := s.deleteOne(gctx, m)
+			results[i] = result{m, deleted}
+			return err
+		})
+	}
+	err := g.Wait()
+	deltas := map[[2]string]*countDelta{}
+	n := 0
+	for _, r := range results {
+		if !r.deleted {
+			continue
+		}
+		n++
+		k := [2]string{r.m.AgentName, r.m.ProjectID}
+		if deltas[k] == nil {
+			deltas[k] = &countDelta{}
+		}
+		deltas[k].add(deltaOf(r.m, -1))
+	}
+	for k, d := range deltas {
+		s.adjustCounts(ctx, k[0], k[1], *d)
+	}
+	return n, err
+}
 
-// DeleteScope deletes every memory of agent+project, however many, in
-// batches of 25, and returns how many it deleted.
+// DeleteScope deletes every memory of agent+project, however many, and
+// returns how many it deleted.
 func (s *Store) DeleteScope(ctx context.Context, agentName, projectID string) (int, error) {
-	scope := agentmem.Scope(agentName, projectID)
-	return s.deleteWhere(ctx, scope, func(memoryKey) bool { return true })
+	return s.DeleteMatching(ctx, agentName, projectID, func(agentmem.Memory) bool { return true })
 }
 
-// deleteWhere reads the keys of a partition and batch-deletes those keep
-// accepts.
-func (s *Store) deleteWhere(ctx context.Context, scope string, match func(memoryKey) bool) (int, error) {
-	it := s.memories.Get("scope", scope).Project("scope", "createdAt").Iter()
-	var batch []dynamo.Keyed
+// deletePage is how many memories DeleteMatching collects before deleting.
+const deletePage = 100
+
+// DeleteMatching deletes the memories of agent+project that match accepts,
+// reading the partition page by page, and returns how many it deleted.
+func (s *Store) DeleteMatching(ctx context.Context, agentName, projectID string, match func(agentmem.Memory) bool) (int, error) {
+	var batch []agentmem.Memory
 	deleted := 0
 	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		n, err := s.memories.Batch("scope", "createdAt").Write().Delete(batch...).Run(ctx)
+		n, err := s.DeleteMemories(ctx, batch)
 		deleted += n
 		batch = batch[:0]
-		if err != nil {
-			return fmt.Errorf("batch delete in %s: %w", scope, err)
+		return err
+	}
+	err := s.EachMemory(ctx, agentName, projectID, func(m agentmem.Memory) error {
+		if match(m) {
+			batch = append(batch, m)
+		}
+		if len(batch) == deletePage {
+			return flush()
 		}
 		return nil
+	})
+	if err == nil && len(batch) > 0 {
+		err = flush()
 	}
-	var k memoryKey
-	for it.Next(ctx, &k) {
-		if match(k) {
-			batch = append(batch, k)
-		}
-		if len(batch) == 25 {
-			if err := flush(); err != nil {
-				return deleted, err
-			}
-		}
-	}
-	if err := it.Err(); err != nil {
-		return deleted, fmt.Errorf("read keys of %s: %w", scope, err)
-	}
-	if err := flush(); err != nil {
-		return deleted, err
+	if err != nil {
+		return deleted, fmt.Errorf("delete in %s: %w", agentmem.Scope(agentName, projectID), err)
 	}
 	return deleted, nil
 }

@@ -57,8 +57,7 @@ var All = []Route{
 	{"PutPersonality", "PUT", "/api/agents/{agentName}/personality", Personalities, false, "create or replace a personality"},
 	{"DeletePersonality", "DELETE", "/api/agents/{agentName}/personality", Personalities, false, "delete a personality"},
 
-	// Extraction.
-	{"CreateExtraction", "POST", "/api/agents/{agentName}/extractions", Extraction, true, "extract learnings from a run's output"},
+	// Extraction (issue 3): extraction function.
 
 	// Daily log (issue 4): memories function.
 

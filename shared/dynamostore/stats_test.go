@@ -1,0 +1,133 @@
+package dynamostore_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/dynamotest"
+)
+
+func counts(t *testing.T, st *dynamostore.Store, agent, project string) dynamostore.ScopeCounts {
+	t.Helper()
+	c, err := st.GetScopeCounts(context.Background(), agent, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestCountersFollowEveryWritePath(t *testing.T) {
+	st := dynamotest.NewStore(t)
+	ctx := context.Background()
+	if c := counts(t, st, "nori", "p"); c.Total != 0 || len(c.ByType) != 0 {
+		t.Fatalf("fresh scope: got %+v", c)
+	}
+	var made []agentmem.Memory
+	for i, typ := range []agentmem.Type{agentmem.TypeFinding, agentmem.TypeFinding, agentmem.TypeDecision, agentmem.TypeNote} {
+		m := newMemory("nori", "p", fmt.Sprintf("memory %d", i))
+		m.Type = typ
+		if i == 3 {
+			m.Source = agentmem.SourceExtraction
+		}
+		created, err := st.CreateMemory(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		made = append(made, created)
+	}
+	if _, err := st.CreateMemory(ctx, newMemory("nori", "other", "elsewhere")); err != nil {
+		t.Fatal(err)
+	}
+	c := counts(t, st, "nori", "p")
+	if c.Total != 4 || c.ByType[agentmem.TypeFinding] != 2 || c.ByType[agentmem.TypeDecision] != 1 || c.ByType[agentmem.TypeNote] != 1 ||
+		c.BySource[agentmem.SourceManual] != 3 || c.BySource[agentmem.SourceExtraction] != 1 {
+		t.Errorf("after 4 creates: got %+v", c)
+	}
+	var wantBytes int64
+	for _, m := range made {
+		wantBytes += int64(dynamostore.MemorySize(m))
+	}
+	if c.Bytes != wantBytes || c.Bytes <= 0 {
+		t.Errorf("bytes: got %d, want %d", c.Bytes, wantBytes)
+	}
+
+	if err := st.DeleteMemory(ctx, "nori", made[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	// The second delete of made[0] deletes nothing and must not count.
+	n, err := st.DeleteMemories(ctx, []agentmem.Memory{made[0], made[2]})
+	if err != nil || n != 1 {
+		t.Fatalf("DeleteMemories: got %d, %v; want 1 deleted", n, err)
+	}
+	c = counts(t, st, "nori", "p")
+	if c.Total != 2 || c.ByType[agentmem.TypeFinding] != 1 || c.ByType[agentmem.TypeDecision] != 0 {
+		t.Errorf("after deletes: got %+v", c)
+	}
+	if _, ok := c.ByType[agentmem.TypeDecision]; ok {
+		t.Errorf("zero counters should be left out: %+v", c.ByType)
+	}
+
+	if n, err := st.DeleteScope(ctx, "nori", "p"); err != nil || n != 2 {
+		t.Fatalf("DeleteScope: got %d, %v; want 2", n, err)
+	}
+	if c := counts(t, st, "nori", "p"); c.Total != 0 || c.Bytes != 0 {
+		t.Errorf("after DeleteScope: got %+v", c)
+	}
+	if c := counts(t, st, "nori", "other"); c.Total != 1 {
+		t.Errorf("other scope: got %+v, want 1", c)
+	}
+}
+
+func TestCountersUnderConcurrentCreates(t *testing.T) {
+	st := dynamotest.NewStore(t)
+	ctx := context.Background()
+	const n = 50
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := st.CreateMemory(ctx, newMemory("toro", "p", fmt.Sprintf("m%d", i))); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if c := counts(t, st, "toro", "p"); c.Total != n {
+		t.Errorf("got total %d, want %d", c.Total, n)
+	}
+}
+
+func TestRecountScopeRepairsDrift(t *testing.T) {
+	st := dynamotest.NewStore(t)
+	ctx := context.Background()
+	for i := range 3 {
+		if _, err := st.CreateMemory(ctx, newMemory("koji", "p", fmt.Sprintf("m%d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Drift: a memory written behind the store's back, as when a process
+	// dies between the memory write and the counter update.
+	lost := map[string]any{"scope": "koji#p", "createdAt": "2026-11-22T10:00:00.000000000Z", "id": "01JD5Q8Z3K7M2N4P6R8T0V2X4Y",
+		"agentName": "koji", "projectId": "p", "content": "lost", "type": "pattern", "source": "system"}
+	if err := st.DB().Table(st.Config().MemoriesTable).Put(lost).Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if c := counts(t, st, "koji", "p"); c.Total != 3 {
+		t.Fatalf("before recount: got %d, want the drifted 3", c.Total)
+	}
+	got, err := st.RecountScope(ctx, "koji", "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Total != 4 || got.BySource[agentmem.SourceManual] != 3 || got.BySource[agentmem.SourceSystem] != 1 || got.ByType[agentmem.TypePattern] != 1 {
+		t.Errorf("recount: got %+v", got)
+	}
+	if c := counts(t, st, "koji", "p"); c.Total != 4 || c.Bytes != got.Bytes || c.ByType[agentmem.TypePattern] != 1 {
+		t.Errorf("stored after recount: got %+v, want %+v", c, got)
+	}
+}
