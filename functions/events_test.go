@@ -14,6 +14,8 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
+	"github.com/agentmem/agentmem/shared/lambdamain"
+	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/aws/aws-lambda-go/events"
 )
@@ -71,7 +73,7 @@ func TestEveryRouteHasAnEvent(t *testing.T) {
 // handler over DynamoDB Local.
 func TestReplayEvents(t *testing.T) {
 	store := dynamotest.NewStore(t)
-	handlers, err := functions.Handlers(store, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	handlers, err := functions.Handlers(lambdamain.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), LLM: llm.Disabled{}, Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}

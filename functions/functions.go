@@ -6,11 +6,9 @@ package functions
 
 import (
 	"fmt"
-	"log/slog"
 
 	"github.com/agentmem/agentmem/functions/memories/memoryapi"
 	"github.com/agentmem/agentmem/functions/personalities/personalityapi"
-	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/localapi"
 	"github.com/agentmem/agentmem/shared/routes"
@@ -26,11 +24,12 @@ var API = map[routes.Function]lambdamain.NewFunc{
 	// Deep Dream (issue 4).
 }
 
-// Handlers builds every function's Lambda handler over one store.
-func Handlers(store *dynamostore.Store, log *slog.Logger) (map[routes.Function]localapi.LambdaHandler, error) {
+// Handlers builds every function's Lambda handler from one set of
+// dependencies.
+func Handlers(deps lambdamain.Deps) (map[routes.Function]localapi.LambdaHandler, error) {
 	out := map[routes.Function]localapi.LambdaHandler{}
 	for fn, newFn := range API {
-		h, err := newFn(store, log)
+		h, err := newFn(deps)
 		if err != nil {
 			return nil, fmt.Errorf("function %s: %w", fn, err)
 		}

@@ -31,6 +31,7 @@ import (
 	"github.com/agentmem/agentmem/shared/applog"
 	"github.com/agentmem/agentmem/shared/dynamolocal"
 	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/localapi"
 )
 
@@ -86,14 +87,14 @@ func run() error {
 			}
 		}()
 	}
-	store, err := dynamostore.New(ctx, cfg)
+	deps, err := lambdamain.DepsFromEnv(ctx, os.Getenv, log, &cfg)
 	if err != nil {
 		return err
 	}
-	if err := store.EnsureTables(ctx); err != nil {
+	if err := deps.Store.EnsureTables(ctx); err != nil {
 		return fmt.Errorf("create tables: %w", err)
 	}
-	handlers, err := functions.Handlers(store, log)
+	handlers, err := functions.Handlers(deps)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/httpapi"
+	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/routes"
 )
@@ -24,8 +25,12 @@ type API struct {
 }
 
 // New returns the Lambda handler of the memories function.
-func New(store *dynamostore.Store, log *slog.Logger) (*httpapi.Handler, error) {
-	a := &API{Store: store, Log: log}
+func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
+	log := deps.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	a := &API{Store: deps.Store, Log: log}
 	return httpapi.NewHandler(routes.Memories, map[string]httpapi.HandlerFunc{
 		"ListMemories":   a.list,
 		"CreateMemory":   a.create,

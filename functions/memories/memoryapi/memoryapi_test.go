@@ -17,6 +17,7 @@ import (
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/httpapi"
+	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/localapi"
 )
 
@@ -33,7 +34,7 @@ type apiTest struct {
 
 func newAPITest(t testing.TB) *apiTest {
 	st := dynamotest.NewStore(t)
-	h, err := memoryapi.New(st, quiet)
+	h, err := memoryapi.New(lambdamain.Deps{Store: st, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,12 @@ package personalityapi
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/httpapi"
+	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/routes"
 )
 
@@ -19,14 +19,14 @@ type API struct {
 }
 
 // New returns the Lambda handler of the personalities function.
-func New(store *dynamostore.Store, log *slog.Logger) (*httpapi.Handler, error) {
-	a := &API{Store: store}
+func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
+	a := &API{Store: deps.Store}
 	return httpapi.NewHandler(routes.Personalities, map[string]httpapi.HandlerFunc{
 		"ListPersonalities": a.list,
 		"GetPersonality":    a.get,
 		"PutPersonality":    a.put,
 		"DeletePersonality": a.delete,
-	}, log)
+	}, deps.Log)
 }
 
 func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {

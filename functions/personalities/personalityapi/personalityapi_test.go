@@ -14,13 +14,14 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/httpapi"
+	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/localapi"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
 
 func TestPersonalityCRUD(t *testing.T) {
-	h, err := personalityapi.New(dynamotest.NewStore(t), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	h, err := personalityapi.New(lambdamain.Deps{Store: dynamotest.NewStore(t), Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
