@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -91,24 +90,16 @@ func candidates(text string) []string {
 // matchClose returns the index just past the bracket closing the one at
 // text[start], skipping brackets inside JSON strings, or -1.
 func matchClose(text string, start int) int {
-	depth, inString, escaped := 0, false, false
+	depth := 0
+	var str stringState
 	for i := start; i < len(text); i++ {
-		c := text[i]
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
+		if str.next(text[i]) {
+			continue
+		}
+		switch text[i] {
+		case '{', '[':
 			depth++
-		case c == '}' || c == ']':
+		case '}', ']':
 			depth--
 			if depth == 0 {
 				return i + 1
@@ -116,6 +107,25 @@ func matchClose(text string, start int) int {
 		}
 	}
 	return -1
+}
+
+// stringState follows a byte-by-byte scan of JSON text in and out of
+// strings.
+type stringState struct{ in, escaped bool }
+
+// next consumes c and reports whether it belongs to a string (its quotes
+// included).
+func (s *stringState) next(c byte) bool {
+	switch {
+	case s.escaped:
+		s.escaped = false
+	case s.in && c == '\\':
+		s.escaped = true
+	case c == '"':
+		s.in = !s.in
+		return true
+	}
+	return s.in
 }
 
 // decodeLenient decodes s as one JSON value, retrying once with trailing
@@ -146,27 +156,12 @@ func decodeJSON(s string) (any, bool) {
 // dropTrailingCommas removes commas followed (after white space) by a
 // closing bracket, outside strings.
 func dropTrailingCommas(s string) string {
-	var b bytes.Buffer
+	var b strings.Builder
 	b.Grow(len(s))
-	inString, escaped := false, false
+	var str stringState
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			b.WriteByte(c)
-			continue
-		}
-		if c == '"' {
-			inString = true
-		}
-		if c == ',' {
+		if !str.next(c) && c == ',' {
 			j := i + 1
 			for j < len(s) && strings.IndexByte(" \t\r\n", s[j]) >= 0 {
 				j++

@@ -22,15 +22,7 @@ func anthropicServer(t *testing.T, status int, header map[string]string, content
 			t.Errorf("got %s %s, want POST /v1/messages", r.Method, r.URL.Path)
 		}
 		if got != nil {
-			raw, _ := io.ReadAll(r.Body)
-			m := map[string]any{}
-			if err := json.Unmarshal(raw, &m); err != nil {
-				t.Errorf("request body %q: %v", raw, err)
-			}
-			for _, h := range []string{"X-Api-Key", "Anthropic-Version", "Content-Type", "Authorization"} {
-				m[h] = r.Header.Get(h)
-			}
-			*got = m
+			*got = recordRequest(t, r, "X-Api-Key", "Anthropic-Version", "Content-Type", "Authorization")
 		}
 		for k, v := range header {
 			w.Header().Set(k, v)
@@ -118,33 +110,8 @@ func TestAnthropicFailuresAreClassified(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := anthropicServer(t, tt.status, tt.header, tt.contentType, tt.body, nil)
 			_, err := newAnthropic(t, srv.URL, 0).Complete(context.Background(), llm.Request{Prompt: "x"})
-			var e *llm.Error
-			if !asError(err, &e) {
-				t.Fatalf("got %v, want an *llm.Error", err)
-			}
-			if e.Kind != tt.kind || e.RetryAfter != tt.retryAfter || e.Provider != llm.ProviderAnthropic {
-				t.Errorf("got kind %q retryAfter %v (%v), want %q %v", e.Kind, e.RetryAfter, err, tt.kind, tt.retryAfter)
-			}
-			if tt.status != 200 && e.Status != tt.status {
-				t.Errorf("status: got %d, want %d", e.Status, tt.status)
-			}
+			checkFailure(t, err, llm.ProviderAnthropic, tt.kind, tt.status, tt.retryAfter)
 		})
-	}
-}
-
-func TestAnthropicTimeout(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	_, err := newAnthropic(t, srv.URL, 50*time.Millisecond).Complete(context.Background(), llm.Request{Prompt: "x"})
-	if got := llm.KindOf(err); got != llm.KindTimeout {
-		t.Fatalf("got %v (kind %q), want a timeout", err, got)
 	}
 }
 

@@ -27,16 +27,8 @@ func bedrockServer(t *testing.T, status int, errorType, body string, got *map[st
 			t.Errorf("got %s %s, want POST %s", r.Method, r.URL.Path, want)
 		}
 		if got != nil {
-			raw, _ := io.ReadAll(r.Body)
-			m := map[string]any{}
-			if err := json.Unmarshal(raw, &m); err != nil {
-				t.Errorf("request body %q: %v", raw, err)
-			}
-			m["escaped-path"] = r.URL.EscapedPath()
-			m["authorization"] = r.Header.Get("Authorization")
-			m["x-amz-date"] = r.Header.Get("X-Amz-Date")
-			m["content-type"] = r.Header.Get("Content-Type")
-			*got = m
+			*got = recordRequest(t, r, "authorization", "x-amz-date", "content-type")
+			(*got)["escaped-path"] = r.URL.EscapedPath()
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("X-Amzn-Requestid", "8f2e1b9c-2d4a-4d53-9d43-6a1f0c7e5b21")
@@ -137,36 +129,11 @@ func TestBedrockFailuresAreClassified(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := bedrockServer(t, tt.status, tt.errorType, tt.body, nil)
 			_, err := newBedrock(t, srv.URL, 0).Complete(context.Background(), llm.Request{Prompt: "x"})
-			var e *llm.Error
-			if !asError(err, &e) {
-				t.Fatalf("got %v, want an *llm.Error", err)
-			}
-			if e.Kind != tt.kind || e.Provider != llm.ProviderBedrock {
-				t.Errorf("got kind %q (%v), want %q", e.Kind, err, tt.kind)
-			}
-			if tt.status != 200 && e.Status != tt.status {
-				t.Errorf("status: got %d, want %d", e.Status, tt.status)
-			}
-			if tt.errorType != "" && !strings.Contains(e.Error(), tt.errorType) {
-				t.Errorf("message %q does not name %s", e.Error(), tt.errorType)
+			checkFailure(t, err, llm.ProviderBedrock, tt.kind, tt.status, 0)
+			if tt.errorType != "" && !strings.Contains(err.Error(), tt.errorType) {
+				t.Errorf("message %q does not name %s", err, tt.errorType)
 			}
 		})
-	}
-}
-
-func TestBedrockTimeout(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	_, err := newBedrock(t, srv.URL, 50*time.Millisecond).Complete(context.Background(), llm.Request{Prompt: "x"})
-	if got := llm.KindOf(err); got != llm.KindTimeout {
-		t.Fatalf("got %v (kind %q), want a timeout", err, got)
 	}
 }
 
