@@ -7,6 +7,7 @@ package functions
 import (
 	"fmt"
 
+	"github.com/agentmem/agentmem/functions/extraction/extractionapi"
 	"github.com/agentmem/agentmem/functions/memories/memoryapi"
 	"github.com/agentmem/agentmem/functions/personalities/personalityapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
@@ -20,6 +21,7 @@ var API = map[routes.Function]lambdamain.NewFunc{
 	routes.Personalities: personalityapi.New,
 
 	// Extraction (issue 3).
+	routes.Extraction: extractionapi.New,
 
 	// Deep Dream (issue 4).
 }

@@ -34,7 +34,8 @@ type Config struct {
 	Endpoint string
 	// APIKey authenticates to OpenAI-compatible and Anthropic endpoints.
 	APIKey string
-	// Region is the AWS region for Bedrock (default: the SDK's chain).
+	// Region is the AWS region for Bedrock (default: the SDK's chain);
+	// Bedrock may be called in another region than the function's.
 	Region string
 	// Command is the claude CLI to run (default "claude").
 	Command string
@@ -50,6 +51,7 @@ type Config struct {
 //	AGENTMEM_LLM_MODEL      model id
 //	AGENTMEM_LLM_ENDPOINT   base URL override
 //	AGENTMEM_LLM_API_KEY    API key (else OPENAI_API_KEY or ANTHROPIC_API_KEY)
+//	AGENTMEM_LLM_REGION     AWS region for Bedrock (else AWS_REGION)
 //	AGENTMEM_LLM_TIMEOUT    Go duration, e.g. 20s
 //	AGENTMEM_LLM_MAX_TOKENS answer cap
 //	AGENTMEM_CLAUDE_COMMAND the claude CLI (default claude)
@@ -59,11 +61,14 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		Model:    getenv("AGENTMEM_LLM_MODEL"),
 		Endpoint: getenv("AGENTMEM_LLM_ENDPOINT"),
 		APIKey:   getenv("AGENTMEM_LLM_API_KEY"),
-		Region:   getenv("AWS_REGION"),
+		Region:   getenv("AGENTMEM_LLM_REGION"),
 		Command:  getenv("AGENTMEM_CLAUDE_COMMAND"),
 	}
 	if cfg.Provider == "" {
 		cfg.Provider = ProviderNone
+	}
+	if cfg.Region == "" {
+		cfg.Region = getenv("AWS_REGION")
 	}
 	if cfg.APIKey == "" {
 		switch cfg.Provider {
@@ -107,14 +112,40 @@ func (c Config) maxTokens(req Request) int {
 	return DefaultMaxTokens
 }
 
-// New returns the client cfg selects. Missing required settings (a model
-// for openai, say) are reported here, at start-up, not on the first call.
+// New returns the client cfg selects, wrapped in the default Retry policy
+// (none is not wrapped). Missing required settings (a model, an API key, a
+// region, the claude CLI) are reported here, at start-up, not on the
+// first call.
 func New(ctx context.Context, cfg Config) (Client, error) {
+	var (
+		c   Client
+		err error
+	)
 	switch cfg.Provider {
 	case "", ProviderNone:
 		return Disabled{}, nil
 	case ProviderOpenAI:
-		return NewOpenAI(cfg)
+		c, err = nonNil(NewOpenAI(cfg))
+	case ProviderBedrock:
+		c, err = nonNil(NewBedrock(ctx, cfg))
+	case ProviderAnthropic:
+		c, err = nonNil(NewAnthropic(cfg))
+	case ProviderClaude:
+		c, err = nonNil(NewClaude(cfg))
+	default:
+		return nil, fmt.Errorf("AGENTMEM_LLM=%q: want one of bedrock, anthropic, openai, claude, none", cfg.Provider)
 	}
-	return nil, fmt.Errorf("AGENTMEM_LLM=%q: want one of bedrock, anthropic, openai, claude, none", cfg.Provider)
+	if err != nil {
+		return nil, err
+	}
+	return WithRetry(c), nil
+}
+
+// nonNil turns a constructor's (typed nil, error) into (nil Client, error),
+// so that a failed constructor never yields a non-nil interface.
+func nonNil[T Client](c T, err error) (Client, error) {
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }

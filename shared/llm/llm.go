@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -142,4 +143,20 @@ func contextError(provider string, ctx context.Context, err error) *Error {
 		return nil
 	}
 	return &Error{Kind: KindTimeout, Provider: provider, Message: "no answer before the deadline", Err: err}
+}
+
+// statusKind classifies an HTTP status the provider gave no better reason
+// for.
+func statusKind(status int) Kind {
+	switch {
+	case status == http.StatusTooManyRequests:
+		return KindThrottled
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return KindAuth
+	case status == http.StatusRequestTimeout || status == http.StatusGatewayTimeout:
+		return KindTimeout
+	case status >= 500 || status == 0:
+		return KindServer
+	}
+	return KindBadRequest
 }

@@ -177,18 +177,9 @@ func openAIErrorMessage(data []byte) string {
 
 // httpError classifies a non-2xx answer.
 func httpError(provider string, resp *http.Response, msg string) *Error {
-	e := &Error{Provider: provider, Status: resp.StatusCode, Message: msg}
-	switch s := resp.StatusCode; {
-	case s == http.StatusTooManyRequests:
-		e.Kind, e.RetryAfter = KindThrottled, parseRetryAfter(resp.Header.Get("Retry-After"))
-	case s == http.StatusUnauthorized || s == http.StatusForbidden:
-		e.Kind = KindAuth
-	case s == http.StatusRequestTimeout || s == http.StatusGatewayTimeout:
-		e.Kind = KindTimeout
-	case s >= 500:
-		e.Kind = KindServer
-	default:
-		e.Kind = KindBadRequest
+	e := &Error{Kind: statusKind(resp.StatusCode), Provider: provider, Status: resp.StatusCode, Message: msg}
+	if e.Kind == KindThrottled {
+		e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"))
 	}
 	return e
 }

@@ -2,7 +2,6 @@ package llm_test
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -21,14 +20,7 @@ func openAIServer(t *testing.T, status int, header map[string]string, body strin
 			t.Errorf("got %s %s, want POST /v1/chat/completions", r.Method, r.URL.Path)
 		}
 		if got != nil {
-			raw, _ := io.ReadAll(r.Body)
-			m := map[string]any{}
-			if err := json.Unmarshal(raw, &m); err != nil {
-				t.Errorf("request body %q: %v", raw, err)
-			}
-			m["authorization"] = r.Header.Get("Authorization")
-			m["content-type"] = r.Header.Get("Content-Type")
-			*got = m
+			*got = recordRequest(t, r, "authorization", "content-type")
 		}
 		for k, v := range header {
 			w.Header().Set(k, v)
@@ -105,37 +97,8 @@ func TestOpenAIFailuresAreClassified(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := openAIServer(t, tt.status, tt.header, tt.body, nil)
 			_, err := newOpenAI(t, srv.URL+"/v1").Complete(context.Background(), llm.Request{Prompt: "x"})
-			var e *llm.Error
-			if !asError(err, &e) {
-				t.Fatalf("got %v, want an *llm.Error", err)
-			}
-			if e.Kind != tt.kind || e.RetryAfter != tt.retryAfter {
-				t.Errorf("got kind %q retryAfter %v (%v), want %q %v", e.Kind, e.RetryAfter, err, tt.kind, tt.retryAfter)
-			}
-			if tt.status != 200 && e.Status != tt.status {
-				t.Errorf("status: got %d, want %d", e.Status, tt.status)
-			}
+			checkFailure(t, err, llm.ProviderOpenAI, tt.kind, tt.status, tt.retryAfter)
 		})
-	}
-}
-
-func TestOpenAITimeout(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	c, err := llm.NewOpenAI(llm.Config{Model: "m", Endpoint: srv.URL, Timeout: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.Complete(context.Background(), llm.Request{Prompt: "x"})
-	if got := llm.KindOf(err); got != llm.KindTimeout {
-		t.Fatalf("got %v (kind %q), want a timeout", err, got)
 	}
 }
 

@@ -58,6 +58,7 @@ var All = []Route{
 	{"DeletePersonality", "DELETE", "/api/agents/{agentName}/personality", Personalities, false, "delete a personality"},
 
 	// Extraction (issue 3): extraction function.
+	{"CreateExtraction", "POST", "/api/agents/{agentName}/extractions", Extraction, true, "save a run's learnings (source extraction): from its output via the server's LLM, or as sent; idempotent per runId"},
 
 	// Daily log (issue 4): memories function.
 

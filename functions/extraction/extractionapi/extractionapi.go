@@ -1,0 +1,286 @@
+// Package extractionapi is the extraction function: POST
+// /api/agents/{agentName}/extractions saves what an agent learned in one
+// pipeline run as memories with source "extraction". The body carries
+// either the run's output (the server asks its LLM for the learnings, see
+// package extract) or learnings the client already extracted (`agentmem
+// extract --llm claude`). Either way the request is idempotent per runId
+// (a journal record claims the run before any work, and a retry gets the
+// first answer back), learnings that repeat a memory of the scope are
+// skipped, and a failure writes nothing. The Lambda main and cmd/devserver
+// both serve it.
+package extractionapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/extract"
+	"github.com/agentmem/agentmem/shared/httpapi"
+	"github.com/agentmem/agentmem/shared/lambdamain"
+	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/routes"
+	"github.com/agentmem/agentmem/shared/search"
+)
+
+// Request is the body of POST .../extractions. Exactly one of Output and
+// Learnings is set. Summary and Success go with Learnings (with Output the
+// LLM provides them).
+type Request struct {
+	ProjectID string `json:"projectId"`
+	RunID     string `json:"runId"`
+	// Output is the run's output; the server keeps its last
+	// extract.MaxOutputBytes for the prompt.
+	Output *string `json:"output,omitempty"`
+	// Learnings are learnings extracted by the client, at most
+	// extract.MaxLearnings, each valid by the memory rules.
+	Learnings *[]extract.Learning `json:"learnings,omitempty"`
+	Summary   string              `json:"summary,omitempty"`
+	Success   *bool               `json:"success,omitempty"`
+}
+
+// Response is the answer (200): the memories saved, the learnings
+// skipped and why, and the run's summary. A retry of the same runId gets
+// the same answer with Replayed set.
+type Response struct {
+	RunID   string            `json:"runId"`
+	Saved   []agentmem.Memory `json:"saved"`
+	Skipped []extract.Skipped `json:"skipped"`
+	Summary string            `json:"summary"`
+	Success bool              `json:"success"`
+	// Model and Prompt name the LLM and prompt version that extracted
+	// (empty for client-extracted learnings); Truncated says the output
+	// was cut to its tail.
+	Model     string `json:"model,omitempty"`
+	Prompt    string `json:"prompt,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"`
+	Replayed  bool   `json:"replayed,omitempty"`
+}
+
+// API serves the extraction function's route.
+type API struct {
+	Store *dynamostore.Store
+	LLM   llm.Client
+	Log   *slog.Logger
+}
+
+// New returns the Lambda handler of the extraction function.
+func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
+	a := &API{Store: deps.Store, LLM: deps.LLM, Log: deps.Log}
+	if a.Log == nil {
+		a.Log = slog.Default()
+	}
+	if a.LLM == nil {
+		a.LLM = llm.Disabled{}
+	}
+	return httpapi.NewHandler(routes.Extraction, map[string]httpapi.HandlerFunc{
+		"CreateExtraction": a.create,
+	}, a.Log)
+}
+
+// Lease bounds: a claim outlives the request's deadline by leaseMargin,
+// and lasts defaultLease when the request has none (cmd/devserver).
+const (
+	leaseMargin  = time.Minute
+	defaultLease = 15 * time.Minute
+	// cleanupTimeout bounds releasing a claim and undoing writes after a
+	// failure, which run even when the request's context has ended.
+	cleanupTimeout = 10 * time.Second
+)
+
+func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, err := r.AgentName()
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	var in Request
+	if err := r.Decode(&in); err != nil {
+		return httpapi.Response{}, err
+	}
+	if err := in.validate(); err != nil {
+		return httpapi.Response{}, err
+	}
+	if _, none := a.LLM.(llm.Disabled); none && in.Output != nil {
+		return httpapi.Response{}, unavailable()
+	}
+
+	run, claimed, err := a.Store.ClaimRun(ctx, agent, in.ProjectID, in.RunID, leaseUntil(ctx))
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	if !claimed {
+		var resp Response
+		if err := json.Unmarshal([]byte(run.Result), &resp); err != nil {
+			return httpapi.Response{}, fmt.Errorf("replay run %s: stored answer: %w", in.RunID, err)
+		}
+		resp.Replayed = true
+		return httpapi.JSON(http.StatusOK, resp), nil
+	}
+
+	resp, saved, err := a.extract(ctx, agent, in)
+	if err != nil {
+		a.undo(ctx, run, saved)
+		return httpapi.Response{}, err
+	}
+	ids := make([]string, len(saved))
+	for i, m := range saved {
+		ids[i] = m.ID
+	}
+	raw, err := json.Marshal(resp)
+	if err == nil {
+		_, err = a.Store.FinishRun(ctx, run, ids, raw)
+	}
+	if err != nil {
+		// The memories are saved; a retry after the lease finds them and
+		// skips them as duplicates. Answer with what was done.
+		a.Log.ErrorContext(ctx, "extraction run not recorded", "agent", agent, "project", in.ProjectID, "runId", in.RunID, "err", err)
+	}
+	a.Log.InfoContext(ctx, "extracted", "agent", agent, "project", in.ProjectID, "runId", in.RunID,
+		"saved", len(resp.Saved), "skipped", len(resp.Skipped), "model", resp.Model, "prompt", resp.Prompt, "truncated", resp.Truncated)
+	return httpapi.JSON(http.StatusOK, resp), nil
+}
+
+// validate checks the body before anything is written.
+func (in *Request) validate() error {
+	if err := agentmem.ValidateProjectID(in.ProjectID); err != nil {
+		return err
+	}
+	if err := agentmem.ValidateRunID(in.RunID); err != nil {
+		return err
+	}
+	switch {
+	case in.Output != nil && in.Learnings != nil:
+		return agentmem.Errorf(agentmem.EInvalid, "send either output (the server extracts) or learnings (already extracted), not both")
+	case in.Output == nil && in.Learnings == nil:
+		return agentmem.Errorf(agentmem.EInvalid, "output (the run's output) or learnings is required")
+	case in.Output != nil:
+		if in.Summary != "" || in.Success != nil {
+			return agentmem.Errorf(agentmem.EInvalid, "summary and success go with learnings; with output the LLM writes them")
+		}
+		if !utf8.ValidString(*in.Output) {
+			return agentmem.Errorf(agentmem.EInvalid, "output is not valid UTF-8")
+		}
+		if strings.TrimSpace(*in.Output) == "" {
+			return agentmem.Errorf(agentmem.EInvalid, "output is empty: there is nothing to extract")
+		}
+		return nil
+	}
+	ls := *in.Learnings
+	if len(ls) > extract.MaxLearnings {
+		return agentmem.Errorf(agentmem.EInvalid, "at most %d learnings per run, got %d", extract.MaxLearnings, len(ls))
+	}
+	for i, l := range ls {
+		mi := l.Input(in.ProjectID, in.RunID)
+		if err := mi.Validate(); err != nil {
+			return agentmem.Errorf(agentmem.EInvalid, "learnings[%d]: %s", i, agentmem.ErrorMessage(err))
+		}
+	}
+	if len(in.Summary) > extract.MaxSummaryBytes || !utf8.ValidString(in.Summary) {
+		return agentmem.Errorf(agentmem.EInvalid, "summary must be valid UTF-8 of at most %d bytes", extract.MaxSummaryBytes)
+	}
+	return nil
+}
+
+// extract gets the run's learnings (from the LLM or the body), skips the
+// duplicates and saves the rest. It returns the memories it saved even
+// when it fails, so that the caller can undo them.
+func (a *API) extract(ctx context.Context, agent string, in Request) (Response, []agentmem.Memory, error) {
+	var res extract.Result
+	if in.Output != nil {
+		var err error
+		if res, err = extract.Run(ctx, a.LLM, *in.Output); err != nil {
+			a.Log.WarnContext(ctx, "extraction failed: nothing saved", "agent", agent, "project", in.ProjectID, "runId", in.RunID,
+				"llm", a.LLM.Name(), "kind", llm.KindOf(err), "unparseable", errors.Is(err, extract.ErrUnparseable), "err", err)
+			return Response{}, nil, llmFailure(err, a.LLM.Name())
+		}
+	} else {
+		res = extract.Result{Learnings: *in.Learnings, Summary: in.Summary, Success: in.Success != nil && *in.Success}
+	}
+	resp := Response{
+		RunID: in.RunID, Saved: []agentmem.Memory{}, Skipped: append([]extract.Skipped{}, res.Skipped...),
+		Summary: res.Summary, Success: res.Success, Model: res.Model, Prompt: res.Prompt, Truncated: res.Truncated,
+	}
+	if len(res.Learnings) == 0 {
+		return resp, nil, nil
+	}
+	existing := map[string]string{}
+	err := a.Store.EachMemory(ctx, agent, in.ProjectID, func(m agentmem.Memory) error {
+		existing[search.NormalizeText(m.Content)] = m.ID
+		return nil
+	})
+	if err != nil {
+		return Response{}, nil, err
+	}
+	var saved []agentmem.Memory
+	seen := map[string]bool{}
+	for _, l := range res.Learnings {
+		key := search.NormalizeText(l.Content)
+		if id, dup := existing[key]; dup {
+			resp.Skipped = append(resp.Skipped, extract.Skipped{Content: l.Content, Reason: "duplicate of memory " + id})
+			continue
+		}
+		if seen[key] {
+			resp.Skipped = append(resp.Skipped, extract.Skipped{Content: l.Content, Reason: "repeats another learning of this run"})
+			continue
+		}
+		seen[key] = true
+		mi := l.Input(in.ProjectID, in.RunID)
+		m, err := a.Store.CreateMemory(ctx, mi.Memory(agent, agentmem.SourceExtraction))
+		if err != nil {
+			return Response{}, saved, err
+		}
+		saved = append(saved, m)
+	}
+	resp.Saved = append(resp.Saved, saved...)
+	return resp, saved, nil
+}
+
+// undo deletes what a failed extraction saved and releases its claim, so
+// that nothing is left half-written and a retry can run. It runs on a
+// context of its own: the request's may be what ended.
+func (a *API) undo(ctx context.Context, run dynamostore.Run, saved []agentmem.Memory) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	if len(saved) > 0 {
+		if _, err := a.Store.DeleteMemories(cctx, saved); err != nil {
+			a.Log.ErrorContext(ctx, "undo extraction: delete saved memories", "runId", run.RunID, "memories", len(saved), "err", err)
+		}
+	}
+	if err := a.Store.ReleaseRun(cctx, run); err != nil {
+		a.Log.ErrorContext(ctx, "undo extraction: release run", "runId", run.RunID, "err", err)
+	}
+}
+
+// leaseUntil is when this request's claim on a run expires.
+func leaseUntil(ctx context.Context) time.Time {
+	if d, ok := ctx.Deadline(); ok {
+		return d.Add(leaseMargin)
+	}
+	return time.Now().Add(defaultLease)
+}
+
+func unavailable() error {
+	return agentmem.Errorf(agentmem.ELLMUnavailable, "no LLM is configured on the server (AGENTMEM_LLM=none): configure one, or extract on the client (agentmem extract --llm claude) and send the learnings")
+}
+
+// llmFailure turns an extraction failure into the error code the CLI
+// reports as its warning.
+func llmFailure(err error, name string) error {
+	switch {
+	case llm.KindOf(err) == llm.KindNotConfigured:
+		return unavailable()
+	case errors.Is(err, extract.ErrUnparseable):
+		return agentmem.Errorf(agentmem.ELLMFailed, "the LLM (%s) did not answer with learnings JSON; nothing was saved", name)
+	case llm.KindOf(err) != "":
+		return agentmem.Errorf(agentmem.ELLMFailed, "the LLM (%s) failed (%s); nothing was saved", name, llm.KindOf(err))
+	}
+	return agentmem.Errorf(agentmem.ELLMFailed, "the LLM (%s) failed; nothing was saved", name)
+}

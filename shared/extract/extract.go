@@ -1,0 +1,183 @@
+// Package extract turns the output of a coding agent's run into learnings
+// worth remembering, independent of HTTP: it builds the extraction prompt
+// (shared/prompts/extraction.md) around the tail of the output, asks an
+// llm.Client, and parses the answer defensively (JSON in code fences or in
+// prose, trailing commas, extra fields, a single object or a bare array).
+// Each learning it returns passes the domain's memory rules; an answer it
+// cannot parse is an error, never learnings.
+//
+// The extraction function calls Run with the server's LLM; `agentmem
+// extract --llm claude` calls it with llm.NewClaude in the agent container
+// and sends the Result's learnings to the API.
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/prompts"
+)
+
+// Limits.
+const (
+	// MaxLearnings is the most learnings one run yields; more in an
+	// answer are skipped.
+	MaxLearnings = 5
+	// MaxOutputBytes is the budget of run output put in the prompt
+	// (about 8k tokens): longer output keeps its last MaxOutputBytes,
+	// where a run's results and final errors are.
+	MaxOutputBytes = 32 << 10
+	// MaxSummaryBytes caps the run summary; a longer one is cut.
+	MaxSummaryBytes = 4 << 10
+	// MaxAnswerTokens caps the model's answer: five learnings and a
+	// summary fit with room to spare.
+	MaxAnswerTokens = 1024
+)
+
+// PromptName is the name of the extraction prompt in package prompts.
+const PromptName = "extraction"
+
+// Errors.
+var (
+	// ErrUnparseable wraps every failure to find learnings in an answer.
+	ErrUnparseable = errors.New("the model's answer holds no learnings JSON")
+	// ErrEmptyOutput is returned by Run for blank run output; no model is
+	// asked.
+	ErrEmptyOutput = errors.New("the run output is empty")
+)
+
+// Learning is one learning as the extraction answer format and the
+// extraction route's learnings body carry it: a memory type, the content
+// and the typed fields of BRIEF §3.
+type Learning struct {
+	Type       agentmem.Type `json:"type"`
+	Content    string        `json:"content"`
+	Rationale  string        `json:"rationale,omitempty"`  // decision
+	Status     string        `json:"status,omitempty"`     // blocker: open | resolved
+	Trigger    string        `json:"trigger,omitempty"`    // pattern
+	Context    string        `json:"context,omitempty"`    // pattern
+	Solution   string        `json:"solution,omitempty"`   // pattern
+	Confidence *float64      `json:"confidence,omitempty"` // pattern, 0..1
+}
+
+// Input returns the memory input that saves l in projectID for runID,
+// normalized (defaults filled); call Validate on it before saving.
+func (l Learning) Input(projectID, runID string) agentmem.MemoryInput {
+	in := agentmem.MemoryInput{
+		ProjectID: projectID, RunID: runID,
+		Type: l.Type, Content: l.Content,
+		Rationale: l.Rationale, Status: l.Status,
+		Trigger: l.Trigger, Context: l.Context, Solution: l.Solution, Confidence: l.Confidence,
+	}
+	in.Normalize()
+	return in
+}
+
+// Validate checks l against the domain's memory rules.
+func (l Learning) Validate() error {
+	in := l.Input("validation", "")
+	return in.Validate()
+}
+
+// Skipped is a proposed learning that is not kept, and why.
+type Skipped struct {
+	Content string `json:"content"`
+	Reason  string `json:"reason"`
+}
+
+// Result is what one extraction yields.
+type Result struct {
+	// Success is the model's judgement of whether the run achieved its
+	// goal (false when it did not say).
+	Success bool `json:"success"`
+	// Summary is a one-paragraph account of the run, at most
+	// MaxSummaryBytes.
+	Summary string `json:"summary"`
+	// Learnings are at most MaxLearnings valid, distinct learnings.
+	Learnings []Learning `json:"learnings"`
+	// Skipped are the learnings the answer proposed that failed the
+	// memory rules, repeated another, or came after MaxLearnings.
+	Skipped []Skipped `json:"skipped,omitempty"`
+	// Prompt is the prompt's id ("extraction@v1"), Model the model that
+	// answered, Truncated whether the output was cut to MaxOutputBytes.
+	// Run sets them; Parse leaves them empty.
+	Prompt    string `json:"prompt,omitempty"`
+	Model     string `json:"model,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"`
+}
+
+// Run asks c for the learnings in a run's output and parses the answer.
+// Failures: ErrEmptyOutput for blank output; the client's *llm.Error
+// (llm.KindOf tells which) when the model fails, times out or answers
+// nothing; an error wrapping ErrUnparseable when the answer holds no
+// learnings JSON.
+func Run(ctx context.Context, c llm.Client, output string) (Result, error) {
+	if strings.TrimSpace(output) == "" {
+		return Result{}, ErrEmptyOutput
+	}
+	req, truncated := BuildRequest(output)
+	resp, err := c.Complete(ctx, req)
+	if err != nil {
+		return Result{}, fmt.Errorf("extract with %s: %w", c.Name(), err)
+	}
+	res, err := Parse(resp.Text)
+	if err != nil {
+		return Result{}, fmt.Errorf("extract with %s: %w", c.Name(), err)
+	}
+	res.Prompt = prompts.Must(PromptName).ID()
+	res.Model = resp.Model
+	if res.Model == "" {
+		res.Model = c.Name()
+	}
+	res.Truncated = truncated
+	return res, nil
+}
+
+// BuildRequest returns the completion request for a run's output: the
+// extraction prompt as the system prompt, and the output's last
+// MaxOutputBytes between <run_output> tags as the user message. truncated
+// reports whether the output was cut.
+func BuildRequest(output string) (req llm.Request, truncated bool) {
+	system, err := prompts.Must(PromptName).Render(map[string]string{"max_learnings": strconv.Itoa(MaxLearnings)})
+	if err != nil {
+		panic(err) // the embedded prompt is malformed: a build mistake the tests catch
+	}
+	tail, truncated := Tail(output, MaxOutputBytes)
+	var b strings.Builder
+	b.Grow(len(tail) + 512)
+	if truncated {
+		fmt.Fprintf(&b, "The run output was %d bytes; only its last %d bytes are shown, so its beginning is missing.\n\n", len(output), len(tail))
+	}
+	b.WriteString("<run_output>\n")
+	b.WriteString(strings.TrimRight(tail, "\n"))
+	b.WriteString("\n</run_output>\n\nExtract the learnings from the run output above. Answer with the JSON object only.")
+	return llm.Request{System: system, Prompt: b.String(), MaxTokens: MaxAnswerTokens}, truncated
+}
+
+// Tail returns the end of s in at most max bytes, and whether it cut
+// anything. The cut falls on a rune boundary and, when one is near, at the
+// start of a line, so the tail never begins with half a character or,
+// where avoidable, half a line.
+func Tail(s string, max int) (string, bool) {
+	if max <= 0 {
+		return "", s != ""
+	}
+	if len(s) <= max {
+		return s, false
+	}
+	cut := len(s) - max
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	const lineSearch = 512
+	if i := strings.IndexByte(s[cut:min(len(s), cut+lineSearch)], '\n'); i >= 0 && cut+i+1 < len(s) {
+		cut += i + 1
+	}
+	return s[cut:], true
+}

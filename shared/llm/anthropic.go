@@ -1,0 +1,153 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+)
+
+// DefaultAnthropicEndpoint is the Anthropic API base used when none is
+// configured.
+const DefaultAnthropicEndpoint = "https://api.anthropic.com"
+
+// Anthropic is a client of the Anthropic Messages API (POST
+// {endpoint}/v1/messages with x-api-key and anthropic-version headers),
+// through the official Go SDK.
+type Anthropic struct {
+	cfg    Config
+	client anthropic.Client
+}
+
+var _ Client = (*Anthropic)(nil)
+
+// NewAnthropic returns an Anthropic Messages client. cfg.Model and
+// cfg.APIKey are required; cfg.Endpoint overrides the API base. The SDK
+// reads nothing from the environment (ConfigFromEnv already did) and does
+// not retry: Client callers decide (see Retry).
+func NewAnthropic(cfg Config) (*Anthropic, error) {
+	if cfg.Model == "" {
+		return nil, fmt.Errorf("anthropic: AGENTMEM_LLM_MODEL is required (e.g. claude-haiku-4-5)")
+	}
+	if cfg.APIKey == "" {
+		return nil, fmt.Errorf("anthropic: an API key is required (AGENTMEM_LLM_API_KEY or ANTHROPIC_API_KEY)")
+	}
+	endpoint := cfg.Endpoint
+	if endpoint == "" {
+		endpoint = DefaultAnthropicEndpoint
+	}
+	if !strings.HasPrefix(endpoint, "http://") && !strings.HasPrefix(endpoint, "https://") {
+		return nil, fmt.Errorf("anthropic: endpoint %q is not an http(s) URL", endpoint)
+	}
+	client := anthropic.NewClient(
+		option.WithoutEnvironmentDefaults(),
+		option.WithBaseURL(endpoint),
+		option.WithAPIKey(cfg.APIKey),
+		option.WithHTTPClient(&http.Client{}),
+		option.WithMaxRetries(0),
+	)
+	return &Anthropic{cfg: cfg, client: client}, nil
+}
+
+// Name implements Client.
+func (c *Anthropic) Name() string { return ProviderAnthropic + ":" + c.cfg.Model }
+
+// Complete implements Client.
+func (c *Anthropic) Complete(ctx context.Context, req Request) (Response, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.timeout())
+	defer cancel()
+	params := anthropic.MessageNewParams{
+		Model:       anthropic.Model(c.cfg.Model),
+		MaxTokens:   int64(c.cfg.maxTokens(req)),
+		Temperature: anthropic.Float(req.Temperature),
+		Messages:    []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(req.Prompt))},
+	}
+	if req.System != "" {
+		params.System = []anthropic.TextBlockParam{{Text: req.System}}
+	}
+	msg, err := c.client.Messages.New(ctx, params)
+	if err != nil {
+		return Response{}, anthropicError(ctx, err)
+	}
+	var text strings.Builder
+	for _, block := range msg.Content {
+		if block.Type == "text" {
+			text.WriteString(block.Text)
+		}
+	}
+	stop := string(msg.StopReason)
+	if strings.TrimSpace(text.String()) == "" {
+		return Response{}, &Error{Kind: KindEmpty, Provider: ProviderAnthropic, Status: http.StatusOK, Message: "answer has no text (stop_reason " + stop + ")"}
+	}
+	return Response{
+		Text: text.String(), Model: string(msg.Model), StopReason: stop,
+		InputTokens: int(msg.Usage.InputTokens), OutputTokens: int(msg.Usage.OutputTokens),
+	}, nil
+}
+
+// anthropicError classifies a Messages failure by the error type of the
+// answer ({"type":"error","error":{"type":"rate_limit_error",...}}),
+// falling back on the HTTP status (529 is overloaded_error).
+func anthropicError(ctx context.Context, err error) *Error {
+	if e := contextError(ProviderAnthropic, ctx, err); e != nil {
+		return e
+	}
+	var api *anthropic.Error
+	if !errors.As(err, &api) {
+		// Transport failures, and 200 answers the SDK could not decode.
+		if isDecodeError(err) {
+			return &Error{Kind: KindMalformed, Provider: ProviderAnthropic, Status: http.StatusOK, Message: "answer is not Messages JSON", Err: err}
+		}
+		return &Error{Kind: KindServer, Provider: ProviderAnthropic, Message: "request failed", Err: err}
+	}
+	e := &Error{Provider: ProviderAnthropic, Status: api.StatusCode, Message: anthropicErrorMessage(api)}
+	if api.Response != nil {
+		e.RetryAfter = parseRetryAfter(api.Response.Header.Get("Retry-After"))
+	}
+	switch api.Type() {
+	case "rate_limit_error":
+		e.Kind = KindThrottled
+	case "overloaded_error", "api_error":
+		e.Kind = KindServer
+	case "authentication_error", "permission_error", "billing_error":
+		e.Kind = KindAuth
+	case "timeout_error":
+		e.Kind = KindTimeout
+	case "invalid_request_error", "not_found_error", "request_too_large":
+		e.Kind = KindBadRequest
+	default:
+		e.Kind = statusKind(api.StatusCode)
+	}
+	return e
+}
+
+// anthropicErrorMessage is the error.message of the answer, else the start
+// of its body.
+func anthropicErrorMessage(api *anthropic.Error) string {
+	raw := api.RawJSON()
+	var body struct {
+		Error struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(raw), &body); err == nil && body.Error.Message != "" {
+		return body.Error.Type + ": " + body.Error.Message
+	}
+	return snippet([]byte(raw))
+}
+
+// isDecodeError reports whether err is the SDK failing to read a 2xx
+// answer (not JSON, or JSON of the wrong shape).
+func isDecodeError(err error) bool {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	msg := err.Error()
+	return errors.As(err, &syntax) || errors.As(err, &typ) ||
+		strings.Contains(msg, "error parsing response json") || strings.Contains(msg, "that is not 'application/json'")
+}

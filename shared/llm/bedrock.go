@@ -1,0 +1,153 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
+	"github.com/aws/smithy-go"
+)
+
+// Bedrock is a client of the Amazon Bedrock Converse API (POST
+// /model/{modelId}/converse, SigV4-signed for service "bedrock"). It is
+// the default provider in AWS: the function's role grants
+// bedrock:InvokeModel, so there is no secret to manage. cfg.Model is a
+// foundation model id or an inference profile id.
+type Bedrock struct {
+	cfg    Config
+	client *bedrockruntime.Client
+}
+
+var _ Client = (*Bedrock)(nil)
+
+// NewBedrock returns a Bedrock Converse client using the default AWS
+// configuration chain (region from cfg.Region or AWS_REGION, credentials
+// from the environment or the function's role). cfg.Endpoint overrides
+// the service endpoint (VPC endpoints, tests). optFns adjust the SDK
+// client (tests set static credentials).
+//
+// The SDK's own retries are off: Client callers decide (see Retry).
+func NewBedrock(ctx context.Context, cfg Config, optFns ...func(*bedrockruntime.Options)) (*Bedrock, error) {
+	if cfg.Model == "" {
+		return nil, fmt.Errorf("bedrock: AGENTMEM_LLM_MODEL is required (a model or inference profile id, e.g. us.anthropic.claude-haiku-4-5-20251001-v1:0)")
+	}
+	var loadOpts []func(*config.LoadOptions) error
+	if cfg.Region != "" {
+		loadOpts = append(loadOpts, config.WithRegion(cfg.Region))
+	}
+	awsCfg, err := config.LoadDefaultConfig(ctx, loadOpts...)
+	if err != nil {
+		return nil, fmt.Errorf("bedrock: load AWS config: %w", err)
+	}
+	opts := []func(*bedrockruntime.Options){func(o *bedrockruntime.Options) {
+		o.RetryMaxAttempts = 1
+		if cfg.Endpoint != "" {
+			o.BaseEndpoint = aws.String(cfg.Endpoint)
+		}
+	}}
+	client := bedrockruntime.NewFromConfig(awsCfg, append(opts, optFns...)...)
+	if client.Options().Region == "" {
+		return nil, fmt.Errorf("bedrock: no AWS region configured (set AWS_REGION)")
+	}
+	return &Bedrock{cfg: cfg, client: client}, nil
+}
+
+// Name implements Client.
+func (c *Bedrock) Name() string { return ProviderBedrock + ":" + c.cfg.Model }
+
+// Complete implements Client.
+func (c *Bedrock) Complete(ctx context.Context, req Request) (Response, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.timeout())
+	defer cancel()
+	in := &bedrockruntime.ConverseInput{
+		ModelId: aws.String(c.cfg.Model),
+		Messages: []types.Message{{
+			Role:    types.ConversationRoleUser,
+			Content: []types.ContentBlock{&types.ContentBlockMemberText{Value: req.Prompt}},
+		}},
+		InferenceConfig: &types.InferenceConfiguration{
+			MaxTokens:   aws.Int32(int32(c.cfg.maxTokens(req))),
+			Temperature: aws.Float32(float32(req.Temperature)),
+		},
+	}
+	if req.System != "" {
+		in.System = []types.SystemContentBlock{&types.SystemContentBlockMemberText{Value: req.System}}
+	}
+	out, err := c.client.Converse(ctx, in)
+	if err != nil {
+		return Response{}, bedrockError(ctx, err)
+	}
+	msg, ok := out.Output.(*types.ConverseOutputMemberMessage)
+	if !ok {
+		return Response{}, &Error{Kind: KindMalformed, Provider: ProviderBedrock, Status: http.StatusOK, Message: "answer has no output message"}
+	}
+	var text strings.Builder
+	for _, block := range msg.Value.Content {
+		if t, ok := block.(*types.ContentBlockMemberText); ok {
+			text.WriteString(t.Value)
+		}
+	}
+	stop := string(out.StopReason)
+	if strings.TrimSpace(text.String()) == "" {
+		return Response{}, &Error{Kind: KindEmpty, Provider: ProviderBedrock, Status: http.StatusOK, Message: "answer has no text (stopReason " + stop + ")"}
+	}
+	resp := Response{Text: text.String(), Model: c.cfg.Model, StopReason: stop}
+	if u := out.Usage; u != nil {
+		resp.InputTokens = int(aws.ToInt32(u.InputTokens))
+		resp.OutputTokens = int(aws.ToInt32(u.OutputTokens))
+	}
+	return resp, nil
+}
+
+// bedrockError classifies a Converse failure by the service's error code
+// (the x-amzn-ErrorType of the answer), falling back on the HTTP status.
+func bedrockError(ctx context.Context, err error) *Error {
+	if e := contextError(ProviderBedrock, ctx, err); e != nil {
+		return e
+	}
+	e := &Error{Provider: ProviderBedrock, Err: err}
+	var re *awshttp.ResponseError
+	if errors.As(err, &re) {
+		e.Status = re.HTTPStatusCode()
+		if re.Response != nil {
+			e.RetryAfter = parseRetryAfter(re.Response.Header.Get("Retry-After"))
+		}
+	}
+	var api smithy.APIError
+	if !errors.As(err, &api) {
+		if e.Status == 0 {
+			e.Kind, e.Message = KindServer, "request failed"
+			return e
+		}
+		// An answer the SDK could not read (not JSON, say).
+		e.Kind, e.Message = KindMalformed, "answer is not Converse JSON"
+		if e.Status >= 300 {
+			e.Kind, e.Message = statusKind(e.Status), "HTTP error"
+		}
+		return e
+	}
+	e.Message = api.ErrorCode() + ": " + api.ErrorMessage()
+	switch api.ErrorCode() {
+	case "ThrottlingException", "ServiceQuotaExceededException", "ModelNotReadyException", "TooManyRequestsException":
+		e.Kind = KindThrottled
+	case "AccessDeniedException", "UnrecognizedClientException", "InvalidSignatureException",
+		"ExpiredTokenException", "MissingAuthenticationTokenException", "IncompleteSignature":
+		e.Kind = KindAuth
+	case "ModelTimeoutException":
+		e.Kind = KindTimeout
+	case "InternalServerException", "ServiceUnavailableException", "ModelErrorException", "ModelStreamErrorException":
+		e.Kind = KindServer
+	case "ValidationException", "ResourceNotFoundException", "ConflictException":
+		e.Kind = KindBadRequest
+	default:
+		e.Kind = statusKind(e.Status)
+	}
+	return e
+}

@@ -1,0 +1,144 @@
+package llm_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
+)
+
+const bedrockModel = "us.anthropic.claude-haiku-4-5-20251001-v1:0"
+
+// bedrockServer answers like the Bedrock runtime endpoint: Converse JSON
+// on success, and on failure the status, the x-amzn-ErrorType header and
+// the {"message":...} body the service sends. It records the request.
+func bedrockServer(t *testing.T, status int, errorType, body string, got *map[string]any) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if want := "/model/" + bedrockModel + "/converse"; r.Method != http.MethodPost || r.URL.Path != want {
+			t.Errorf("got %s %s, want POST %s", r.Method, r.URL.Path, want)
+		}
+		if got != nil {
+			*got = recordRequest(t, r, "authorization", "x-amz-date", "content-type")
+			(*got)["escaped-path"] = r.URL.EscapedPath()
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Amzn-Requestid", "8f2e1b9c-2d4a-4d53-9d43-6a1f0c7e5b21")
+		if errorType != "" {
+			w.Header().Set("X-Amzn-Errortype", errorType+":http://internal.amazon.com/coral/com.amazon.bedrock/")
+		}
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func newBedrock(t *testing.T, endpoint string, timeout time.Duration) *llm.Bedrock {
+	t.Helper()
+	c, err := llm.NewBedrock(context.Background(),
+		llm.Config{Provider: llm.ProviderBedrock, Model: bedrockModel, Region: "us-east-1", Endpoint: endpoint, MaxTokens: 300, Timeout: timeout},
+		func(o *bedrockruntime.Options) {
+			o.Credentials = credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", "")
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestBedrockConverseSendsAndParsesTheWireFormat(t *testing.T) {
+	var got map[string]any
+	srv := bedrockServer(t, 200, "", `{
+	  "output": {"message": {"role": "assistant", "content": [{"text": "{\"learnings\":"}, {"text": "[]}"}]}},
+	  "stopReason": "end_turn",
+	  "usage": {"inputTokens": 42, "outputTokens": 7, "totalTokens": 49},
+	  "metrics": {"latencyMs": 812}
+	}`, &got)
+	resp, err := newBedrock(t, srv.URL, 0).Complete(context.Background(), llm.Request{System: "be brief", Prompt: "hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Text != `{"learnings":[]}` || resp.InputTokens != 42 || resp.OutputTokens != 7 || resp.StopReason != "end_turn" || resp.Model != bedrockModel {
+		t.Errorf("got %+v", resp)
+	}
+	if p, _ := got["escaped-path"].(string); !strings.Contains(p, "v1%3A0/converse") {
+		t.Errorf("path %q: the model id's ':' is not escaped", p)
+	}
+	auth, _ := got["authorization"].(string)
+	if !strings.HasPrefix(auth, "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/") || !strings.Contains(auth, "/us-east-1/bedrock/aws4_request") || got["x-amz-date"] == "" {
+		t.Errorf("not SigV4-signed for bedrock in us-east-1: %q", auth)
+	}
+	if got["content-type"] != "application/json" {
+		t.Errorf("content-type: got %v", got["content-type"])
+	}
+	want := map[string]any{
+		"messages":        []any{map[string]any{"role": "user", "content": []any{map[string]any{"text": "hello"}}}},
+		"system":          []any{map[string]any{"text": "be brief"}},
+		"inferenceConfig": map[string]any{"maxTokens": float64(300), "temperature": float64(0)},
+	}
+	for k, v := range want {
+		if g, _ := json.Marshal(got[k]); string(g) != mustJSON(t, v) {
+			t.Errorf("request %s: got %s, want %s", k, g, mustJSON(t, v))
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestBedrockFailuresAreClassified(t *testing.T) {
+	tests := []struct {
+		name      string
+		status    int
+		errorType string
+		body      string
+		kind      llm.Kind
+	}{
+		{"throttled", 429, "ThrottlingException", `{"message":"Too many requests, please wait before trying again."}`, llm.KindThrottled},
+		{"quota", 400, "ServiceQuotaExceededException", `{"message":"Your request exceeded your service quota."}`, llm.KindThrottled},
+		{"model not ready", 429, "ModelNotReadyException", `{"message":"Model is not ready"}`, llm.KindThrottled},
+		{"access denied", 403, "AccessDeniedException", `{"message":"You don't have access to the model with the specified model ID."}`, llm.KindAuth},
+		{"bad token", 403, "UnrecognizedClientException", `{"message":"The security token included in the request is invalid."}`, llm.KindAuth},
+		{"validation", 400, "ValidationException", `{"message":"The provided model identifier is invalid."}`, llm.KindBadRequest},
+		{"not found", 404, "ResourceNotFoundException", `{"message":"Model not found"}`, llm.KindBadRequest},
+		{"model timeout", 408, "ModelTimeoutException", `{"message":"Model has timed out in processing the request."}`, llm.KindTimeout},
+		{"internal", 500, "InternalServerException", `{"message":"Internal server error"}`, llm.KindServer},
+		{"unavailable", 503, "ServiceUnavailableException", `{"message":"Service unavailable"}`, llm.KindServer},
+		{"model error", 424, "ModelErrorException", `{"message":"The model returned an error"}`, llm.KindServer},
+		{"unknown code", 502, "", `{"message":"bad gateway"}`, llm.KindServer},
+		{"no text", 200, "", `{"output":{"message":{"role":"assistant","content":[]}},"stopReason":"max_tokens","usage":{"inputTokens":1,"outputTokens":0,"totalTokens":1}}`, llm.KindEmpty},
+		{"no output", 200, "", `{"stopReason":"end_turn"}`, llm.KindMalformed},
+		{"not json", 200, "", `<html>proxy error</html>`, llm.KindMalformed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := bedrockServer(t, tt.status, tt.errorType, tt.body, nil)
+			_, err := newBedrock(t, srv.URL, 0).Complete(context.Background(), llm.Request{Prompt: "x"})
+			checkFailure(t, err, llm.ProviderBedrock, tt.kind, tt.status, 0)
+			if tt.errorType != "" && !strings.Contains(err.Error(), tt.errorType) {
+				t.Errorf("message %q does not name %s", err, tt.errorType)
+			}
+		})
+	}
+}
+
+func TestNewBedrockNeedsAModel(t *testing.T) {
+	if _, err := llm.NewBedrock(context.Background(), llm.Config{Region: "us-east-1"}); err == nil {
+		t.Error("no model: no error")
+	}
+}

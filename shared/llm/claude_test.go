@@ -1,0 +1,132 @@
+package llm_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentmem/agentmem/shared/llm"
+)
+
+// newClaude returns a client running testdata/fake-claude in mode.
+func newClaude(t *testing.T, mode string, cfg llm.Config) *llm.Claude {
+	t.Helper()
+	t.Setenv("FAKE_CLAUDE_MODE", mode)
+	cfg.Provider, cfg.Command = llm.ProviderClaude, "testdata/fake-claude"
+	c, err := llm.NewClaude(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestClaudeRunsThePrintModeWithJSONOutput(t *testing.T) {
+	rec := t.TempDir()
+	t.Setenv("FAKE_CLAUDE_RECORD", rec)
+	c := newClaude(t, "ok", llm.Config{Model: "haiku", MaxTokens: 500})
+	prompt := strings.Repeat("run output line\n", 20000) // 320 KB: more than one argument may hold
+	resp, err := c.Complete(context.Background(), llm.Request{System: "extract learnings", Prompt: prompt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Text != `{"learnings":[]}` || resp.InputTokens != 42 || resp.OutputTokens != 7 || resp.StopReason != "success" || resp.Model != "haiku" {
+		t.Errorf("got %+v", resp)
+	}
+	if c.Name() != "claude:haiku" {
+		t.Errorf("name: got %q", c.Name())
+	}
+	wantArgs := strings.Join([]string{"-p", "--output-format", "json", "--max-turns", "1", "--tools", "", "--model", "haiku", "--system-prompt", "extract learnings"}, "\n") + "\n"
+	if got := readFile(t, filepath.Join(rec, "args")); got != wantArgs {
+		t.Errorf("args:\ngot  %q\nwant %q", got, wantArgs)
+	}
+	if got := readFile(t, filepath.Join(rec, "stdin")); got != prompt {
+		t.Errorf("stdin: got %d bytes, want the %d-byte prompt", len(got), len(prompt))
+	}
+	if got := readFile(t, filepath.Join(rec, "max_tokens")); got != "500" {
+		t.Errorf("CLAUDE_CODE_MAX_OUTPUT_TOKENS: got %q, want 500", got)
+	}
+	wd, _ := os.Getwd()
+	if got := strings.TrimSpace(readFile(t, filepath.Join(rec, "pwd"))); got == wd {
+		t.Errorf("ran in the caller's directory %s; want a directory without the workspace's CLAUDE.md", got)
+	}
+}
+
+func TestClaudeWithoutModelOrSystemPassesNeither(t *testing.T) {
+	rec := t.TempDir()
+	t.Setenv("FAKE_CLAUDE_RECORD", rec)
+	c := newClaude(t, "ok", llm.Config{})
+	if _, err := c.Complete(context.Background(), llm.Request{Prompt: "p"}); err != nil {
+		t.Fatal(err)
+	}
+	args := readFile(t, filepath.Join(rec, "args"))
+	if strings.Contains(args, "--model") || strings.Contains(args, "--system-prompt") {
+		t.Errorf("args %q", args)
+	}
+	if got := readFile(t, filepath.Join(rec, "max_tokens")); got != "1024" {
+		t.Errorf("default token cap: got %q, want 1024", got)
+	}
+	if c.Name() != "claude" {
+		t.Errorf("name: got %q", c.Name())
+	}
+}
+
+func TestClaudeFailuresAreClassified(t *testing.T) {
+	tests := []struct {
+		mode string
+		kind llm.Kind
+	}{
+		{"overloaded", llm.KindServer},
+		{"rate_limited", llm.KindThrottled},
+		{"auth", llm.KindAuth},
+		{"max_turns", llm.KindMalformed},
+		{"empty", llm.KindEmpty},
+		{"garbage", llm.KindMalformed},
+		{"crash", llm.KindServer},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			_, err := newClaude(t, tt.mode, llm.Config{}).Complete(context.Background(), llm.Request{Prompt: "x"})
+			var e *llm.Error
+			if !asError(err, &e) {
+				t.Fatalf("got %v, want an *llm.Error", err)
+			}
+			if e.Kind != tt.kind || e.Provider != llm.ProviderClaude {
+				t.Errorf("got kind %q (%v), want %q", e.Kind, err, tt.kind)
+			}
+		})
+	}
+}
+
+func TestClaudeTimeoutKillsTheCLI(t *testing.T) {
+	c := newClaude(t, "hang", llm.Config{Timeout: 100 * time.Millisecond})
+	start := time.Now()
+	_, err := c.Complete(context.Background(), llm.Request{Prompt: "x"})
+	if got := llm.KindOf(err); got != llm.KindTimeout {
+		t.Fatalf("got %v (kind %q), want a timeout", err, got)
+	}
+	// The fake sleeps 30 s; returning well before means it was killed.
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("returned after %v: the CLI was not killed at the deadline", d)
+	}
+}
+
+func TestNewClaudeNeedsTheCLI(t *testing.T) {
+	if _, err := llm.NewClaude(llm.Config{Command: "no-such-claude-cli"}); err == nil {
+		t.Error("missing CLI: no error")
+	}
+	if _, err := llm.NewClaude(llm.Config{Command: "testdata"}); err == nil {
+		t.Error("a directory: no error")
+	}
+}
