@@ -101,6 +101,9 @@ func Document(agent, project string, memories []agentmem.Memory, now time.Time) 
 
 	b.WriteString("\n## Session Log\n")
 	for i, m := range byType[agentmem.TypeSession] {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
 		fmt.Fprintf(&b, "### Session %d — %s\n%s\n", i+1, dateOf(m.CreatedAt), paragraph(m.Content))
 	}
 	return b.String()

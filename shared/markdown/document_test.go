@@ -63,6 +63,7 @@ sessions: 2
 ## Session Log
 ### Session 1 — 2026-02-01
 First session: set up CI.
+
 ### Session 2 — 2026-02-03
 Second session.
 \# not a heading
