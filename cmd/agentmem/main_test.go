@@ -6,7 +6,6 @@ import (
 	"debug/buildinfo"
 	"debug/elf"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,12 +14,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentmem/agentmem/functions"
+	"github.com/agentmem/agentmem/shared/apitest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
-	"github.com/agentmem/agentmem/shared/lambdamain"
-	"github.com/agentmem/agentmem/shared/llm"
-	"github.com/agentmem/agentmem/shared/localapi"
 	"github.com/agentmem/agentmem/shared/markdown"
 )
 
@@ -132,14 +128,8 @@ func TestBinaryWithTheAPIStopped(t *testing.T) {
 // TestBinaryAgainstTheAPI runs the binary against the real handlers:
 // inject writes the workspace, and clear refuses without a terminal.
 func TestBinaryAgainstTheAPI(t *testing.T) {
-	store := dynamotest.NewStore(t)
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	handlers, err := functions.Handlers(lambdamain.Deps{Store: store, Log: quiet, LLM: llm.Disabled{}, Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(localapi.New(handlers, quiet))
-	defer srv.Close()
+	srv := apitest.New(t, nil)
+	store := srv.Store
 	env := []string{"AGENTMEM_API_URL=" + srv.URL}
 
 	if r := agentmem(t, nil, env, "personality", "set", "nori", "--display-name", "Nori"); r.code != 0 {

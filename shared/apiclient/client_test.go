@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -16,15 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentmem/agentmem/functions"
 	"github.com/agentmem/agentmem/functions/memories/memoryapi"
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
+	"github.com/agentmem/agentmem/shared/apitest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
-	"github.com/agentmem/agentmem/shared/lambdamain"
-	"github.com/agentmem/agentmem/shared/llm"
-	"github.com/agentmem/agentmem/shared/localapi"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
@@ -42,13 +38,7 @@ func mustURL(t testing.TB, s string) *url.URL {
 // tables and returns an unsigned client of it.
 func localAPI(t testing.TB) *apiclient.Client {
 	t.Helper()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	handlers, err := functions.Handlers(lambdamain.Deps{Store: dynamotest.NewStore(t), Log: quiet, LLM: llm.Disabled{}, Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(localapi.New(handlers, quiet))
-	t.Cleanup(srv.Close)
+	srv := apitest.New(t, nil)
 	c, err := apiclient.New(context.Background(), apiclient.Config{URL: srv.URL, Auth: apiclient.AuthNone})
 	if err != nil {
 		t.Fatal(err)

@@ -3,8 +3,6 @@ package cli_test
 import (
 	"bytes"
 	"context"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,18 +12,13 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/cmd/agentmem/cli"
-	"github.com/agentmem/agentmem/functions"
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/apitest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
-	"github.com/agentmem/agentmem/shared/lambdamain"
-	"github.com/agentmem/agentmem/shared/llm"
-	"github.com/agentmem/agentmem/shared/localapi"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
-
-var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // api is the real agentmem API (every function's handler, as make dev
 // serves it) over fresh DynamoDB Local tables.
@@ -40,22 +33,18 @@ type api struct {
 
 func newAPI(t testing.TB) *api {
 	t.Helper()
-	a := &api{t: t, Store: dynamotest.NewStore(t)}
-	handlers, err := functions.Handlers(lambdamain.Deps{Store: a.Store, Log: quiet, LLM: llm.Disabled{}, Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	local := localapi.New(handlers, quiet)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/bootstrap") {
-			a.mu.Lock()
-			a.queries = append(a.queries, r.URL.RawQuery)
-			a.mu.Unlock()
-		}
-		local.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	a.URL = srv.URL
+	a := &api{t: t}
+	srv := apitest.New(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/bootstrap") {
+				a.mu.Lock()
+				a.queries = append(a.queries, r.URL.RawQuery)
+				a.mu.Unlock()
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	a.URL, a.Store = srv.URL, srv.Store
 	return a
 }
 
