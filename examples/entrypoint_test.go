@@ -15,28 +15,12 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apitest"
-	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/markdown"
 )
 
-var binDir string
+var binary string // the agentmem binary, put first on the script's PATH
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "agentmem-examples-")
-	if err != nil {
-		panic(err)
-	}
-	binDir = dir
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "agentmem"), "../cmd/agentmem")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		os.Stderr.Write(out)
-		panic("go build ./cmd/agentmem: " + err.Error())
-	}
-	code := dynamotest.Main(m)
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(apitest.MainWithBinary(m, "../cmd/agentmem", &binary)) }
 
 func TestAgentEntrypoint(t *testing.T) {
 	api := apitest.New(t, nil)
@@ -85,7 +69,7 @@ func TestAgentEntrypoint(t *testing.T) {
 			ws := filepath.Join(tmp, "ws")
 			cmd := exec.Command("bash", "agent-entrypoint.sh")
 			cmd.Env = []string{
-				"PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH"),
+				"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH"),
 				"HOME=" + tmp, "TMPDIR=" + tmp, "GIT_CONFIG_NOSYSTEM=1",
 				"AGENTMEM_AUTH=none", "AGENTMEM_API_URL=" + tt.url,
 				"AGENT_NAME=nori", "PROJECT_ID=checkout-service", "WORKSPACE=" + ws, "RUN_ID=run-1",

@@ -16,28 +16,12 @@ import (
 
 	"github.com/agentmem/agentmem/shared/apitest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
-	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/markdown"
 )
 
 var binary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "agentmem-bin-")
-	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "agentmem")
-	build := exec.Command("go", "build", "-trimpath", "-o", binary, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		os.Stderr.Write(out)
-		panic("go build ./cmd/agentmem: " + err.Error())
-	}
-	code := dynamotest.Main(m)
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(apitest.MainWithBinary(m, ".", &binary)) }
 
 type result struct {
 	stdout, stderr string

@@ -6,10 +6,14 @@
 package apitest
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/agentmem/agentmem/functions"
@@ -43,4 +47,38 @@ func New(t testing.TB, wrap func(http.Handler) http.Handler) *Server {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &Server{URL: srv.URL, Store: store}
+}
+
+// build compiles the main package at pkg (a path go build understands,
+// e.g. "." or "../cmd/agentmem") into out as a static binary
+// (CGO_ENABLED=0), for tests that run the binary; it is meant for TestMain.
+func build(pkg, out string) error {
+	cmd := exec.Command("go", "build", "-trimpath", "-o", out, pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+	}
+	return nil
+}
+
+// MainWithBinary is a TestMain for tests that run a built binary: it
+// builds pkg (CGO_ENABLED=0) into a temporary directory, stores the binary's
+// path in *path, runs the tests (with dynamotest.Main) and cleans up. Use
+// it as os.Exit(apitest.MainWithBinary(m, "../cmd/agentmem", &binary)).
+func MainWithBinary(m *testing.M, pkg string, path *string) int {
+	dir, err := os.MkdirTemp("", "agentmem-test-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	*path = filepath.Join(dir, filepath.Base(pkg))
+	if pkg == "." {
+		*path = filepath.Join(dir, "main")
+	}
+	if err := build(pkg, *path); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return dynamotest.Main(m)
 }

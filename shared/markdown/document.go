@@ -59,14 +59,7 @@ func Document(agent, project string, memories []agentmem.Memory, now time.Time) 
 	h := NewDocumentHeader(agent, project, memories, now)
 	sorted := slices.Clone(memories)
 	slices.SortStableFunc(sorted, func(a, b agentmem.Memory) int { return strings.Compare(a.CreatedAt, b.CreatedAt) })
-	byType := map[agentmem.Type][]agentmem.Memory{}
-	for _, m := range sorted {
-		t := m.Type
-		if !t.Valid() {
-			t = agentmem.TypeNote
-		}
-		byType[t] = append(byType[t], m)
-	}
+	byType := groupByType(sorted)
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "---\nagent: %s\nproject: %s\ncreated: %s\nupdated: %s\nsessions: %d\n---\n\n",
@@ -107,6 +100,20 @@ func Document(agent, project string, memories []agentmem.Memory, now time.Time) 
 		fmt.Fprintf(&b, "### Session %d — %s\n%s\n", i+1, dateOf(m.CreatedAt), paragraph(m.Content))
 	}
 	return b.String()
+}
+
+// groupByType groups memories by type, keeping their order; memories of
+// an unknown type count as notes.
+func groupByType(memories []agentmem.Memory) map[agentmem.Type][]agentmem.Memory {
+	byType := map[agentmem.Type][]agentmem.Memory{}
+	for _, m := range memories {
+		t := m.Type
+		if !t.Valid() {
+			t = agentmem.TypeNote
+		}
+		byType[t] = append(byType[t], m)
+	}
+	return byType
 }
 
 // decisionTopic is "TOPIC: CHOICE" with a short one-line topic.

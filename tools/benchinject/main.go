@@ -173,7 +173,7 @@ func seed(ctx context.Context, apiURL string, count int) error {
 	}
 	if _, _, err := c.PutPersonality(ctx, agent, agentmem.PersonalityInput{
 		DisplayName: "Nori", Voice: "warm and terse", Traits: []string{"pragmatic", "test-first", "curious"},
-		Prompt: "You sign off your summaries as Nori. You prefer small, reviewable commits.",
+		Prompt:  "You sign off your summaries as Nori. You prefer small, reviewable commits.",
 		GitName: "Nori (agent)", GitEmail: "nori@agents.example.com",
 	}); err != nil {
 		return fmt.Errorf("seed personality: %w", err)

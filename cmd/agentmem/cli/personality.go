@@ -30,11 +30,7 @@ func init() {
 				Setup: func(fs *flag.FlagSet) Runner {
 					asJSON := JSONFlag(fs)
 					return func(ctx context.Context, in *Invocation) error {
-						agent, err := agentArg(in)
-						if err != nil {
-							return err
-						}
-						c, err := in.Client(ctx)
+						agent, c, err := agentClient(ctx, in)
 						if err != nil {
 							return err
 						}
@@ -78,11 +74,7 @@ func init() {
 				Examples: []string{"agentmem personality rm nori"},
 				Setup: func(fs *flag.FlagSet) Runner {
 					return func(ctx context.Context, in *Invocation) error {
-						agent, err := agentArg(in)
-						if err != nil {
-							return err
-						}
-						c, err := in.Client(ctx)
+						agent, c, err := agentClient(ctx, in)
 						if err != nil {
 							return err
 						}
@@ -143,6 +135,16 @@ func agentArg(in *Invocation) (string, error) {
 		return "", Usagef("%s", agentmem.ErrorMessage(err))
 	}
 	return in.Args[0], nil
+}
+
+// agentClient returns the <agent> argument and the API client.
+func agentClient(ctx context.Context, in *Invocation) (string, *apiclient.Client, error) {
+	agent, err := agentArg(in)
+	if err != nil {
+		return "", nil, err
+	}
+	c, err := in.Client(ctx)
+	return agent, c, err
 }
 
 type personalitySet struct {
