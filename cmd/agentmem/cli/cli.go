@@ -281,6 +281,18 @@ func Main(ctx context.Context, args []string, env Env) int {
 	if env.StdinIsTerminal == nil {
 		env.StdinIsTerminal = func() bool { return false }
 	}
+	if env.Stdin == nil {
+		env.Stdin = strings.NewReader("")
+	}
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	if env.Stdout == nil {
+		env.Stdout = io.Discard
+	}
+	if env.Stderr == nil {
+		env.Stderr = io.Discard
+	}
 	g := globals{apiURL: env.Getenv("AGENTMEM_API_URL"), auth: env.Getenv("AGENTMEM_AUTH"), timeout: env.Getenv("AGENTMEM_TIMEOUT")}
 
 	top := flag.NewFlagSet("agentmem", flag.ContinueOnError)
