@@ -5,7 +5,7 @@ PORT ?= 3000
 # npm ci installs the pinned tools (DynamoDB Local) once per lockfile change.
 TOOLS_STAMP := tools/node_modules/.installed
 
-.PHONY: help dev dev-reset test vet fmt-check fuzz bench tools
+.PHONY: help dev dev-reset test vet fmt-check fuzz bench tools bench-inject
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -47,5 +47,16 @@ fuzz: $(TOOLS_STAMP) ## run each fuzz target for FUZZTIME
 
 bench: $(TOOLS_STAMP) ## run the benchmarks recorded in docs/BENCHMARKS.md
 	$(GO) run ./tools/ddblocal -- $(GO) test -run='^$$' -bench=. -benchmem -count=1 ./...
+
+# Agent CLI: agentmem inject against the seed's per-step Node helper. The
+# helper's npm packages are pinned in tools/nodehelper, apart from make test.
+NODEHELPER_STAMP := tools/nodehelper/node_modules/.installed
+
+$(NODEHELPER_STAMP): tools/nodehelper/package.json tools/nodehelper/package-lock.json
+	npm ci --prefix tools/nodehelper --no-audit --no-fund --loglevel=error
+	@touch $@
+
+bench-inject: $(TOOLS_STAMP) $(NODEHELPER_STAMP) ## time agentmem inject vs the seed's per-step Node helper (docs/BENCHMARKS.md)
+	$(GO) run ./tools/benchinject
 
 -include infra/Makefile.inc

@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/agentmem/agentmem/shared/apiclient"
+)
+
+func init() {
+	Register(&Command{
+		Name: "clear", Args: "<project> <agent>", Group: GroupMemories, OwnTimeout: true,
+		Summary:     "delete every memory of the agent in the project (asks first)",
+		Description: `Deletes every memory of the agent in the project, however many. It cannot be undone, so clear asks for confirmation on a terminal; --yes skips the question. Without a terminal (a script, a pipe) and without --yes it refuses and exits 4, deleting nothing.`,
+		Examples: []string{
+			"agentmem clear checkout-service nori",
+			"agentmem clear checkout-service nori --yes",
+		},
+		Setup: func(fs *flag.FlagSet) Runner {
+			yes := fs.Bool("yes", false, "do not ask for confirmation")
+			return func(ctx context.Context, in *Invocation) error {
+				project, agent, err := in.ProjectAgent(0)
+				if err != nil {
+					return err
+				}
+				what := fmt.Sprintf("every memory of agent %s in project %s", agent, project)
+				if !*yes && !in.StdinIsTerminal() {
+					return &RefusedError{Message: "refusing to delete " + what + " without confirmation: standard input is not a terminal; pass --yes"}
+				}
+				c, err := in.Client(ctx)
+				if err != nil {
+					return err
+				}
+				if !*yes {
+					n, err := count(ctx, in, c, agent, project)
+					if err != nil {
+						return err
+					}
+					if n == 0 {
+						in.Notef("clear: %s has no memories in %s; nothing to delete", agent, project)
+						return nil
+					}
+					fmt.Fprintf(in.Stderr, "Delete all %d memories of agent %s in project %s? This cannot be undone. [y/N] ", n, agent, project)
+					answer, _ := bufio.NewReader(in.Stdin).ReadString('\n')
+					if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+						return &RefusedError{Message: "not confirmed; nothing was deleted"}
+					}
+				}
+				tctx, cancel := in.WithTimeout(ctx)
+				defer cancel()
+				if err := c.DeleteMemories(tctx, agent, project); err != nil {
+					return err
+				}
+				in.Printf("deleted %s\n", what)
+				return nil
+			}
+		},
+	})
+}
+
+// count counts the memories of a scope within the command's timeout.
+func count(ctx context.Context, in *Invocation, c *apiclient.Client, agent, project string) (int, error) {
+	tctx, cancel := in.WithTimeout(ctx)
+	defer cancel()
+	all, err := c.AllMemories(tctx, agent, apiclient.ListOptions{ProjectID: project})
+	return len(all), err
+}

@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/apiclient"
+)
+
+// OutputCap is how much of a run's output extract sends: its last 48 KiB,
+// less if JSON escaping would take the request body over the API's 64 KiB
+// limit (agentmem.MaxBodyBytes). The end of a run (results, errors, the
+// agent's summary) is what holds its learnings.
+const OutputCap = 48 << 10
+
+// bodyBudget is the largest request body extract sends, under the API's
+// limit with room to spare.
+const bodyBudget = agentmem.MaxBodyBytes - 1<<10
+
+// Extractor turns a run's prepared output into the extraction route's
+// body. "server" sends the output for the server's LLM; another mode (the
+// claude CLI in the container, which sends learnings instead) is one more
+// entry in extractors, in its own file.
+type Extractor func(ctx context.Context, in *Invocation, base apiclient.ExtractionInput, output string) (apiclient.ExtractionInput, error)
+
+// extractors maps --llm values to their Extractor.
+var extractors = map[string]Extractor{
+	"server": func(_ context.Context, _ *Invocation, base apiclient.ExtractionInput, output string) (apiclient.ExtractionInput, error) {
+		base.Output = output
+		return base, nil
+	},
+}
+
+func extractorNames() string {
+	names := make([]string, 0, len(extractors))
+	for n := range extractors {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+func init() {
+	Register(&Command{
+		Name: "extract", Group: GroupPipeline, Pipeline: true,
+		Fallback: "no learnings were saved from this run",
+		Summary:  "send a run's output to the extraction route, which saves its learnings as memories",
+		Description: `Reads the run's output (--input FILE, or standard input), keeps its last 48 KiB (less if JSON escaping would take the request over the API's 64 KiB body limit; a first line then says the start was cut), removes terminal escape sequences and control characters, and posts it to POST /api/agents/{agent}/extractions with the run id. The server asks its LLM for up to 5 learnings and saves each as a memory (source "extraction"); a retried run id saves nothing twice, so retrying is safe.
+
+Best effort: on any failure (no output, API unreachable, no LLM configured on the server, timeout) one warning line goes to stderr and the exit status is 0; --strict exits non-zero instead. The server's LLM call takes seconds: give extract a longer --timeout than inject (e.g. 30s); if it times out, the server may still save the learnings.`,
+		Examples: []string{
+			"agentmem extract --agent nori --project checkout-service --run-id run-42 --input run.log --timeout 30s",
+			"claude -p \"$PROMPT\" | tee /tmp/run.log; agentmem extract --agent nori --project checkout-service --run-id \"$RUN_ID\" < /tmp/run.log",
+		},
+		Setup: func(fs *flag.FlagSet) Runner {
+			var o extractOptions
+			agentProjectFlags(fs, &o.agent, &o.project)
+			fs.StringVar(&o.runID, "run-id", "", "the pipeline run's `ID`; extraction is idempotent per run id (env AGENTMEM_RUN_ID)")
+			fs.StringVar(&o.input, "input", "-", "`FILE` holding the run's output, - for standard input")
+			fs.StringVar(&o.llm, "llm", "server", "who extracts the learnings (`MODE`): server, the API's LLM")
+			o.json = JSONFlag(fs)
+			fs.BoolVar(&o.quiet, "quiet", false, "print nothing on success")
+			return o.run
+		},
+	})
+}
+
+type extractOptions struct {
+	agent, project, runID, input, llm string
+	json                              *bool
+	quiet                             bool
+}
+
+func (o *extractOptions) run(ctx context.Context, in *Invocation) error {
+	if len(in.Args) > 0 {
+		return Usagef("unexpected argument %q (the output goes in --input FILE or standard input)", in.Args[0])
+	}
+	agent, project, err := in.agentProject(o.agent, o.project)
+	if err != nil {
+		return err
+	}
+	if o.runID == "" {
+		o.runID = in.Getenv("AGENTMEM_RUN_ID")
+	}
+	if o.runID == "" {
+		return Usagef("--run-id is required (or AGENTMEM_RUN_ID)")
+	}
+	if err := agentmem.ValidateRunID(o.runID); err != nil {
+		return Usagef("--run-id: %s", agentmem.ErrorMessage(err))
+	}
+	extract, ok := extractors[o.llm]
+	if !ok {
+		return Usagef("--llm %q is not available; use one of: %s", o.llm, extractorNames())
+	}
+
+	var r io.Reader = in.Stdin
+	if o.input == "-" {
+		if in.StdinIsTerminal() {
+			return Usagef("no input: pipe the run's output into agentmem extract, or pass --input FILE")
+		}
+	} else {
+		f, err := os.Open(o.input)
+		if err != nil {
+			return fmt.Errorf("read the run's output: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	raw, total, err := readTail(r, OutputCap)
+	if err != nil {
+		return fmt.Errorf("read the run's output: %w", err)
+	}
+	output, cut := PrepareOutput(raw, total)
+	if output == "" {
+		return fmt.Errorf("the run's output is empty: nothing to extract")
+	}
+
+	body, err := extract(ctx, in, apiclient.ExtractionInput{ProjectID: project, RunID: o.runID}, output)
+	if err != nil {
+		return err
+	}
+	if body.Output != "" {
+		body.Output = FitOutput(body, body.Output, total, cut)
+	}
+	c, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := c.CreateExtraction(ctx, agent, body)
+	if err != nil {
+		return err
+	}
+	if *o.json {
+		return writeJSON(in.Stdout, res)
+	}
+	if !o.quiet {
+		in.Notef("extract: run %s: %s", o.runID, extractionSummary(res))
+	}
+	return nil
+}
+
+func extractionSummary(res apiclient.Extraction) string {
+	s := fmt.Sprintf("saved %d learning%s", len(res.Saved), plural(len(res.Saved)))
+	if len(res.Skipped) > 0 {
+		reasons := map[string]int{}
+		for _, sk := range res.Skipped {
+			reasons[sk.Reason]++
+		}
+		var parts []string
+		for r, n := range reasons {
+			parts = append(parts, fmt.Sprintf("%d %s", n, r))
+		}
+		sort.Strings(parts)
+		s += fmt.Sprintf(", skipped %d (%s)", len(res.Skipped), strings.Join(parts, ", "))
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// FitOutput returns the output to send: output, cut from the front
+// until the request body base+output encodes to at most bodyBudget bytes
+// (JSON escaping can make a body larger than its text), behind a first
+// line saying that the start was cut when it was (cut, or cut here).
+// total is the size of the whole original output.
+func FitOutput(base apiclient.ExtractionInput, output string, total int64, cut bool) string {
+	for {
+		base.Output = output
+		if cut {
+			base.Output = truncationNote(total) + output
+		}
+		b, _ := json.Marshal(base)
+		excess := len(b) - bodyBudget
+		if excess <= 0 || output == "" {
+			return base.Output
+		}
+		// Each byte cut saves at least one encoded byte; cut a little more
+		// than the excess and start at a line.
+		output, cut = startAtLine(output, excess+64), true
+	}
+}
+
+// truncationNote is the first line of an output whose start was cut.
+func truncationNote(total int64) string {
+	return fmt.Sprintf("[agentmem: the start of this %d-byte output was cut; what follows is its end]\n", total)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

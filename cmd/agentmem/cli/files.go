@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// writeFileAtomic replaces path with data so that readers (and a killed
+// agentmem) only ever see the old or the new file whole: it writes a
+// temporary file in the same directory, syncs it and renames it over path.
+// An existing file keeps its permissions; a new one gets perm. When path
+// already holds exactly data, nothing is written and changed is false. A
+// symbolic link at path is replaced by the file, never written through.
+func writeFileAtomic(path string, data []byte, perm fs.FileMode) (changed bool, err error) {
+	if info, err := os.Lstat(path); err == nil {
+		if info.Mode().IsRegular() {
+			perm = info.Mode().Perm()
+			if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+				return false, nil
+			}
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".agentmem-*")
+	if err != nil {
+		return false, fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), perm)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return false, fmt.Errorf("write %s: %w", path, err)
+	}
+	return true, nil
+}
+
+// readTail reads r to the end and returns at most its last max bytes and
+// the total number of bytes read, holding no more than 2*max in memory.
+// A regular file is read from max bytes before its end.
+func readTail(r io.Reader, max int) ([]byte, int64, error) {
+	if f, ok := r.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > int64(max) {
+			if _, err := f.Seek(info.Size()-int64(max), io.SeekStart); err == nil {
+				data, err := io.ReadAll(f)
+				return tailOf(data, max), info.Size() - int64(max) + int64(len(data)), err
+			}
+		}
+	}
+	var total int64
+	buf := make([]byte, 0, min(max, 64<<10))
+	chunk := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(chunk)
+		total += int64(n)
+		buf = append(buf, chunk[:n]...)
+		if len(buf) > 2*max {
+			buf = append(buf[:0], buf[len(buf)-max:]...)
+		}
+		if errors.Is(err, io.EOF) {
+			return tailOf(buf, max), total, nil
+		}
+		if err != nil {
+			return nil, total, err
+		}
+	}
+}
+
+func tailOf(b []byte, max int) []byte {
+	if len(b) > max {
+		return b[len(b)-max:]
+	}
+	return b
+}

@@ -1,0 +1,175 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentmem/agentmem/cmd/agentmem/cli"
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/apitest"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/dynamotest"
+)
+
+func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
+
+// api is the real agentmem API (every function's handler, as make dev
+// serves it) over fresh DynamoDB Local tables.
+type api struct {
+	t     testing.TB
+	URL   string
+	Store *dynamostore.Store
+
+	mu      sync.Mutex
+	queries []string // raw query strings of bootstrap calls
+}
+
+func newAPI(t testing.TB) *api {
+	t.Helper()
+	a := &api{t: t}
+	srv := apitest.New(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/bootstrap") {
+				a.mu.Lock()
+				a.queries = append(a.queries, r.URL.RawQuery)
+				a.mu.Unlock()
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	a.URL, a.Store = srv.URL, srv.Store
+	return a
+}
+
+func (a *api) bootstrapQueries() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.queries...)
+}
+
+// memory stores a memory straight through the store.
+func (a *api) memory(agent, project string, in agentmem.MemoryInput) agentmem.Memory {
+	a.t.Helper()
+	in.ProjectID = project
+	in.Normalize()
+	if err := in.Validate(); err != nil {
+		a.t.Fatal(err)
+	}
+	m, err := a.Store.CreateMemory(context.Background(), in.Memory(agent, agentmem.SourceManual))
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return m
+}
+
+func (a *api) personality(agent string, in agentmem.PersonalityInput) agentmem.Personality {
+	a.t.Helper()
+	p, _, err := a.Store.PutPersonality(context.Background(), in.Personality(agent), nil)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return p
+}
+
+func (a *api) memories(agent, project string) []agentmem.Memory {
+	a.t.Helper()
+	page, err := a.Store.ListMemories(context.Background(), dynamostore.ListOptions{AgentName: agent, ProjectID: project})
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return page.Memories
+}
+
+// result is one CLI run.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// opts are the process around a CLI run.
+type opts struct {
+	url      string
+	stdin    string
+	terminal bool
+	env      map[string]string
+}
+
+// run runs the CLI in-process against url (AGENTMEM_AUTH=none).
+func run(t testing.TB, o opts, args ...string) result {
+	t.Helper()
+	env := map[string]string{"AGENTMEM_API_URL": o.url, "AGENTMEM_AUTH": "none"}
+	for k, v := range o.env {
+		env[k] = v
+	}
+	var stdout, stderr bytes.Buffer
+	code := cli.Main(context.Background(), args, cli.Env{
+		Stdin: strings.NewReader(o.stdin), Stdout: &stdout, Stderr: &stderr,
+		Getenv:          func(k string) string { return env[k] },
+		StdinIsTerminal: func() bool { return o.terminal },
+		Now:             func() time.Time { return time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC) },
+	})
+	return result{stdout.String(), stderr.String(), code}
+}
+
+// stoppedURL is the URL of a server that is no longer there.
+func stoppedURL(t testing.TB) string {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	u := srv.URL
+	srv.Close()
+	return u
+}
+
+// hungURL is a server that accepts requests and never answers until the
+// test ends.
+func hungURL(t testing.TB) string {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(release); srv.Close() })
+	return srv.URL
+}
+
+func readFile(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+func lines(s string) []string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// envMap is an environment for cli.Env.Getenv.
+type envMap map[string]string
+
+func (m envMap) get(k string) string { return m[k] }

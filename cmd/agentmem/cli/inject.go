@@ -1,0 +1,265 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/apiclient"
+	"github.com/agentmem/agentmem/shared/markdown"
+)
+
+// Workspace files inject writes, relative to --workspace.
+const (
+	ClaudeFile = "CLAUDE.md"
+	MemoryFile = ".claude/memory/MEMORY.md"
+)
+
+// MaxTaskBytes caps --task: it travels in the bootstrap URL, whose request
+// line API Gateway bounds.
+const MaxTaskBytes = 1 << 10
+
+func init() {
+	Register(&Command{
+		Name: "inject", Group: GroupPipeline, Pipeline: true,
+		Fallback: "the agent runs without injected memory",
+		Summary:  "write the agent's personality into CLAUDE.md and its memories into .claude/memory/MEMORY.md",
+		Description: `One round trip to the bootstrap route, then:
+
+- a personality -> its "# Personality" section, between agentmem's marker comments, prepended to WORKSPACE/CLAUDE.md above the role instructions (a re-run replaces it, never adds another; a personality deleted since is taken out);
+- memories -> WORKSPACE/.claude/memory/MEMORY.md (the 50 most recent), and CLAUDE.md imports it with the line @.claude/memory/MEMORY.md, once (not at all when the role file already has it);
+- no memories -> no MEMORY.md; one an earlier inject wrote is removed, with its import line (a MEMORY.md agentmem did not write is left alone).
+
+Every file is written atomically (a temporary file renamed over it), so a killed inject never leaves half a file; an unchanged file is not rewritten. --git sets user.name and user.email in the workspace's git config from the personality (gitName, else the display name; gitEmail).
+
+Best effort: on any failure (API unreachable, timeout, refused, unwritable file) one warning line goes to stderr and the exit status is 0, so the pipeline goes on; --strict exits non-zero instead.`,
+		Examples: []string{
+			"agentmem inject --agent nori --project checkout-service --workspace /workspace --git",
+			`AGENTMEM_AGENT=nori AGENTMEM_PROJECT=checkout-service agentmem inject --task "fix the webhook retries"`,
+		},
+		Setup: func(fs *flag.FlagSet) Runner {
+			var o injectOptions
+			agentProjectFlags(fs, &o.agent, &o.project)
+			fs.StringVar(&o.workspace, "workspace", ".", "the agent's workspace `DIR` (where CLAUDE.md is)")
+			fs.BoolVar(&o.git, "git", false, "set git user.name and user.email in the workspace from the personality")
+			fs.StringVar(&o.task, "task", "", "the run's `TASK`; the server adds the patterns relevant to it to MEMORY.md (first 1 KiB)")
+			fs.BoolVar(&o.quiet, "quiet", false, "print nothing on success")
+			return o.run
+		},
+	})
+}
+
+// agentProjectFlags defines --agent and --project with their environment
+// defaults.
+func agentProjectFlags(fs *flag.FlagSet, agent, project *string) {
+	fs.StringVar(agent, "agent", "", "agent `NAME` (env AGENTMEM_AGENT)")
+	fs.StringVar(project, "project", "", "project `ID` (env AGENTMEM_PROJECT)")
+}
+
+// agentProject resolves --agent and --project (flag, else environment) and
+// validates them.
+func (in *Invocation) agentProject(agent, project string) (string, string, error) {
+	if agent == "" {
+		agent = in.Getenv("AGENTMEM_AGENT")
+	}
+	if project == "" {
+		project = in.Getenv("AGENTMEM_PROJECT")
+	}
+	if agent == "" || project == "" {
+		return "", "", Usagef("--agent and --project are required (or AGENTMEM_AGENT and AGENTMEM_PROJECT)")
+	}
+	if err := agentmem.ValidateAgentName(agent); err != nil {
+		return "", "", Usagef("--agent: %s", agentmem.ErrorMessage(err))
+	}
+	if err := agentmem.ValidateProjectID(project); err != nil {
+		return "", "", Usagef("--project: %s", agentmem.ErrorMessage(err))
+	}
+	return agent, project, nil
+}
+
+type injectOptions struct {
+	agent, project, workspace, task string
+	git, quiet                      bool
+}
+
+func (o *injectOptions) run(ctx context.Context, in *Invocation) error {
+	if len(in.Args) > 0 {
+		return Usagef("unexpected argument %q", in.Args[0])
+	}
+	agent, project, err := in.agentProject(o.agent, o.project)
+	if err != nil {
+		return err
+	}
+	if info, err := os.Stat(o.workspace); err != nil || !info.IsDir() {
+		return fmt.Errorf("workspace %s is not a directory", o.workspace)
+	}
+	c, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	b, err := c.Bootstrap(ctx, agent, apiclient.BootstrapOptions{ProjectID: project, Task: truncateUTF8(o.task, MaxTaskBytes)})
+	if err != nil {
+		return err
+	}
+	res, err := Inject(o.workspace, b)
+	if err != nil {
+		return err
+	}
+	if o.git {
+		if res.GitIdentity, err = setGitIdentity(ctx, o.workspace, b.Personality); err != nil {
+			return err
+		}
+	}
+	if !o.quiet {
+		in.Notef("inject: %s", res)
+	}
+	return nil
+}
+
+// InjectResult says what Inject did.
+type InjectResult struct {
+	Personality string // display name injected, "" for none
+	Memories    int
+	// Changed lists the workspace files written or removed.
+	Changed     []string
+	Kept        string // a MEMORY.md left alone because agentmem did not write it
+	GitIdentity string
+}
+
+// String is the one-line summary inject prints.
+func (r InjectResult) String() string {
+	var parts []string
+	if r.Personality != "" {
+		parts = append(parts, "personality "+r.Personality)
+	} else {
+		parts = append(parts, "no personality")
+	}
+	parts = append(parts, fmt.Sprintf("%d memories", r.Memories))
+	if r.GitIdentity != "" {
+		parts = append(parts, "git identity "+r.GitIdentity)
+	}
+	s := strings.Join(parts, ", ")
+	if len(r.Changed) > 0 {
+		s += "; updated " + strings.Join(r.Changed, ", ")
+	} else {
+		s += "; workspace already up to date"
+	}
+	if r.Kept != "" {
+		s += "; left " + r.Kept + " alone (not written by agentmem)"
+	}
+	return s
+}
+
+// Inject writes what the bootstrap answer b says into workspace: MEMORY.md
+// (or removes the one an earlier inject wrote) and CLAUDE.md. The memory
+// file is written before CLAUDE.md imports it and removed after CLAUDE.md
+// stops importing it, so the import never points at a missing file.
+func Inject(workspace string, b apiclient.Bootstrap) (InjectResult, error) {
+	res := InjectResult{Memories: b.MemoryCount}
+	if b.Personality != nil && b.PersonalitySection != "" {
+		res.Personality = b.Personality.DisplayName
+		if res.Personality == "" {
+			res.Personality = b.Personality.AgentName
+		}
+	}
+	claudePath := filepath.Join(workspace, ClaudeFile)
+	memoryPath := filepath.Join(workspace, filepath.FromSlash(MemoryFile))
+	hasMemories := b.MemoryFile != ""
+
+	if hasMemories {
+		if err := os.MkdirAll(filepath.Dir(memoryPath), 0o755); err != nil {
+			return res, fmt.Errorf("create %s: %w", filepath.Dir(memoryPath), err)
+		}
+		changed, err := writeFileAtomic(memoryPath, []byte(b.MemoryFile), 0o644)
+		if err != nil {
+			return res, err
+		}
+		if changed {
+			res.Changed = append(res.Changed, MemoryFile)
+		}
+	}
+
+	old, err := os.ReadFile(claudePath)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return res, fmt.Errorf("read %s: %w", claudePath, err)
+	}
+	doc := markdown.SpliceClaudeMD(string(old), b.PersonalitySection, hasMemories)
+	if doc != "" || len(old) > 0 {
+		changed, err := writeFileAtomic(claudePath, []byte(doc), 0o644)
+		if err != nil {
+			return res, err
+		}
+		if changed {
+			res.Changed = append(res.Changed, ClaudeFile)
+		}
+	}
+
+	if !hasMemories {
+		stale, err := os.ReadFile(memoryPath)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return res, fmt.Errorf("read %s: %w", memoryPath, err)
+		case markdown.IsMemoryFile(string(stale)):
+			if err := os.Remove(memoryPath); err != nil {
+				return res, fmt.Errorf("remove stale %s: %w", memoryPath, err)
+			}
+			res.Changed = append(res.Changed, MemoryFile+" (removed: no memories now)")
+		default:
+			res.Kept = MemoryFile
+		}
+	}
+	return res, nil
+}
+
+// setGitIdentity sets user.name and user.email in the workspace's git
+// config from the personality; it does nothing without one.
+func setGitIdentity(ctx context.Context, workspace string, p *agentmem.Personality) (string, error) {
+	if p == nil {
+		return "", nil
+	}
+	name := firstNonEmpty(p.GitName, p.DisplayName, p.AgentName)
+	settings := [][2]string{{"user.name", name}}
+	if p.GitEmail != "" {
+		settings = append(settings, [2]string{"user.email", p.GitEmail})
+	}
+	for _, s := range settings {
+		out, err := exec.CommandContext(ctx, "git", "-C", workspace, "config", s[0], s[1]).CombinedOutput()
+		if err != nil {
+			return "", fmt.Errorf("git config %s in %s: %v: %s", s[0], workspace, err, strings.TrimSpace(string(out)))
+		}
+	}
+	if p.GitEmail != "" {
+		return fmt.Sprintf("%s <%s>", name, p.GitEmail), nil
+	}
+	return name, nil
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// truncateUTF8 cuts s to at most max bytes without splitting a character.
+func truncateUTF8(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}

@@ -1,0 +1,258 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/apiclient"
+)
+
+func init() {
+	Register(&Command{
+		Name: "personality", Group: GroupPersonality,
+		Summary:     "get, set, remove or list agents' personalities",
+		Description: `A personality is an agent's persona, shared by all its projects: display name, voice, traits, a free-form prompt, and the git identity agentmem inject --git sets. inject prepends it to CLAUDE.md as a "# Personality" section.`,
+		Examples: []string{
+			`agentmem personality set nori --display-name Nori --voice "warm and terse" --trait pragmatic --trait test-first`,
+			"agentmem personality get nori",
+		},
+		Subcommands: []*Command{
+			{
+				Name: "get", Args: "<agent>",
+				Summary:  "print an agent's personality",
+				Examples: []string{"agentmem personality get nori", "agentmem personality get nori --json"},
+				Setup: func(fs *flag.FlagSet) Runner {
+					asJSON := JSONFlag(fs)
+					return func(ctx context.Context, in *Invocation) error {
+						agent, c, err := agentClient(ctx, in)
+						if err != nil {
+							return err
+						}
+						p, err := c.GetPersonality(ctx, agent)
+						if err != nil {
+							return err
+						}
+						if *asJSON {
+							return writeJSON(in.Stdout, p)
+						}
+						writePersonality(in.Stdout, p)
+						return nil
+					}
+				},
+			},
+			{
+				Name: "set", Args: "<agent>",
+				Summary:     "create or change an agent's personality (only the fields given change)",
+				Description: `Reads the current personality, changes the fields given on the command line and writes it back with its version, so that a concurrent change is refused (exit 1, code conflict) rather than lost. An empty value clears a field (--voice ""). --trait replaces the whole list of traits (repeat it; --trait "" clears them). A new personality needs --display-name or --prompt.`,
+				Examples: []string{
+					`agentmem personality set nori --display-name Nori --voice "warm and terse" --trait pragmatic --trait test-first --git-name "Nori (agent)" --git-email nori@agents.example.com`,
+					"agentmem personality set nori --prompt-file nori-persona.md",
+					`agentmem personality set nori --voice ""`,
+				},
+				Setup: func(fs *flag.FlagSet) Runner {
+					var o personalitySet
+					fs.StringVar(&o.displayName, "display-name", "", "the `NAME` the agent goes by")
+					fs.StringVar(&o.voice, "voice", "", "how it writes (`TEXT`), e.g. \"warm and terse\"")
+					fs.Var(&o.traits, "trait", "a `TRAIT` (repeatable; replaces the list)")
+					fs.StringVar(&o.prompt, "prompt", "", "persona `TEXT` added to the section")
+					fs.StringVar(&o.promptFile, "prompt-file", "", "read the prompt from `FILE` (- for standard input)")
+					fs.StringVar(&o.gitName, "git-name", "", "git user.name `NAME` for inject --git")
+					fs.StringVar(&o.gitEmail, "git-email", "", "git user.email `ADDRESS` for inject --git")
+					o.json = JSONFlag(fs)
+					return o.run
+				},
+			},
+			{
+				Name: "rm", Args: "<agent>",
+				Summary:  "delete an agent's personality",
+				Examples: []string{"agentmem personality rm nori"},
+				Setup: func(fs *flag.FlagSet) Runner {
+					return func(ctx context.Context, in *Invocation) error {
+						agent, c, err := agentClient(ctx, in)
+						if err != nil {
+							return err
+						}
+						if err := c.DeletePersonality(ctx, agent); err != nil {
+							return err
+						}
+						in.Printf("deleted the personality of %s\n", agent)
+						return nil
+					}
+				},
+			},
+			{
+				Name:     "ls",
+				Summary:  "list every personality",
+				Examples: []string{"agentmem personality ls", "agentmem personality ls --json"},
+				Setup: func(fs *flag.FlagSet) Runner {
+					asJSON := JSONFlag(fs)
+					return func(ctx context.Context, in *Invocation) error {
+						if len(in.Args) > 0 {
+							return Usagef("unexpected argument %q", in.Args[0])
+						}
+						c, err := in.Client(ctx)
+						if err != nil {
+							return err
+						}
+						list, err := c.ListPersonalities(ctx)
+						if err != nil {
+							return err
+						}
+						if *asJSON {
+							if list == nil {
+								list = []agentmem.Personality{}
+							}
+							return writeJSON(in.Stdout, map[string]any{"personalities": list})
+						}
+						if len(list) == 0 {
+							in.Notef("no personalities yet (agentmem personality set AGENT --display-name NAME)")
+							return nil
+						}
+						tw := tabwriter.NewWriter(in.Stdout, 0, 0, 2, ' ', 0)
+						fmt.Fprintln(tw, "AGENT\tDISPLAY NAME\tVOICE\tVERSION\tUPDATED (UTC)")
+						for _, p := range list {
+							fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", p.AgentName, p.DisplayName, oneLine(p.Voice), p.Version, shortTime(p.UpdatedAt))
+						}
+						return tw.Flush()
+					}
+				},
+			},
+		},
+	})
+}
+
+func agentArg(in *Invocation) (string, error) {
+	if len(in.Args) != 1 {
+		return "", Usagef("expected agentmem %s %s", in.Path, in.Command.Args)
+	}
+	if err := agentmem.ValidateAgentName(in.Args[0]); err != nil {
+		return "", Usagef("%s", agentmem.ErrorMessage(err))
+	}
+	return in.Args[0], nil
+}
+
+// agentClient returns the <agent> argument and the API client.
+func agentClient(ctx context.Context, in *Invocation) (string, *apiclient.Client, error) {
+	agent, err := agentArg(in)
+	if err != nil {
+		return "", nil, err
+	}
+	c, err := in.Client(ctx)
+	return agent, c, err
+}
+
+type personalitySet struct {
+	displayName, voice, prompt, promptFile, gitName, gitEmail string
+	traits                                                    stringList
+	json                                                      *bool
+}
+
+func (o *personalitySet) run(ctx context.Context, in *Invocation) error {
+	agent, err := agentArg(in)
+	if err != nil {
+		return err
+	}
+	if in.IsSet("prompt") && in.IsSet("prompt-file") {
+		return Usagef("--prompt and --prompt-file do not go together")
+	}
+	if o.promptFile != "" {
+		var b []byte
+		if o.promptFile == "-" {
+			b, err = io.ReadAll(io.LimitReader(in.Stdin, agentmem.MaxPromptBytes+1))
+		} else {
+			b, err = os.ReadFile(o.promptFile)
+		}
+		if err != nil {
+			return fmt.Errorf("read the prompt: %w", err)
+		}
+		o.prompt = string(b)
+	}
+	c, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	var in2 agentmem.PersonalityInput
+	version := 0
+	cur, err := c.GetPersonality(ctx, agent)
+	switch {
+	case err == nil:
+		in2 = agentmem.PersonalityInput{DisplayName: cur.DisplayName, Voice: cur.Voice, Traits: cur.Traits,
+			Prompt: cur.Prompt, GitName: cur.GitName, GitEmail: cur.GitEmail}
+		version = cur.Version
+	case !apiclient.IsNotFound(err):
+		return err
+	}
+	set := func(flagName string, dst *string, v string) {
+		if in.IsSet(flagName) {
+			*dst = v
+		}
+	}
+	set("display-name", &in2.DisplayName, o.displayName)
+	set("voice", &in2.Voice, o.voice)
+	set("git-name", &in2.GitName, o.gitName)
+	set("git-email", &in2.GitEmail, o.gitEmail)
+	if in.IsSet("prompt") || in.IsSet("prompt-file") {
+		in2.Prompt = o.prompt
+	}
+	if in.IsSet("trait") {
+		in2.Traits = nil
+		for _, t := range o.traits {
+			if strings.TrimSpace(t) != "" {
+				in2.Traits = append(in2.Traits, t)
+			}
+		}
+	}
+	in2.Version = &version
+	p, created, err := c.PutPersonality(ctx, agent, in2)
+	if err != nil {
+		if apiclient.HasCode(err, agentmem.EConflict) {
+			return fmt.Errorf("%w (someone changed the personality of %s meanwhile; run the command again)", err, agent)
+		}
+		return err
+	}
+	if *o.json {
+		return writeJSON(in.Stdout, p)
+	}
+	verb := "updated"
+	if created {
+		verb = "created"
+	}
+	in.Printf("%s the personality of %s (version %d)\n", verb, agent, p.Version)
+	return nil
+}
+
+func writePersonality(w io.Writer, p agentmem.Personality) {
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
+	row := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(tw, "%s:\t%s\n", k, v)
+		}
+	}
+	row("agent", p.AgentName)
+	row("display name", p.DisplayName)
+	row("voice", p.Voice)
+	row("traits", strings.Join(p.Traits, ", "))
+	row("git name", p.GitName)
+	row("git email", p.GitEmail)
+	row("version", fmt.Sprintf("%d (updated %s UTC)", p.Version, shortTime(p.UpdatedAt)))
+	_ = tw.Flush()
+	if p.Prompt != "" {
+		fmt.Fprintf(w, "prompt:\n%s\n", indent(p.Prompt, "  "))
+	}
+}
+
+func indent(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,162 @@
+package main_test
+
+import (
+	"bytes"
+	"context"
+	"debug/buildinfo"
+	"debug/elf"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentmem/agentmem/shared/apitest"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/markdown"
+)
+
+var binary string
+
+func TestMain(m *testing.M) { os.Exit(apitest.MainWithBinary(m, ".", &binary)) }
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// agentmem runs the built binary with a clean environment plus env.
+func agentmem(t *testing.T, stdin io.Reader, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "AGENTMEM_AUTH=none"}, env...)
+	cmd.Stdin = stdin
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{stdout.String(), stderr.String(), code}
+}
+
+func TestBinaryIsStatic(t *testing.T) {
+	info, err := buildinfo.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cgo := ""
+	for _, s := range info.Settings {
+		if s.Key == "CGO_ENABLED" {
+			cgo = s.Value
+		}
+	}
+	if cgo != "0" {
+		t.Errorf("CGO_ENABLED=%q, want 0", cgo)
+	}
+	if f, err := elf.Open(binary); err == nil {
+		defer f.Close()
+		for _, p := range f.Progs {
+			if p.Type == elf.PT_INTERP {
+				t.Errorf("the binary needs a dynamic loader")
+			}
+		}
+	}
+}
+
+// TestBinaryWithTheAPIStopped: the pipeline commands warn once on stderr
+// and exit 0, or exit 1 with --strict; nothing is written.
+func TestBinaryWithTheAPIStopped(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	stopped := srv.URL
+	srv.Close()
+	ws := t.TempDir()
+	role := "# Coder\n"
+	if err := os.WriteFile(filepath.Join(ws, "CLAUDE.md"), []byte(role), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"AGENTMEM_API_URL=" + stopped}
+	tests := []struct {
+		name  string
+		args  []string
+		stdin string
+	}{
+		{"inject", []string{"inject", "--agent", "nori", "--project", "checkout", "--workspace", ws, "--git"}, ""},
+		{"extract", []string{"extract", "--agent", "nori", "--project", "checkout", "--run-id", "run-1"}, "the run's output\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := agentmem(t, strings.NewReader(tt.stdin), env, tt.args...)
+			want := "agentmem: warning: " + tt.name + " failed, "
+			if r.code != 0 || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, want) || !strings.Contains(r.stderr, "cannot reach "+stopped) {
+				t.Errorf("got code %d, stdout %q, stderr %q; want 0 and one warning line", r.code, r.stdout, r.stderr)
+			}
+			r = agentmem(t, strings.NewReader(tt.stdin), env, append(tt.args, "--strict")...)
+			if r.code != 1 || strings.Count(r.stderr, "\n") != 1 || !strings.HasPrefix(r.stderr, "agentmem: "+tt.name+": ") {
+				t.Errorf("--strict: got code %d, stderr %q; want 1 and one error line", r.code, r.stderr)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(ws)
+	if b, _ := os.ReadFile(filepath.Join(ws, "CLAUDE.md")); string(b) != role || len(entries) != 1 {
+		t.Errorf("the workspace changed: %q, %d entries", b, len(entries))
+	}
+}
+
+// TestBinaryAgainstTheAPI runs the binary against the real handlers:
+// inject writes the workspace, and clear refuses without a terminal.
+func TestBinaryAgainstTheAPI(t *testing.T) {
+	srv := apitest.New(t, nil)
+	store := srv.Store
+	env := []string{"AGENTMEM_API_URL=" + srv.URL}
+
+	if r := agentmem(t, nil, env, "personality", "set", "nori", "--display-name", "Nori"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := agentmem(t, nil, env, "add", "checkout", "nori", "finding", "Webhooks retry 3 times"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	ws := t.TempDir()
+	if r := agentmem(t, nil, env, "inject", "--agent", "nori", "--project", "checkout", "--workspace", ws); r.code != 0 || strings.Contains(r.stderr, "warning") {
+		t.Fatalf("inject: %d %q", r.code, r.stderr)
+	}
+	p, err := store.GetPersonality(context.Background(), "nori")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := store.ListMemories(context.Background(), dynamostore.ListOptions{AgentName: "nori", ProjectID: "checkout"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantClaude := markdown.PersonalitySection(p) + markdown.MemoryImportBegin + "\n" + markdown.MemoryImport + "\n" + markdown.MemoryImportEnd + "\n"
+	if b, _ := os.ReadFile(filepath.Join(ws, "CLAUDE.md")); string(b) != wantClaude {
+		t.Errorf("CLAUDE.md:\n%s\nwant\n%s", b, wantClaude)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, ".claude/memory/MEMORY.md")); string(b) != markdown.MemoryFile("nori", "checkout", page.Memories) {
+		t.Errorf("MEMORY.md:\n%s", b)
+	}
+
+	// clear with standard input a pipe (no terminal) and without --yes.
+	r := agentmem(t, strings.NewReader("y\n"), env, "clear", "checkout", "nori")
+	if r.code != 4 || !strings.Contains(r.stderr, "refusing to delete every memory of agent nori in project checkout without confirmation") {
+		t.Errorf("clear without a terminal: code %d, stderr %q", r.code, r.stderr)
+	}
+	if page, _ := store.ListMemories(context.Background(), dynamostore.ListOptions{AgentName: "nori", ProjectID: "checkout"}); len(page.Memories) != 1 {
+		t.Errorf("clear deleted memories without confirmation")
+	}
+	if r := agentmem(t, nil, env, "clear", "checkout", "nori", "--yes"); r.code != 0 {
+		t.Errorf("clear --yes: %d %q", r.code, r.stderr)
+	}
+	if r := agentmem(t, nil, env, "rm", "--agent", "nori", page.Memories[0].ID); r.code != 3 {
+		t.Errorf("rm a cleared memory: code %d, want 3", r.code)
+	}
+	if r := agentmem(t, nil, nil, "help"); r.code != 0 || !strings.Contains(r.stdout, "Exit codes:") {
+		t.Errorf("help: %d", r.code)
+	}
+}

@@ -1,0 +1,45 @@
+package apiclient
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+)
+
+// BootstrapOptions select what the bootstrap route returns.
+type BootstrapOptions struct {
+	ProjectID string
+	// Task, when set, is the run's task; the server adds the relevant
+	// patterns to the memory file.
+	Task string
+}
+
+// Bootstrap is everything `agentmem inject` needs, in one round trip
+// (GET .../bootstrap). Fields the server adds later are ignored.
+type Bootstrap struct {
+	AgentName string `json:"agentName"`
+	ProjectID string `json:"projectId"`
+	// Personality is nil when the agent has none.
+	Personality *agentmem.Personality `json:"personality"`
+	// PersonalitySection is the delimited "# Personality" section to
+	// prepend to CLAUDE.md; empty without a personality.
+	PersonalitySection string `json:"personalitySection"`
+	// MemoryFile is the content of .claude/memory/MEMORY.md; empty when
+	// there are no memories.
+	MemoryFile  string `json:"memoryFile"`
+	MemoryCount int    `json:"memoryCount"`
+}
+
+// Bootstrap returns the agent's personality and rendered memory for a
+// project (GET .../bootstrap?projectId=&task=).
+func (c *Client) Bootstrap(ctx context.Context, agent string, opt BootstrapOptions) (Bootstrap, error) {
+	q := url.Values{"projectId": {opt.ProjectID}}
+	if opt.Task != "" {
+		q.Set("task", opt.Task)
+	}
+	var b Bootstrap
+	err := c.Do(ctx, Call{Method: http.MethodGet, Path: AgentPath(agent, "bootstrap"), Query: q}, &b)
+	return b, err
+}

@@ -1,0 +1,317 @@
+// Package apiclient is a typed Go client of the agentmem REST API. It signs
+// every request with AWS Signature Version 4 for service execute-api (the
+// API's IAM authorization) using the default AWS credential chain, or sends
+// requests unsigned for a local dev server (AGENTMEM_AUTH=none). Error
+// responses ({"error":{"code","message"}}) come back as *Error, which
+// carries the HTTP status and the domain error code.
+//
+// The client has one method per route, grouped by resource in files
+// (memories.go, personalities.go, extractions.go). To add a route's method,
+// add a file with a method that calls c.Do, e.g.
+//
+//	func (c *Client) GetStats(ctx context.Context, agent, project string) (Stats, error) {
+//		var out Stats
+//		err := c.Do(ctx, Call{Method: "GET", Path: AgentPath(agent, "stats"),
+//			Query: url.Values{"projectId": {project}}}, &out)
+//		return out, err
+//	}
+package apiclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Authentication modes (AGENTMEM_AUTH).
+const (
+	AuthSigV4 = "sigv4" // sign with SigV4 from the default credential chain (the default)
+	AuthNone  = "none"  // send requests unsigned (make dev)
+)
+
+// Config says where the API is and how to reach it.
+type Config struct {
+	// URL is the API's base URL, e.g. https://abc123.execute-api.eu-west-1.amazonaws.com
+	// or http://127.0.0.1:3000. A path prefix (a stage) is kept.
+	URL string
+	// Auth is AuthSigV4 (also when empty) or AuthNone.
+	Auth string
+	// Region is the SigV4 signing region. Empty: derived from an
+	// execute-api host name, else from AWS_REGION or the AWS config.
+	Region string
+	// HTTPClient sends the requests; nil means a client with sensible
+	// transport timeouts. Deadlines come from the caller's context.
+	HTTPClient *http.Client
+	// UserAgent is sent with every request; empty means "agentmem-go/<version>".
+	UserAgent string
+}
+
+// ConfigFromEnv reads AGENTMEM_API_URL, AGENTMEM_AUTH and AGENTMEM_REGION
+// through getenv.
+func ConfigFromEnv(getenv func(string) string) Config {
+	return Config{
+		URL:    strings.TrimSpace(getenv("AGENTMEM_API_URL")),
+		Auth:   strings.ToLower(strings.TrimSpace(getenv("AGENTMEM_AUTH"))),
+		Region: strings.TrimSpace(getenv("AGENTMEM_REGION")),
+	}
+}
+
+// Client calls the agentmem API. It is safe for concurrent use.
+type Client struct {
+	base      *url.URL
+	http      *http.Client
+	auth      Authorizer
+	userAgent string
+	// retryDelay is the pause before the one retry of an idempotent call.
+	retryDelay time.Duration
+}
+
+// New returns a client for cfg. With SigV4 it loads the default AWS
+// configuration (environment, shared files, ECS task role, instance role);
+// credentials are fetched lazily on the first request and cached.
+func New(ctx context.Context, cfg Config) (*Client, error) {
+	base, err := parseBaseURL(cfg.URL)
+	if err != nil {
+		return nil, err
+	}
+	var auth Authorizer
+	switch cfg.Auth {
+	case AuthNone:
+		auth = NoAuth{}
+	case "", AuthSigV4:
+		if auth, err = NewSigV4(ctx, base.Hostname(), cfg.Region); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("AGENTMEM_AUTH is %q; use %q (IAM, the default) or %q (local dev server)", cfg.Auth, AuthSigV4, AuthNone)
+	}
+	return NewWithAuth(cfg, base, auth), nil
+}
+
+// NewWithAuth returns a client for base that authorizes requests with auth.
+func NewWithAuth(cfg Config, base *url.URL, auth Authorizer) *Client {
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Transport: defaultTransport}
+	}
+	ua := cfg.UserAgent
+	if ua == "" {
+		ua = "agentmem-go/" + Version()
+	}
+	return &Client{base: base, http: hc, auth: auth, userAgent: ua, retryDelay: 150 * time.Millisecond}
+}
+
+// defaultTransport keeps connection set-up bounded; whole-call deadlines
+// come from the context.
+var defaultTransport = &http.Transport{
+	Proxy:                 http.ProxyFromEnvironment,
+	MaxIdleConnsPerHost:   4,
+	IdleConnTimeout:       30 * time.Second,
+	TLSHandshakeTimeout:   5 * time.Second,
+	ResponseHeaderTimeout: 60 * time.Second,
+	ForceAttemptHTTP2:     true,
+}
+
+// Version is the module version the binary was built from, or "dev".
+func Version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func parseBaseURL(raw string) (*url.URL, error) {
+	if raw == "" {
+		return nil, errors.New("AGENTMEM_API_URL is not set (e.g. https://<api-id>.execute-api.<region>.amazonaws.com, or http://127.0.0.1:3000 for make dev)")
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("AGENTMEM_API_URL %q is not an http(s) URL", raw)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("AGENTMEM_API_URL %q must not have a query or fragment", raw)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	return u, nil
+}
+
+// Call is one API request.
+type Call struct {
+	Method string
+	// Path is the route's path with parameters filled in and escaped
+	// (see AgentPath).
+	Path  string
+	Query url.Values
+	// Body is encoded as JSON when not nil.
+	Body any
+	// Idempotent marks a POST that may be retried (e.g. an extraction,
+	// idempotent per runId). GET, PUT and DELETE always may be.
+	Idempotent bool
+}
+
+// AgentPath returns /api/agents/{agent}/{rest...} with every segment
+// escaped.
+func AgentPath(agent string, rest ...string) string {
+	var b strings.Builder
+	b.WriteString("/api/agents/")
+	b.WriteString(url.PathEscape(agent))
+	for _, s := range rest {
+		b.WriteByte('/')
+		b.WriteString(url.PathEscape(s))
+	}
+	return b.String()
+}
+
+// maxResponseBytes bounds what the client reads of one response.
+const maxResponseBytes = 16 << 20
+
+// Response is a raw API response, for routes that do not answer JSON.
+type Response struct {
+	Method string
+	Path   string
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Do sends call and decodes a JSON answer into out (unless out is nil or
+// the status is 204). A non-2xx answer is returned as *Error.
+func (c *Client) Do(ctx context.Context, call Call, out any) error {
+	resp, err := c.DoRaw(ctx, call)
+	if err != nil {
+		return err
+	}
+	if out == nil || resp.Status == http.StatusNoContent {
+		return nil
+	}
+	return decodeJSON(resp, out)
+}
+
+func decodeJSON(resp *Response, out any) error {
+	if err := json.Unmarshal(resp.Body, out); err != nil {
+		return fmt.Errorf("%s %s: decode %d answer: %w", resp.Method, resp.Path, resp.Status, err)
+	}
+	return nil
+}
+
+// DoRaw sends call and returns the answer undecoded. A non-2xx answer is
+// returned as *Error. Idempotent calls are retried once after a transport
+// failure or a 429/502/503/504 when the context leaves time for it.
+func (c *Client) DoRaw(ctx context.Context, call Call) (*Response, error) {
+	var body []byte
+	if call.Body != nil {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(call.Body); err != nil {
+			return nil, fmt.Errorf("%s %s: encode body: %w", call.Method, call.Path, err)
+		}
+		body = bytes.TrimRight(buf.Bytes(), "\n")
+	}
+	retry := call.Idempotent || call.Method == http.MethodGet || call.Method == http.MethodPut || call.Method == http.MethodDelete
+	for attempt := 1; ; attempt++ {
+		resp, err := c.send(ctx, call, body)
+		if !retry || attempt == 2 || !retriable(resp, err) || ctx.Err() != nil {
+			return resp, err
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < 2*c.retryDelay {
+			return resp, err
+		}
+		select {
+		case <-ctx.Done():
+			return resp, err
+		case <-time.After(c.retryDelay):
+		}
+	}
+}
+
+func retriable(resp *Response, err error) bool {
+	var apiErr *Error
+	switch {
+	case errors.As(err, &apiErr):
+		return apiErr.Status == http.StatusTooManyRequests || apiErr.Status == http.StatusBadGateway ||
+			apiErr.Status == http.StatusServiceUnavailable || apiErr.Status == http.StatusGatewayTimeout
+	case err != nil:
+		// Transport failures; a canceled or expired context is not retried
+		// (the caller checks ctx.Err()).
+		return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+	}
+	return false
+}
+
+func (c *Client) send(ctx context.Context, call Call, body []byte) (*Response, error) {
+	u := *c.base
+	unescaped, err := url.PathUnescape(call.Path)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: bad path: %w", call.Method, call.Path, err)
+	}
+	u.Path = c.base.Path + unescaped
+	u.RawPath = c.base.EscapedPath() + call.Path
+	if len(call.Query) > 0 {
+		u.RawQuery = call.Query.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, call.Method, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", call.Method, call.Path, err)
+	}
+	if body == nil {
+		req.Body, req.GetBody, req.ContentLength = nil, nil, 0
+	} else {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	if err := c.auth.Authorize(ctx, req, body); err != nil {
+		return nil, fmt.Errorf("%s %s: %w", call.Method, call.Path, err)
+	}
+	hresp, err := c.http.Do(req)
+	if err != nil {
+		return nil, &TransportError{Method: call.Method, Path: call.Path, URL: c.base.Redacted(), Err: err}
+	}
+	defer hresp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(hresp.Body, maxResponseBytes))
+	if err != nil {
+		return nil, &TransportError{Method: call.Method, Path: call.Path, URL: c.base.Redacted(), Err: fmt.Errorf("read answer: %w", err)}
+	}
+	resp := &Response{Method: call.Method, Path: call.Path, Status: hresp.StatusCode, Header: hresp.Header, Body: data}
+	if hresp.StatusCode < 200 || hresp.StatusCode > 299 {
+		return resp, decodeError(call, resp)
+	}
+	return resp, nil
+}
+
+// TransportError is a request that got no HTTP answer: connection refused,
+// DNS failure, TLS failure, timeout.
+type TransportError struct {
+	Method, Path, URL string
+	Err               error
+}
+
+// Error implements error.
+func (e *TransportError) Error() string {
+	if errors.Is(e.Err, context.DeadlineExceeded) {
+		return fmt.Sprintf("%s %s: no answer from %s in time", e.Method, e.Path, e.URL)
+	}
+	var ue *url.Error
+	msg := e.Err.Error()
+	if errors.As(e.Err, &ue) {
+		msg = ue.Err.Error()
+	}
+	return fmt.Sprintf("%s %s: cannot reach %s: %s", e.Method, e.Path, e.URL, msg)
+}
+
+// Unwrap returns the underlying error.
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// formatInt renders n for a query parameter.
+func formatInt(n int) string { return strconv.Itoa(n) }

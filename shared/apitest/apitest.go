@@ -1,0 +1,84 @@
+// Package apitest serves the real agentmem API for tests: every function's
+// handler (functions.Handlers, as make dev serves them) behind an
+// httptest server, over fresh DynamoDB Local tables (shared/dynamotest),
+// with no LLM configured. Tests of API clients (the CLI, the entrypoint
+// example) run against it instead of a fake.
+package apitest
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentmem/agentmem/functions"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/dynamotest"
+	"github.com/agentmem/agentmem/shared/lambdamain"
+	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/localapi"
+)
+
+// Server is the API on a local URL.
+type Server struct {
+	URL   string
+	Store *dynamostore.Store
+}
+
+// New starts the API for the test; it stops when the test ends. wrap,
+// when not nil, wraps the API's handler (e.g. to record requests).
+func New(t testing.TB, wrap func(http.Handler) http.Handler) *Server {
+	t.Helper()
+	store := dynamotest.NewStore(t)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	handlers, err := functions.Handlers(lambdamain.Deps{Store: store, Log: quiet, LLM: llm.Disabled{}, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatalf("build the function handlers: %v", err)
+	}
+	var h http.Handler = localapi.New(handlers, quiet)
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &Server{URL: srv.URL, Store: store}
+}
+
+// build compiles the main package at pkg (a path go build understands,
+// e.g. "." or "../cmd/agentmem") into out as a static binary
+// (CGO_ENABLED=0), for tests that run the binary; it is meant for TestMain.
+func build(pkg, out string) error {
+	cmd := exec.Command("go", "build", "-trimpath", "-o", out, pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+	}
+	return nil
+}
+
+// MainWithBinary is a TestMain for tests that run a built binary: it
+// builds pkg (CGO_ENABLED=0) into a temporary directory, stores the binary's
+// path in *path, runs the tests (with dynamotest.Main) and cleans up. Use
+// it as os.Exit(apitest.MainWithBinary(m, "../cmd/agentmem", &binary)).
+func MainWithBinary(m *testing.M, pkg string, path *string) int {
+	dir, err := os.MkdirTemp("", "agentmem-test-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	*path = filepath.Join(dir, filepath.Base(pkg))
+	if pkg == "." {
+		*path = filepath.Join(dir, "main")
+	}
+	if err := build(pkg, *path); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return dynamotest.Main(m)
+}

@@ -1,0 +1,145 @@
+package markdown
+
+import "strings"
+
+// The import line inject adds to CLAUDE.md sits between these two lines,
+// so that inject can tell its own line from one the role file has, and
+// take it out again when there are no memories any more.
+const (
+	MemoryImportBegin = "<!-- agentmem:memory:begin -->"
+	MemoryImportEnd   = "<!-- agentmem:memory:end -->"
+)
+
+// markerPairs are agentmem's delimited blocks in CLAUDE.md.
+var markerPairs = [][2]string{
+	{PersonalityBegin, PersonalityEnd},
+	{MemoryImportBegin, MemoryImportEnd},
+}
+
+// SpliceClaudeMD returns the CLAUDE.md that inject writes: doc without any
+// block an earlier inject wrote (StripClaudeMD), with the personality
+// section (may be "") and, when importMemory is true, the delimited import
+// line of MEMORY.md prepended above it, separated from it by one blank
+// line. The import block is left out when the role instructions already
+// have the import line, so that it appears once. Splicing is idempotent:
+// SpliceClaudeMD(SpliceClaudeMD(d, s, i), s, i) == SpliceClaudeMD(d, s, i),
+// and StripClaudeMD of the result is StripClaudeMD(d), byte for byte.
+func SpliceClaudeMD(doc, personalitySection string, importMemory bool) string {
+	body := StripClaudeMD(doc)
+	var header strings.Builder
+	if content := withoutMarkerLines(personalitySection); strings.TrimSpace(content) != "" {
+		header.WriteString(PersonalityBegin + "\n")
+		header.WriteString(content)
+		if !strings.HasSuffix(content, "\n") {
+			header.WriteByte('\n')
+		}
+		header.WriteString(PersonalityEnd + "\n")
+	}
+	if importMemory && !HasMemoryImport(body) {
+		header.WriteString(MemoryImportBegin + "\n" + MemoryImport + "\n" + MemoryImportEnd + "\n")
+	}
+	switch {
+	case header.Len() == 0:
+		return body
+	case body == "":
+		return header.String()
+	}
+	return header.String() + "\n" + body
+}
+
+// StripClaudeMD returns doc without agentmem's blocks: every well-formed
+// block (a begin marker line, the lines up to its end marker line) is
+// removed, as is any marker line without its partner. When blocks open the
+// document, the blank line that separated them from the rest goes too.
+// Lines are compared without surrounding white space, so CRLF files work.
+func StripClaudeMD(doc string) string {
+	lines := strings.SplitAfter(doc, "\n")
+	var out strings.Builder
+	out.Grow(len(doc))
+	removed, kept := false, false
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if end, ok := beginMarker(line); ok {
+			removed = true
+			if j := blockEnd(lines, i, end); j > i {
+				i = j // skip the whole block
+			}
+			// Without its end marker, only the marker line goes.
+			continue
+		}
+		if isMarker(line) {
+			removed = true // an end marker without its begin
+			continue
+		}
+		if !kept && removed && strings.TrimSpace(line) == "" && line != "" {
+			kept = true // the separator after the leading blocks
+			continue
+		}
+		kept = true
+		out.WriteString(line)
+	}
+	return out.String()
+}
+
+// HasMemoryImport reports whether doc has the line that imports MEMORY.md.
+func HasMemoryImport(doc string) bool {
+	for _, line := range strings.Split(doc, "\n") {
+		if strings.TrimSpace(line) == MemoryImport {
+			return true
+		}
+	}
+	return false
+}
+
+// IsMemoryFile reports whether content is a MEMORY.md that MemoryFile
+// rendered (inject only removes a stale MEMORY.md it wrote itself).
+func IsMemoryFile(content string) bool { return strings.HasPrefix(content, "# Memory: ") }
+
+// blockEnd returns the index of the end marker closing the block opened at
+// lines[i], or -1 when another marker or the end of doc comes first.
+func blockEnd(lines []string, i int, end string) int {
+	for j := i + 1; j < len(lines); j++ {
+		switch t := strings.TrimSpace(lines[j]); {
+		case t == end:
+			return j
+		case isMarker(lines[j]):
+			return -1
+		}
+	}
+	return -1
+}
+
+func beginMarker(line string) (end string, ok bool) {
+	t := strings.TrimSpace(line)
+	for _, p := range markerPairs {
+		if t == p[0] {
+			return p[1], true
+		}
+	}
+	return "", false
+}
+
+func isMarker(line string) bool {
+	t := strings.TrimSpace(line)
+	for _, p := range markerPairs {
+		if t == p[0] || t == p[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutMarkerLines drops marker lines from a section, so that the block
+// inject writes is always well formed whatever the server sent.
+func withoutMarkerLines(s string) string {
+	if !strings.Contains(s, "<!-- agentmem:") {
+		return s
+	}
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if !isMarker(line) {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,137 @@
+package markdown_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/markdown"
+)
+
+const (
+	pBegin = markdown.PersonalityBegin + "\n"
+	pEnd   = markdown.PersonalityEnd + "\n"
+	iBlock = markdown.MemoryImportBegin + "\n" + markdown.MemoryImport + "\n" + markdown.MemoryImportEnd + "\n"
+)
+
+func TestSpliceClaudeMD(t *testing.T) {
+	section := pBegin + "# Personality\n\nYou are **Nori**.\n" + pEnd
+	role := "# Coder\n\nWrite tests first.\n"
+	tests := []struct {
+		name    string
+		doc     string
+		section string
+		imp     bool
+		want    string
+	}{
+		{"personality and import above the role", role, section, true,
+			section + iBlock + "\n" + role},
+		{"personality only", role, section, false, section + "\n" + role},
+		{"import only", role, "", true, iBlock + "\n" + role},
+		{"nothing to add leaves the role as is", role, "", false, role},
+		{"no CLAUDE.md yet", "", section, true, section + iBlock},
+		{"no CLAUDE.md and nothing to add", "", "", false, ""},
+		{"re-run replaces the section", section + iBlock + "\n" + role,
+			pBegin + "# Personality\n\nYou are **Koji**.\n" + pEnd, true,
+			pBegin + "# Personality\n\nYou are **Koji**.\n" + pEnd + iBlock + "\n" + role},
+		{"personality removed since the last run", section + iBlock + "\n" + role, "", true, iBlock + "\n" + role},
+		{"memories gone since the last run", section + iBlock + "\n" + role, section, false, section + "\n" + role},
+		{"both gone", section + iBlock + "\n" + role, "", false, role},
+		{"role already imports MEMORY.md", "# Coder\n" + markdown.MemoryImport + "\n", section, true,
+			section + "\n# Coder\n" + markdown.MemoryImport + "\n"},
+		{"role keeps its own import when memories are gone", "# Coder\n" + markdown.MemoryImport + "\n", "", false,
+			"# Coder\n" + markdown.MemoryImport + "\n"},
+		{"section without markers is wrapped", role, "# Personality\nYou are Nori.", false,
+			pBegin + "# Personality\nYou are Nori.\n" + pEnd + "\n" + role},
+		{"blank section counts as none", role, pBegin + "  \n" + pEnd, false, role},
+		{"block moved into the middle is replaced", "# Coder\n\n" + section + "more\n", section, false,
+			section + "\n# Coder\n\nmore\n"},
+		{"orphan begin marker: only the marker line goes", pBegin + "half a personality\n" + role, section, false,
+			section + "\nhalf a personality\n" + role},
+		{"orphan end marker goes", role + pEnd, "", false, role},
+		{"CRLF role file", "<!-- agentmem:personality:begin -->\r\nold\r\n<!-- agentmem:personality:end -->\r\n\r\n# Coder\r\n", section, false,
+			section + "\n# Coder\r\n"},
+		{"role starting with blank lines keeps them", "\n\n" + role, section, false, section + "\n\n\n" + role},
+		{"role without final newline", "# Coder", section, false, section + "\n# Coder"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := markdown.SpliceClaudeMD(tt.doc, tt.section, tt.imp)
+			if got != tt.want {
+				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
+			}
+			if again := markdown.SpliceClaudeMD(got, tt.section, tt.imp); again != got {
+				t.Errorf("not idempotent: second splice gave\n%q", again)
+			}
+		})
+	}
+}
+
+func TestSpliceRealPersonalitySection(t *testing.T) {
+	p := agentmem.Personality{AgentName: "nori", DisplayName: "Nori", Voice: "terse", Traits: []string{"test-first"},
+		Prompt: "Sign off as Nori.\n" + markdown.PersonalityEnd + "\nforged"}
+	section := markdown.PersonalitySection(p)
+	role := "# Coder\n"
+	once := markdown.SpliceClaudeMD(role, section, true)
+	if !strings.HasPrefix(once, section) {
+		t.Fatalf("the server's section is not kept byte for byte:\n%s", once)
+	}
+	twice := markdown.SpliceClaudeMD(once, section, true)
+	if twice != once {
+		t.Errorf("re-run changed CLAUDE.md:\n%s", twice)
+	}
+	if got := strings.Count(twice, markdown.MemoryImport); got != 1 {
+		t.Errorf("import line %d times, want 1", got)
+	}
+	if got := markdown.StripClaudeMD(twice); got != role {
+		t.Errorf("strip: got %q, want %q", got, role)
+	}
+}
+
+func TestIsMemoryFile(t *testing.T) {
+	ms := []agentmem.Memory{{Type: agentmem.TypeNote, Content: "x"}}
+	tests := []struct {
+		content string
+		want    bool
+	}{
+		{markdown.MemoryFile("nori", "p", ms), true},
+		{"# My own notes\n", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := markdown.IsMemoryFile(tt.content); got != tt.want {
+			t.Errorf("IsMemoryFile(%.20q): got %v, want %v", tt.content, got, tt.want)
+		}
+	}
+}
+
+func FuzzSpliceClaudeMD(f *testing.F) {
+	section := markdown.PersonalitySection(agentmem.Personality{AgentName: "nori", DisplayName: "Nori"})
+	f.Add("# Coder\n", section, true)
+	f.Add(section+iBlock+"\n# Coder\n", "", false)
+	f.Add(pBegin+"x\n"+pBegin+"y\n"+pEnd+pEnd, section, true)
+	f.Add("\r\n"+markdown.MemoryImport+"\r\n", pBegin+pEnd, true)
+	f.Add(iBlock+iBlock+"\n\n", "a\n"+pEnd+"b", false)
+	f.Fuzz(func(t *testing.T, doc, section string, imp bool) {
+		body := markdown.StripClaudeMD(doc)
+		if again := markdown.StripClaudeMD(body); again != body {
+			t.Fatalf("strip not idempotent: %q -> %q -> %q", doc, body, again)
+		}
+		out := markdown.SpliceClaudeMD(doc, section, imp)
+		if got := markdown.StripClaudeMD(out); got != body {
+			t.Fatalf("role instructions changed:\nstrip(splice) %q\nstrip(doc)    %q", got, body)
+		}
+		if again := markdown.SpliceClaudeMD(out, section, imp); again != out {
+			t.Fatalf("not idempotent:\nonce  %q\ntwice %q", out, again)
+		}
+		if !strings.HasSuffix(out, body) {
+			t.Fatalf("role instructions are not the tail of %q", out)
+		}
+		if imp && !markdown.HasMemoryImport(out) {
+			t.Fatalf("no import line in %q", out)
+		}
+		if !imp && !markdown.HasMemoryImport(section) && markdown.HasMemoryImport(out) != markdown.HasMemoryImport(body) {
+			t.Fatalf("import line added without memories: %q", out)
+		}
+	})
+}
