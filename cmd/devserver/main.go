@@ -32,6 +32,7 @@ import (
 	"github.com/agentmem/agentmem/shared/dynamolocal"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/lambdamain"
+	"github.com/agentmem/agentmem/shared/llm/providers"
 	"github.com/agentmem/agentmem/shared/localapi"
 )
 
@@ -87,7 +88,7 @@ func run() error {
 			}
 		}()
 	}
-	deps, err := lambdamain.DepsFromEnv(ctx, os.Getenv, log, &cfg)
+	deps, err := lambdamain.DepsFromEnv(ctx, os.Getenv, log, &cfg, lambdamain.WithLLM(providers.FromEnv))
 	if err != nil {
 		return err
 	}

@@ -9,10 +9,11 @@ import (
 
 	"github.com/agentmem/agentmem/functions/extraction/extractionapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
+	"github.com/agentmem/agentmem/shared/llm/providers"
 )
 
 func main() {
-	if err := lambdamain.Run(extractionapi.New); err != nil {
+	if err := lambdamain.Run(extractionapi.New, lambdamain.WithLLM(providers.FromEnv)); err != nil {
 		fmt.Fprintln(os.Stderr, "extraction:", err)
 		os.Exit(1)
 	}

@@ -7,7 +7,7 @@
 // cannot parse is an error, never learnings.
 //
 // The extraction function calls Run with the server's LLM; `agentmem
-// extract --llm claude` calls it with llm.NewClaude in the agent container
+// extract --llm claude` calls it with claude.New in the agent container
 // and sends the Result's learnings to the API.
 package extract
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/extract"
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/llm/openai"
 )
 
 func TestTail(t *testing.T) {
@@ -97,7 +98,7 @@ func chatServer(t *testing.T, status int, content string) (*httptest.Server, *ma
 
 func openAI(t *testing.T, url string) llm.Client {
 	t.Helper()
-	c, err := llm.NewOpenAI(llm.Config{Model: "llama3.1:8b", Endpoint: url})
+	c, err := openai.New(llm.Config{Model: "llama3.1:8b", Endpoint: url})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,12 @@
 // Package lambdamain wires an API function for Lambda: logger, store and
-// LLM client from the environment, then lambda.Start. Each
-// functions/<fn>/main.go is one call to Run; cmd/devserver builds the same
-// Deps with DepsFromEnv and serves every function in one process.
+// (for the functions that need one) LLM client from the environment, then
+// lambda.Start. Each functions/<fn>/main.go is one call to Run;
+// cmd/devserver builds the same Deps with DepsFromEnv and serves every
+// function in one process.
+//
+// The LLM client comes in as an option (WithLLM(providers.FromEnv)) rather
+// than being built here, so that only the binaries that need a model link
+// the provider SDKs.
 package lambdamain
 
 import (
@@ -22,7 +27,7 @@ type Deps struct {
 	Store *dynamostore.Store
 	Log   *slog.Logger
 	// LLM is the configured model client; llm.Disabled{} when none is
-	// configured. Functions that need no model ignore it.
+	// configured or the function was not given WithLLM.
 	LLM llm.Client
 	// Getenv reads the function's other settings (os.Getenv in Lambda).
 	Getenv func(string) string
@@ -31,11 +36,29 @@ type Deps struct {
 // NewFunc builds a function's API handler from its dependencies.
 type NewFunc func(Deps) (*httpapi.Handler, error)
 
-// DepsFromEnv connects to DynamoDB and builds the LLM client as getenv
-// configures them (dynamostore.ConfigFromEnv, llm.ConfigFromEnv).
-// storeCfg, when not nil, replaces the store configuration read from the
-// environment (cmd/devserver points it at the DynamoDB Local it started).
-func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logger, storeCfg *dynamostore.Config) (Deps, error) {
+// Option adds an optional dependency to DepsFromEnv.
+type Option func(*options)
+
+type options struct {
+	llm func(context.Context, func(string) string) (llm.Client, error)
+}
+
+// WithLLM builds Deps.LLM with fromEnv (providers.FromEnv in the functions
+// that need a model).
+func WithLLM(fromEnv func(ctx context.Context, getenv func(string) string) (llm.Client, error)) Option {
+	return func(o *options) { o.llm = fromEnv }
+}
+
+// DepsFromEnv connects to DynamoDB as getenv configures it
+// (dynamostore.ConfigFromEnv) and builds the optional dependencies opts
+// ask for. storeCfg, when not nil, replaces the store configuration read
+// from the environment (cmd/devserver points it at the DynamoDB Local it
+// started).
+func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logger, storeCfg *dynamostore.Config, opts ...Option) (Deps, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	cfg := dynamostore.ConfigFromEnv(getenv)
 	if storeCfg != nil {
 		cfg = *storeCfg
@@ -44,23 +67,21 @@ func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logg
 	if err != nil {
 		return Deps{}, fmt.Errorf("connect to DynamoDB: %w", err)
 	}
-	llmCfg, err := llm.ConfigFromEnv(getenv)
-	if err != nil {
-		return Deps{}, err
+	deps := Deps{Store: store, Log: log, LLM: llm.Disabled{}, Getenv: getenv}
+	if o.llm != nil {
+		if deps.LLM, err = o.llm(ctx, getenv); err != nil {
+			return Deps{}, err
+		}
 	}
-	client, err := llm.New(ctx, llmCfg)
-	if err != nil {
-		return Deps{}, fmt.Errorf("configure LLM: %w", err)
-	}
-	return Deps{Store: store, Log: log, LLM: client, Getenv: getenv}, nil
+	return deps, nil
 }
 
 // Run starts the Lambda runtime loop with the handler newFn builds. It
 // returns only on a start-up error, which main reports before exiting.
-func Run(newFn NewFunc) error {
+func Run(newFn NewFunc, opts ...Option) error {
 	log := applog.New(os.Stdout, os.Getenv)
 	slog.SetDefault(log)
-	deps, err := DepsFromEnv(context.Background(), os.Getenv, log, nil)
+	deps, err := DepsFromEnv(context.Background(), os.Getenv, log, nil, opts...)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"time"
@@ -95,14 +94,17 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	return cfg, nil
 }
 
-func (c Config) timeout() time.Duration {
+// TimeoutOrDefault is the bound on one completion.
+func (c Config) TimeoutOrDefault() time.Duration {
 	if c.Timeout > 0 {
 		return c.Timeout
 	}
 	return DefaultTimeout
 }
 
-func (c Config) maxTokens(req Request) int {
+// MaxTokensFor is the answer cap for req: its own, else the configured
+// default, else DefaultMaxTokens.
+func (c Config) MaxTokensFor(req Request) int {
 	switch {
 	case req.MaxTokens > 0:
 		return req.MaxTokens
@@ -110,42 +112,4 @@ func (c Config) maxTokens(req Request) int {
 		return c.MaxTokens
 	}
 	return DefaultMaxTokens
-}
-
-// New returns the client cfg selects, wrapped in the default Retry policy
-// (none is not wrapped). Missing required settings (a model, an API key, a
-// region, the claude CLI) are reported here, at start-up, not on the
-// first call.
-func New(ctx context.Context, cfg Config) (Client, error) {
-	var (
-		c   Client
-		err error
-	)
-	switch cfg.Provider {
-	case "", ProviderNone:
-		return Disabled{}, nil
-	case ProviderOpenAI:
-		c, err = nonNil(NewOpenAI(cfg))
-	case ProviderBedrock:
-		c, err = nonNil(NewBedrock(ctx, cfg))
-	case ProviderAnthropic:
-		c, err = nonNil(NewAnthropic(cfg))
-	case ProviderClaude:
-		c, err = nonNil(NewClaude(cfg))
-	default:
-		return nil, fmt.Errorf("AGENTMEM_LLM=%q: want one of bedrock, anthropic, openai, claude, none", cfg.Provider)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return WithRetry(c), nil
-}
-
-// nonNil turns a constructor's (typed nil, error) into (nil Client, error),
-// so that a failed constructor never yields a non-nil interface.
-func nonNil[T Client](c T, err error) (Client, error) {
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
 }

@@ -127,27 +127,27 @@ func (Disabled) Name() string { return "none" }
 
 var _ Client = Disabled{}
 
-// parseRetryAfter reads a Retry-After header in seconds (the only form the
+// ParseRetryAfter reads a Retry-After header in seconds (the only form the
 // providers send); anything else is 0.
-func parseRetryAfter(v string) time.Duration {
+func ParseRetryAfter(v string) time.Duration {
 	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n >= 0 {
 		return time.Duration(n) * time.Second
 	}
 	return 0
 }
 
-// contextError turns a context failure into a timeout *Error, or returns
+// ContextError turns a context failure into a timeout *Error, or returns
 // nil when ctx is fine.
-func contextError(provider string, ctx context.Context, err error) *Error {
+func ContextError(provider string, ctx context.Context, err error) *Error {
 	if ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
 		return nil
 	}
 	return &Error{Kind: KindTimeout, Provider: provider, Message: "no answer before the deadline", Err: err}
 }
 
-// statusKind classifies an HTTP status the provider gave no better reason
+// StatusKind classifies an HTTP status the provider gave no better reason
 // for.
-func statusKind(status int) Kind {
+func StatusKind(status int) Kind {
 	switch {
 	case status == http.StatusTooManyRequests:
 		return KindThrottled
@@ -159,4 +159,27 @@ func statusKind(status int) Kind {
 		return KindServer
 	}
 	return KindBadRequest
+}
+
+// MaxAnswerBytes bounds how much of a provider's answer is read.
+const MaxAnswerBytes = 4 << 20
+
+// HTTPError classifies a provider's non-2xx answer: 429 is throttled
+// (with its Retry-After), 401 and 403 auth, 408 and 504 timeout, other
+// 5xx server, the rest bad request.
+func HTTPError(provider string, resp *http.Response, msg string) *Error {
+	e := &Error{Kind: StatusKind(resp.StatusCode), Provider: provider, Status: resp.StatusCode, Message: msg}
+	if e.Kind == KindThrottled {
+		e.RetryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"))
+	}
+	return e
+}
+
+// Snippet returns the start of a body, for an error message.
+func Snippet(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/llm/openai"
 )
 
 const okChatCompletion = `{"model":"m","choices":[{"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`
@@ -41,7 +42,7 @@ func scriptedServer(t *testing.T, answers ...answer) (*httptest.Server, *atomic.
 
 func retrying(t *testing.T, srv *httptest.Server) *llm.Retry {
 	t.Helper()
-	c, err := llm.NewOpenAI(llm.Config{Model: "m", Endpoint: srv.URL})
+	c, err := openai.New(llm.Config{Model: "m", Endpoint: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,50 +111,5 @@ func TestRetryHonoursRetryAfter(t *testing.T) {
 	}
 	if d := time.Since(start); d < time.Second || calls.Load() != 2 {
 		t.Errorf("retried after %v with %d calls; want after the 1 s Retry-After", d, calls.Load())
-	}
-}
-
-func TestNewWiresEveryProvider(t *testing.T) {
-	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
-	tests := []struct {
-		env  map[string]string
-		name string
-	}{
-		{map[string]string{"AGENTMEM_LLM": "openai", "AGENTMEM_LLM_MODEL": "llama3.1:8b", "AGENTMEM_LLM_ENDPOINT": "http://localhost:11434"}, "openai:llama3.1:8b"},
-		{map[string]string{"AGENTMEM_LLM": "bedrock", "AGENTMEM_LLM_MODEL": bedrockModel, "AWS_REGION": "eu-west-1"}, "bedrock:" + bedrockModel},
-		{map[string]string{"AGENTMEM_LLM": "anthropic", "AGENTMEM_LLM_MODEL": "claude-haiku-4-5", "ANTHROPIC_API_KEY": "k"}, "anthropic:claude-haiku-4-5"},
-		{map[string]string{"AGENTMEM_LLM": "claude", "AGENTMEM_CLAUDE_COMMAND": "testdata/fake-claude"}, "claude"},
-		{map[string]string{}, "none"},
-	}
-	for _, tt := range tests {
-		cfg, err := llm.ConfigFromEnv(func(k string) string { return tt.env[k] })
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := llm.New(context.Background(), cfg)
-		if err != nil {
-			t.Errorf("%v: %v", tt.env, err)
-			continue
-		}
-		if c.Name() != tt.name {
-			t.Errorf("%v: got %q, want %q", tt.env, c.Name(), tt.name)
-		}
-		if _, retried := c.(*llm.Retry); retried != (tt.name != "none") {
-			t.Errorf("%s: wrapped in Retry: %v", tt.name, retried)
-		}
-	}
-	for _, bad := range []map[string]string{
-		{"AGENTMEM_LLM": "bedrock"},
-		{"AGENTMEM_LLM": "anthropic", "AGENTMEM_LLM_MODEL": "claude-haiku-4-5"},
-		{"AGENTMEM_LLM": "claude", "AGENTMEM_CLAUDE_COMMAND": "no-such-claude"},
-	} {
-		cfg, err := llm.ConfigFromEnv(func(k string) string { return bad[k] })
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c, err := llm.New(context.Background(), cfg); err == nil || c != nil {
-			t.Errorf("%v: got %v, %v; want a nil client and an error", bad, c, err)
-		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/llm/openai"
 	"github.com/agentmem/agentmem/shared/localapi"
 )
 
@@ -35,7 +36,7 @@ func BenchmarkExtractionOverhead(b *testing.B) {
 		w.Write(out)
 	}))
 	defer srv.Close()
-	client, err := llm.NewOpenAI(llm.Config{Model: "m", Endpoint: srv.URL})
+	client, err := openai.New(llm.Config{Model: "m", Endpoint: srv.URL})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/llm/openai"
 	"github.com/agentmem/agentmem/shared/localapi"
 )
 
@@ -36,7 +37,7 @@ type reply struct {
 }
 
 // llmServer is an OpenAI-compatible chat completions endpoint: the
-// network boundary of the real llm.OpenAI client. It answers each request
+// network boundary of the real openai.Client. It answers each request
 // with the next scripted reply (the last one repeats) and records the
 // user messages it got. With hold set, a request waits until hold closes
 // and signals arrived first.
@@ -116,7 +117,7 @@ func newAPITestTimeout(t testing.TB, timeout time.Duration, replies ...reply) *a
 		replies = []reply{{content: twoLearnings}}
 	}
 	srv := newLLMServer(t, replies...)
-	client, err := llm.NewOpenAI(llm.Config{Provider: llm.ProviderOpenAI, Model: "llama3.1:8b", Endpoint: srv.URL, Timeout: timeout})
+	client, err := openai.New(llm.Config{Provider: llm.ProviderOpenAI, Model: "llama3.1:8b", Endpoint: srv.URL, Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -489,7 +490,7 @@ func TestLongOutputKeepsItsTail(t *testing.T) {
 
 func TestLLMFailureLogsAStructuredWarning(t *testing.T) {
 	srv := newLLMServer(t, reply{status: 503})
-	client, err := llm.NewOpenAI(llm.Config{Model: "llama3.1:8b", Endpoint: srv.URL})
+	client, err := openai.New(llm.Config{Model: "llama3.1:8b", Endpoint: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,8 @@
-package llm_test
+package claude_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,14 +10,15 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/llm/claude"
 )
 
 // newClaude returns a client running testdata/fake-claude in mode.
-func newClaude(t *testing.T, mode string, cfg llm.Config) *llm.Claude {
+func newClaude(t *testing.T, mode string, cfg llm.Config) *claude.Client {
 	t.Helper()
 	t.Setenv("FAKE_CLAUDE_MODE", mode)
 	cfg.Provider, cfg.Command = llm.ProviderClaude, "testdata/fake-claude"
-	c, err := llm.NewClaude(cfg)
+	c, err := claude.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,7 @@ func TestClaudeFailuresAreClassified(t *testing.T) {
 		t.Run(tt.mode, func(t *testing.T) {
 			_, err := newClaude(t, tt.mode, llm.Config{}).Complete(context.Background(), llm.Request{Prompt: "x"})
 			var e *llm.Error
-			if !asError(err, &e) {
+			if !errors.As(err, &e) {
 				t.Fatalf("got %v, want an *llm.Error", err)
 			}
 			if e.Kind != tt.kind || e.Provider != llm.ProviderClaude {
@@ -123,10 +125,10 @@ func TestClaudeTimeoutKillsTheCLI(t *testing.T) {
 }
 
 func TestNewClaudeNeedsTheCLI(t *testing.T) {
-	if _, err := llm.NewClaude(llm.Config{Command: "no-such-claude-cli"}); err == nil {
+	if _, err := claude.New(llm.Config{Command: "no-such-claude-cli"}); err == nil {
 		t.Error("missing CLI: no error")
 	}
-	if _, err := llm.NewClaude(llm.Config{Command: "testdata"}); err == nil {
+	if _, err := claude.New(llm.Config{Command: "testdata"}); err == nil {
 		t.Error("a directory: no error")
 	}
 }

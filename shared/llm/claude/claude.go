@@ -1,10 +1,11 @@
-package llm
+package claude
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentmem/agentmem/shared/llm"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,10 +14,10 @@ import (
 	"time"
 )
 
-// DefaultClaudeCommand is the claude CLI run when none is configured.
-const DefaultClaudeCommand = "claude"
+// DefaultCommand is the claude CLI run when none is configured.
+const DefaultCommand = "claude"
 
-// Claude runs the `claude` CLI (Claude Code) once per completion, the
+// Client runs the `claude` CLI (Claude Code) once per completion, the
 // post-run extraction call of seed 002 decision 4, made from the agent
 // container with the container's own Claude credentials. It runs
 //
@@ -40,39 +41,39 @@ const DefaultClaudeCommand = "claude"
 //
 // It runs in the system's temporary directory so that no workspace
 // CLAUDE.md is loaded into the extraction call.
-type Claude struct {
-	cfg     Config
+type Client struct {
+	cfg     llm.Config
 	command string
 }
 
-var _ Client = (*Claude)(nil)
+var _ llm.Client = (*Client)(nil)
 
-// NewClaude returns a client that runs cfg.Command (default "claude").
+// New returns a client that runs cfg.Command (default "claude").
 // The command must be on PATH (or a path to an executable); cfg.Model is
 // optional (the CLI's default model otherwise).
-func NewClaude(cfg Config) (*Claude, error) {
+func New(cfg llm.Config) (*Client, error) {
 	command := cfg.Command
 	if command == "" {
-		command = DefaultClaudeCommand
+		command = DefaultCommand
 	}
 	path, err := exec.LookPath(command)
 	if err != nil {
 		return nil, fmt.Errorf("claude: the claude CLI %q is not installed or not executable (set AGENTMEM_CLAUDE_COMMAND): %w", command, err)
 	}
-	// The CLI runs in another directory (see Claude), where a relative
+	// The CLI runs in another directory (see Client), where a relative
 	// path would no longer name it.
 	if path, err = filepath.Abs(path); err != nil {
 		return nil, fmt.Errorf("claude: %w", err)
 	}
-	return &Claude{cfg: cfg, command: path}, nil
+	return &Client{cfg: cfg, command: path}, nil
 }
 
-// Name implements Client.
-func (c *Claude) Name() string {
+// Name implements llm.Client.
+func (c *Client) Name() string {
 	if c.cfg.Model == "" {
-		return ProviderClaude
+		return llm.ProviderClaude
 	}
-	return ProviderClaude + ":" + c.cfg.Model
+	return llm.ProviderClaude + ":" + c.cfg.Model
 }
 
 // claudeResult is the object `claude -p --output-format json` prints.
@@ -91,9 +92,9 @@ type claudeResult struct {
 // pipes after killing it on timeout.
 const claudeWaitDelay = 2 * time.Second
 
-// Complete implements Client.
-func (c *Claude) Complete(ctx context.Context, req Request) (Response, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.timeout())
+// Complete implements llm.Client.
+func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.TimeoutOrDefault())
 	defer cancel()
 	args := []string{"-p", "--output-format", "json", "--max-turns", "1", "--tools", ""}
 	if c.cfg.Model != "" {
@@ -104,65 +105,65 @@ func (c *Claude) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 	cmd := exec.CommandContext(ctx, c.command, args...)
 	cmd.Dir = os.TempDir()
-	cmd.Env = append(os.Environ(), "CLAUDE_CODE_MAX_OUTPUT_TOKENS="+strconv.Itoa(c.cfg.maxTokens(req)))
+	cmd.Env = append(os.Environ(), "CLAUDE_CODE_MAX_OUTPUT_TOKENS="+strconv.Itoa(c.cfg.MaxTokensFor(req)))
 	cmd.Stdin = strings.NewReader(req.Prompt)
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &limitedBuffer{buf: &stdout, max: maxAnswerBytes}
+	cmd.Stdout = &limitedBuffer{buf: &stdout, max: llm.MaxAnswerBytes}
 	cmd.Stderr = &limitedBuffer{buf: &stderr, max: 64 << 10}
 	cmd.WaitDelay = claudeWaitDelay
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
-		return Response{}, &Error{Kind: KindTimeout, Provider: ProviderClaude, Message: "no answer before the deadline", Err: ctx.Err()}
+		return llm.Response{}, &llm.Error{Kind: llm.KindTimeout, Provider: llm.ProviderClaude, Message: "no answer before the deadline", Err: ctx.Err()}
 	}
 	var out claudeResult
 	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &out); err != nil || out.Type != "result" {
 		if runErr != nil {
-			return Response{}, &Error{Kind: KindServer, Provider: ProviderClaude, Message: "claude failed: " + snippet(firstNonEmpty(stderr.Bytes(), stdout.Bytes())), Err: runErr}
+			return llm.Response{}, &llm.Error{Kind: llm.KindServer, Provider: llm.ProviderClaude, Message: "claude failed: " + llm.Snippet(firstNonEmpty(stderr.Bytes(), stdout.Bytes())), Err: runErr}
 		}
-		return Response{}, &Error{Kind: KindMalformed, Provider: ProviderClaude, Message: "output is not a claude JSON result: " + snippet(stdout.Bytes()), Err: err}
+		return llm.Response{}, &llm.Error{Kind: llm.KindMalformed, Provider: llm.ProviderClaude, Message: "output is not a claude JSON result: " + llm.Snippet(stdout.Bytes()), Err: err}
 	}
 	text := ""
 	if out.Result != nil {
 		text = *out.Result
 	}
 	if out.IsError || runErr != nil || (out.Subtype != "" && out.Subtype != "success") {
-		return Response{}, claudeError(out, text, stderr.Bytes(), runErr)
+		return llm.Response{}, claudeError(out, text, stderr.Bytes(), runErr)
 	}
 	if strings.TrimSpace(text) == "" {
-		return Response{}, &Error{Kind: KindEmpty, Provider: ProviderClaude, Message: "answer has no text"}
+		return llm.Response{}, &llm.Error{Kind: llm.KindEmpty, Provider: llm.ProviderClaude, Message: "answer has no text"}
 	}
 	model := c.cfg.Model
 	if model == "" {
-		model = ProviderClaude
+		model = llm.ProviderClaude
 	}
-	return Response{
+	return llm.Response{
 		Text: text, Model: model, StopReason: out.Subtype,
 		InputTokens: out.Usage.InputTokens, OutputTokens: out.Usage.OutputTokens,
 	}, nil
 }
 
 // claudeError classifies a failed claude run from the reason it printed.
-func claudeError(out claudeResult, text string, stderr []byte, runErr error) *Error {
+func claudeError(out claudeResult, text string, stderr []byte, runErr error) *llm.Error {
 	msg := text
 	if msg == "" {
 		msg = string(stderr)
 	}
-	e := &Error{Provider: ProviderClaude, Message: snippet([]byte(msg)), Err: runErr}
+	e := &llm.Error{Provider: llm.ProviderClaude, Message: llm.Snippet([]byte(msg)), Err: runErr}
 	lower := strings.ToLower(msg)
 	switch {
 	case strings.HasPrefix(out.Subtype, "error_max_turns"):
-		e.Kind, e.Message = KindMalformed, "the model tried to use tools instead of answering ("+out.Subtype+")"
+		e.Kind, e.Message = llm.KindMalformed, "the model tried to use tools instead of answering ("+out.Subtype+")"
 	case strings.Contains(lower, "rate_limit") || strings.Contains(lower, "api error: 429") || strings.Contains(lower, "rate limit"):
-		e.Kind = KindThrottled
+		e.Kind = llm.KindThrottled
 	case strings.Contains(lower, "invalid api key") || strings.Contains(lower, "/login") ||
 		strings.Contains(lower, "authentication_error") || strings.Contains(lower, "permission_error") ||
 		strings.Contains(lower, "api error: 401") || strings.Contains(lower, "api error: 403"):
-		e.Kind = KindAuth
+		e.Kind = llm.KindAuth
 	case strings.Contains(lower, "invalid_request_error") || strings.Contains(lower, "api error: 400") || strings.Contains(lower, "api error: 404"):
-		e.Kind = KindBadRequest
+		e.Kind = llm.KindBadRequest
 	default:
 		// Overloaded (529), 5xx, a crash: possibly temporary.
-		e.Kind = KindServer
+		e.Kind = llm.KindServer
 	}
 	return e
 }

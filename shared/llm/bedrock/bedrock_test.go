@@ -1,4 +1,4 @@
-package llm_test
+package bedrock_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/llm/bedrock"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 )
@@ -27,7 +29,7 @@ func bedrockServer(t *testing.T, status int, errorType, body string, got *map[st
 			t.Errorf("got %s %s, want POST %s", r.Method, r.URL.Path, want)
 		}
 		if got != nil {
-			*got = recordRequest(t, r, "authorization", "x-amz-date", "content-type")
+			*got = llmtest.RecordRequest(t, r, "authorization", "x-amz-date", "content-type")
 			(*got)["escaped-path"] = r.URL.EscapedPath()
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -42,9 +44,9 @@ func bedrockServer(t *testing.T, status int, errorType, body string, got *map[st
 	return srv
 }
 
-func newBedrock(t *testing.T, endpoint string, timeout time.Duration) *llm.Bedrock {
+func newBedrock(t *testing.T, endpoint string, timeout time.Duration) *bedrock.Client {
 	t.Helper()
-	c, err := llm.NewBedrock(context.Background(),
+	c, err := bedrock.New(context.Background(),
 		llm.Config{Provider: llm.ProviderBedrock, Model: bedrockModel, Region: "us-east-1", Endpoint: endpoint, MaxTokens: 300, Timeout: timeout},
 		func(o *bedrockruntime.Options) {
 			o.Credentials = credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", "")
@@ -86,19 +88,10 @@ func TestBedrockConverseSendsAndParsesTheWireFormat(t *testing.T) {
 		"inferenceConfig": map[string]any{"maxTokens": float64(300), "temperature": float64(0)},
 	}
 	for k, v := range want {
-		if g, _ := json.Marshal(got[k]); string(g) != mustJSON(t, v) {
-			t.Errorf("request %s: got %s, want %s", k, g, mustJSON(t, v))
+		if g, _ := json.Marshal(got[k]); string(g) != llmtest.MustJSON(t, v) {
+			t.Errorf("request %s: got %s, want %s", k, g, llmtest.MustJSON(t, v))
 		}
 	}
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 func TestBedrockFailuresAreClassified(t *testing.T) {
@@ -129,7 +122,7 @@ func TestBedrockFailuresAreClassified(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := bedrockServer(t, tt.status, tt.errorType, tt.body, nil)
 			_, err := newBedrock(t, srv.URL, 0).Complete(context.Background(), llm.Request{Prompt: "x"})
-			checkFailure(t, err, llm.ProviderBedrock, tt.kind, tt.status, 0)
+			llmtest.CheckFailure(t, err, llm.ProviderBedrock, tt.kind, tt.status, 0)
 			if tt.errorType != "" && !strings.Contains(err.Error(), tt.errorType) {
 				t.Errorf("message %q does not name %s", err, tt.errorType)
 			}
@@ -138,7 +131,7 @@ func TestBedrockFailuresAreClassified(t *testing.T) {
 }
 
 func TestNewBedrockNeedsAModel(t *testing.T) {
-	if _, err := llm.NewBedrock(context.Background(), llm.Config{Region: "us-east-1"}); err == nil {
+	if _, err := bedrock.New(context.Background(), llm.Config{Region: "us-east-1"}); err == nil {
 		t.Error("no model: no error")
 	}
 }

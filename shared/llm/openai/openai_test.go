@@ -1,4 +1,4 @@
-package llm_test
+package openai_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
+	"github.com/agentmem/agentmem/shared/llm/openai"
 )
 
 // openAIServer answers like an OpenAI-compatible chat completions endpoint
@@ -20,7 +22,7 @@ func openAIServer(t *testing.T, status int, header map[string]string, body strin
 			t.Errorf("got %s %s, want POST /v1/chat/completions", r.Method, r.URL.Path)
 		}
 		if got != nil {
-			*got = recordRequest(t, r, "authorization", "content-type")
+			*got = llmtest.RecordRequest(t, r, "authorization", "content-type")
 		}
 		for k, v := range header {
 			w.Header().Set(k, v)
@@ -33,9 +35,9 @@ func openAIServer(t *testing.T, status int, header map[string]string, body strin
 	return srv
 }
 
-func newOpenAI(t *testing.T, endpoint string) *llm.OpenAI {
+func newOpenAI(t *testing.T, endpoint string) *openai.Client {
 	t.Helper()
-	c, err := llm.NewOpenAI(llm.Config{Provider: llm.ProviderOpenAI, Model: "llama3.1:8b", Endpoint: endpoint, APIKey: "sk-test", MaxTokens: 300})
+	c, err := openai.New(llm.Config{Provider: llm.ProviderOpenAI, Model: "llama3.1:8b", Endpoint: endpoint, APIKey: "sk-test", MaxTokens: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +99,7 @@ func TestOpenAIFailuresAreClassified(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := openAIServer(t, tt.status, tt.header, tt.body, nil)
 			_, err := newOpenAI(t, srv.URL+"/v1").Complete(context.Background(), llm.Request{Prompt: "x"})
-			checkFailure(t, err, llm.ProviderOpenAI, tt.kind, tt.status, tt.retryAfter)
+			llmtest.CheckFailure(t, err, llm.ProviderOpenAI, tt.kind, tt.status, tt.retryAfter)
 		})
 	}
 }
@@ -111,51 +113,14 @@ func TestChatCompletionsURL(t *testing.T) {
 		"https://x.example/openai/v1/chat/completions": "https://x.example/openai/v1/chat/completions",
 	}
 	for in, want := range tests {
-		got, err := llm.ChatCompletionsURL(in)
+		got, err := openai.ChatCompletionsURL(in)
 		if err != nil || got != want {
 			t.Errorf("ChatCompletionsURL(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
 	for _, bad := range []string{"localhost:11434", "ftp://x", "http://"} {
-		if _, err := llm.ChatCompletionsURL(bad); err == nil {
+		if _, err := openai.ChatCompletionsURL(bad); err == nil {
 			t.Errorf("ChatCompletionsURL(%q): no error", bad)
 		}
-	}
-}
-
-func TestNewFromConfig(t *testing.T) {
-	env := map[string]string{"AGENTMEM_LLM": "openai", "AGENTMEM_LLM_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": "k", "AGENTMEM_LLM_TIMEOUT": "5s"}
-	cfg, err := llm.ConfigFromEnv(func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.APIKey != "k" || cfg.Timeout != 5*time.Second {
-		t.Errorf("got %+v", cfg)
-	}
-	c, err := llm.New(context.Background(), cfg)
-	if err != nil || c.Name() != "openai:gpt-4o-mini" {
-		t.Fatalf("New: %v, %v", c, err)
-	}
-	none, err := llm.New(context.Background(), llm.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := none.Complete(context.Background(), llm.Request{}); llm.KindOf(err) != llm.KindNotConfigured {
-		t.Errorf("none: got %v", err)
-	}
-	for _, bad := range []map[string]string{
-		{"AGENTMEM_LLM": "gpt"},
-		{"AGENTMEM_LLM": "openai"}, // no model
-	} {
-		cfg, err := llm.ConfigFromEnv(func(k string) string { return bad[k] })
-		if err == nil {
-			_, err = llm.New(context.Background(), cfg)
-		}
-		if err == nil {
-			t.Errorf("%v: no error", bad)
-		}
-	}
-	if _, err := llm.ConfigFromEnv(func(k string) string { return map[string]string{"AGENTMEM_LLM_TIMEOUT": "soon"}[k] }); err == nil {
-		t.Error("bad timeout accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package llm_test
+package anthropic_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/llm/anthropic"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
 )
 
 // anthropicServer answers like the Anthropic Messages API: a message
@@ -22,7 +24,7 @@ func anthropicServer(t *testing.T, status int, header map[string]string, content
 			t.Errorf("got %s %s, want POST /v1/messages", r.Method, r.URL.Path)
 		}
 		if got != nil {
-			*got = recordRequest(t, r, "X-Api-Key", "Anthropic-Version", "Content-Type", "Authorization")
+			*got = llmtest.RecordRequest(t, r, "X-Api-Key", "Anthropic-Version", "Content-Type", "Authorization")
 		}
 		for k, v := range header {
 			w.Header().Set(k, v)
@@ -36,9 +38,9 @@ func anthropicServer(t *testing.T, status int, header map[string]string, content
 	return srv
 }
 
-func newAnthropic(t *testing.T, endpoint string, timeout time.Duration) *llm.Anthropic {
+func newAnthropic(t *testing.T, endpoint string, timeout time.Duration) *anthropic.Client {
 	t.Helper()
-	c, err := llm.NewAnthropic(llm.Config{Provider: llm.ProviderAnthropic, Model: "claude-haiku-4-5", APIKey: "sk-ant-test", Endpoint: endpoint, MaxTokens: 300, Timeout: timeout})
+	c, err := anthropic.New(llm.Config{Provider: llm.ProviderAnthropic, Model: "claude-haiku-4-5", APIKey: "sk-ant-test", Endpoint: endpoint, MaxTokens: 300, Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,8 +74,8 @@ func TestAnthropicMessagesSendsAndParsesTheWireFormat(t *testing.T) {
 		"messages":    []any{map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "hello"}}}},
 	}
 	for k, v := range want {
-		if g, _ := json.Marshal(got[k]); string(g) != mustJSON(t, v) {
-			t.Errorf("request %s: got %s, want %s", k, g, mustJSON(t, v))
+		if g, _ := json.Marshal(got[k]); string(g) != llmtest.MustJSON(t, v) {
+			t.Errorf("request %s: got %s, want %s", k, g, llmtest.MustJSON(t, v))
 		}
 	}
 }
@@ -110,7 +112,7 @@ func TestAnthropicFailuresAreClassified(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := anthropicServer(t, tt.status, tt.header, tt.contentType, tt.body, nil)
 			_, err := newAnthropic(t, srv.URL, 0).Complete(context.Background(), llm.Request{Prompt: "x"})
-			checkFailure(t, err, llm.ProviderAnthropic, tt.kind, tt.status, tt.retryAfter)
+			llmtest.CheckFailure(t, err, llm.ProviderAnthropic, tt.kind, tt.status, tt.retryAfter)
 		})
 	}
 }
@@ -121,7 +123,7 @@ func TestNewAnthropicNeedsModelKeyAndURL(t *testing.T) {
 		{Model: "claude-haiku-4-5"},
 		{Model: "claude-haiku-4-5", APIKey: "k", Endpoint: "api.anthropic.com"},
 	} {
-		if _, err := llm.NewAnthropic(cfg); err == nil {
+		if _, err := anthropic.New(cfg); err == nil {
 			t.Errorf("%+v: no error", cfg)
 		}
 	}

@@ -1,36 +1,37 @@
-package llm
+package anthropic
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentmem/agentmem/shared/llm"
 	"net/http"
 	"strings"
 
-	"github.com/anthropics/anthropic-sdk-go"
+	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
 )
 
-// DefaultAnthropicEndpoint is the Anthropic API base used when none is
+// DefaultEndpoint is the Anthropic API base used when none is
 // configured.
-const DefaultAnthropicEndpoint = "https://api.anthropic.com"
+const DefaultEndpoint = "https://api.anthropic.com"
 
-// Anthropic is a client of the Anthropic Messages API (POST
+// Client is a client of the Anthropic Messages API (POST
 // {endpoint}/v1/messages with x-api-key and anthropic-version headers),
 // through the official Go SDK.
-type Anthropic struct {
-	cfg    Config
-	client anthropic.Client
+type Client struct {
+	cfg    llm.Config
+	client sdk.Client
 }
 
-var _ Client = (*Anthropic)(nil)
+var _ llm.Client = (*Client)(nil)
 
-// NewAnthropic returns an Anthropic Messages client. cfg.Model and
+// New returns an Anthropic Messages client. cfg.Model and
 // cfg.APIKey are required; cfg.Endpoint overrides the API base. The SDK
 // reads nothing from the environment (ConfigFromEnv already did) and does
-// not retry: Client callers decide (see Retry).
-func NewAnthropic(cfg Config) (*Anthropic, error) {
+// not retry: callers decide (see llm.Retry).
+func New(cfg llm.Config) (*Client, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("anthropic: AGENTMEM_LLM_MODEL is required (e.g. claude-haiku-4-5)")
 	}
@@ -39,40 +40,40 @@ func NewAnthropic(cfg Config) (*Anthropic, error) {
 	}
 	endpoint := cfg.Endpoint
 	if endpoint == "" {
-		endpoint = DefaultAnthropicEndpoint
+		endpoint = DefaultEndpoint
 	}
 	if !strings.HasPrefix(endpoint, "http://") && !strings.HasPrefix(endpoint, "https://") {
 		return nil, fmt.Errorf("anthropic: endpoint %q is not an http(s) URL", endpoint)
 	}
-	client := anthropic.NewClient(
+	client := sdk.NewClient(
 		option.WithoutEnvironmentDefaults(),
 		option.WithBaseURL(endpoint),
 		option.WithAPIKey(cfg.APIKey),
 		option.WithHTTPClient(&http.Client{}),
 		option.WithMaxRetries(0),
 	)
-	return &Anthropic{cfg: cfg, client: client}, nil
+	return &Client{cfg: cfg, client: client}, nil
 }
 
-// Name implements Client.
-func (c *Anthropic) Name() string { return ProviderAnthropic + ":" + c.cfg.Model }
+// Name implements llm.Client.
+func (c *Client) Name() string { return llm.ProviderAnthropic + ":" + c.cfg.Model }
 
-// Complete implements Client.
-func (c *Anthropic) Complete(ctx context.Context, req Request) (Response, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.timeout())
+// Complete implements llm.Client.
+func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.TimeoutOrDefault())
 	defer cancel()
-	params := anthropic.MessageNewParams{
-		Model:       anthropic.Model(c.cfg.Model),
-		MaxTokens:   int64(c.cfg.maxTokens(req)),
-		Temperature: anthropic.Float(req.Temperature),
-		Messages:    []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(req.Prompt))},
+	params := sdk.MessageNewParams{
+		Model:       sdk.Model(c.cfg.Model),
+		MaxTokens:   int64(c.cfg.MaxTokensFor(req)),
+		Temperature: sdk.Float(req.Temperature),
+		Messages:    []sdk.MessageParam{sdk.NewUserMessage(sdk.NewTextBlock(req.Prompt))},
 	}
 	if req.System != "" {
-		params.System = []anthropic.TextBlockParam{{Text: req.System}}
+		params.System = []sdk.TextBlockParam{{Text: req.System}}
 	}
 	msg, err := c.client.Messages.New(ctx, params)
 	if err != nil {
-		return Response{}, anthropicError(ctx, err)
+		return llm.Response{}, anthropicError(ctx, err)
 	}
 	var text strings.Builder
 	for _, block := range msg.Content {
@@ -82,9 +83,9 @@ func (c *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 	}
 	stop := string(msg.StopReason)
 	if strings.TrimSpace(text.String()) == "" {
-		return Response{}, &Error{Kind: KindEmpty, Provider: ProviderAnthropic, Status: http.StatusOK, Message: "answer has no text (stop_reason " + stop + ")"}
+		return llm.Response{}, &llm.Error{Kind: llm.KindEmpty, Provider: llm.ProviderAnthropic, Status: http.StatusOK, Message: "answer has no text (stop_reason " + stop + ")"}
 	}
-	return Response{
+	return llm.Response{
 		Text: text.String(), Model: string(msg.Model), StopReason: stop,
 		InputTokens: int(msg.Usage.InputTokens), OutputTokens: int(msg.Usage.OutputTokens),
 	}, nil
@@ -93,42 +94,42 @@ func (c *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 // anthropicError classifies a Messages failure by the error type of the
 // answer ({"type":"error","error":{"type":"rate_limit_error",...}}),
 // falling back on the HTTP status (529 is overloaded_error).
-func anthropicError(ctx context.Context, err error) *Error {
-	if e := contextError(ProviderAnthropic, ctx, err); e != nil {
+func anthropicError(ctx context.Context, err error) *llm.Error {
+	if e := llm.ContextError(llm.ProviderAnthropic, ctx, err); e != nil {
 		return e
 	}
-	var api *anthropic.Error
+	var api *sdk.Error
 	if !errors.As(err, &api) {
 		// Transport failures, and 200 answers the SDK could not decode.
 		if isDecodeError(err) {
-			return &Error{Kind: KindMalformed, Provider: ProviderAnthropic, Status: http.StatusOK, Message: "answer is not Messages JSON", Err: err}
+			return &llm.Error{Kind: llm.KindMalformed, Provider: llm.ProviderAnthropic, Status: http.StatusOK, Message: "answer is not Messages JSON", Err: err}
 		}
-		return &Error{Kind: KindServer, Provider: ProviderAnthropic, Message: "request failed", Err: err}
+		return &llm.Error{Kind: llm.KindServer, Provider: llm.ProviderAnthropic, Message: "request failed", Err: err}
 	}
-	e := &Error{Provider: ProviderAnthropic, Status: api.StatusCode, Message: anthropicErrorMessage(api)}
+	e := &llm.Error{Provider: llm.ProviderAnthropic, Status: api.StatusCode, Message: anthropicErrorMessage(api)}
 	if api.Response != nil {
-		e.RetryAfter = parseRetryAfter(api.Response.Header.Get("Retry-After"))
+		e.RetryAfter = llm.ParseRetryAfter(api.Response.Header.Get("Retry-After"))
 	}
 	switch api.Type() {
 	case "rate_limit_error":
-		e.Kind = KindThrottled
+		e.Kind = llm.KindThrottled
 	case "overloaded_error", "api_error":
-		e.Kind = KindServer
+		e.Kind = llm.KindServer
 	case "authentication_error", "permission_error", "billing_error":
-		e.Kind = KindAuth
+		e.Kind = llm.KindAuth
 	case "timeout_error":
-		e.Kind = KindTimeout
+		e.Kind = llm.KindTimeout
 	case "invalid_request_error", "not_found_error", "request_too_large":
-		e.Kind = KindBadRequest
+		e.Kind = llm.KindBadRequest
 	default:
-		e.Kind = statusKind(api.StatusCode)
+		e.Kind = llm.StatusKind(api.StatusCode)
 	}
 	return e
 }
 
 // anthropicErrorMessage is the error.message of the answer, else the start
 // of its body.
-func anthropicErrorMessage(api *anthropic.Error) string {
+func anthropicErrorMessage(api *sdk.Error) string {
 	raw := api.RawJSON()
 	var body struct {
 		Error struct {
@@ -139,7 +140,7 @@ func anthropicErrorMessage(api *anthropic.Error) string {
 	if err := json.Unmarshal([]byte(raw), &body); err == nil && body.Error.Message != "" {
 		return body.Error.Type + ": " + body.Error.Message
 	}
-	return snippet([]byte(raw))
+	return llm.Snippet([]byte(raw))
 }
 
 // isDecodeError reports whether err is the SDK failing to read a 2xx

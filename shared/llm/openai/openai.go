@@ -1,38 +1,36 @@
-package llm
+package openai
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentmem/agentmem/shared/llm"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
 )
 
-// DefaultOpenAIEndpoint is the base URL used when none is configured.
-const DefaultOpenAIEndpoint = "https://api.openai.com/v1"
+// DefaultEndpoint is the base URL used when none is configured.
+const DefaultEndpoint = "https://api.openai.com/v1"
 
-// maxAnswerBytes bounds how much of a provider's answer is read.
-const maxAnswerBytes = 4 << 20
-
-// OpenAI is a client of any OpenAI-compatible chat completions endpoint:
+// Client is a client of any OpenAI-compatible chat completions endpoint:
 // OpenAI itself, Ollama, vLLM, LM Studio. It speaks POST
 // {endpoint}/chat/completions with a system and a user message.
-type OpenAI struct {
-	cfg  Config
+type Client struct {
+	cfg  llm.Config
 	url  string
 	HTTP *http.Client
 }
 
-var _ Client = (*OpenAI)(nil)
+var _ llm.Client = (*Client)(nil)
 
-// NewOpenAI returns an OpenAI-compatible client. cfg.Model is required;
+// New returns an OpenAI-compatible client. cfg.Model is required;
 // cfg.Endpoint is the API base (".../v1"); a bare host such as
 // http://localhost:11434 gets "/v1" appended, and a full
 // ".../chat/completions" URL is used as given.
-func NewOpenAI(cfg Config) (*OpenAI, error) {
+func New(cfg llm.Config) (*Client, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("openai: AGENTMEM_LLM_MODEL is required (e.g. gpt-4o-mini, or llama3.1:8b for Ollama)")
 	}
@@ -40,14 +38,14 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &OpenAI{cfg: cfg, url: u, HTTP: &http.Client{}}, nil
+	return &Client{cfg: cfg, url: u, HTTP: &http.Client{}}, nil
 }
 
 // ChatCompletionsURL returns the chat completions URL for an endpoint as
-// NewOpenAI interprets it.
+// New interprets it.
 func ChatCompletionsURL(endpoint string) (string, error) {
 	if endpoint == "" {
-		endpoint = DefaultOpenAIEndpoint
+		endpoint = DefaultEndpoint
 	}
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -65,8 +63,8 @@ func ChatCompletionsURL(endpoint string) (string, error) {
 	return u.String(), nil
 }
 
-// Name implements Client.
-func (c *OpenAI) Name() string { return ProviderOpenAI + ":" + c.cfg.Model }
+// Name implements llm.Client.
+func (c *Client) Name() string { return llm.ProviderOpenAI + ":" + c.cfg.Model }
 
 type openAIMessage struct {
 	Role    string `json:"role"`
@@ -101,22 +99,22 @@ type openAIError struct {
 	Error json.RawMessage `json:"error"`
 }
 
-// Complete implements Client.
-func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.timeout())
+// Complete implements llm.Client.
+func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.TimeoutOrDefault())
 	defer cancel()
-	body := openAIRequest{Model: c.cfg.Model, MaxTokens: c.cfg.maxTokens(req), Temperature: req.Temperature}
+	body := openAIRequest{Model: c.cfg.Model, MaxTokens: c.cfg.MaxTokensFor(req), Temperature: req.Temperature}
 	if req.System != "" {
 		body.Messages = append(body.Messages, openAIMessage{Role: "system", Content: req.System})
 	}
 	body.Messages = append(body.Messages, openAIMessage{Role: "user", Content: req.Prompt})
 	raw, err := json.Marshal(body)
 	if err != nil {
-		return Response{}, &Error{Kind: KindBadRequest, Provider: ProviderOpenAI, Err: err}
+		return llm.Response{}, &llm.Error{Kind: llm.KindBadRequest, Provider: llm.ProviderOpenAI, Err: err}
 	}
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(raw))
 	if err != nil {
-		return Response{}, &Error{Kind: KindBadRequest, Provider: ProviderOpenAI, Err: err}
+		return llm.Response{}, &llm.Error{Kind: llm.KindBadRequest, Provider: llm.ProviderOpenAI, Err: err}
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
@@ -125,34 +123,34 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 	resp, err := c.HTTP.Do(hreq)
 	if err != nil {
-		if e := contextError(ProviderOpenAI, ctx, err); e != nil {
-			return Response{}, e
+		if e := llm.ContextError(llm.ProviderOpenAI, ctx, err); e != nil {
+			return llm.Response{}, e
 		}
-		return Response{}, &Error{Kind: KindServer, Provider: ProviderOpenAI, Message: "request failed", Err: err}
+		return llm.Response{}, &llm.Error{Kind: llm.KindServer, Provider: llm.ProviderOpenAI, Message: "request failed", Err: err}
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, llm.MaxAnswerBytes))
 	if err != nil {
-		if e := contextError(ProviderOpenAI, ctx, err); e != nil {
-			return Response{}, e
+		if e := llm.ContextError(llm.ProviderOpenAI, ctx, err); e != nil {
+			return llm.Response{}, e
 		}
-		return Response{}, &Error{Kind: KindServer, Provider: ProviderOpenAI, Status: resp.StatusCode, Message: "reading the answer failed", Err: err}
+		return llm.Response{}, &llm.Error{Kind: llm.KindServer, Provider: llm.ProviderOpenAI, Status: resp.StatusCode, Message: "reading the answer failed", Err: err}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return Response{}, httpError(ProviderOpenAI, resp, openAIErrorMessage(data))
+		return llm.Response{}, llm.HTTPError(llm.ProviderOpenAI, resp, openAIErrorMessage(data))
 	}
 	var out openAIResponse
 	if err := json.Unmarshal(data, &out); err != nil {
-		return Response{}, &Error{Kind: KindMalformed, Provider: ProviderOpenAI, Status: resp.StatusCode, Message: "answer is not chat completions JSON", Err: err}
+		return llm.Response{}, &llm.Error{Kind: llm.KindMalformed, Provider: llm.ProviderOpenAI, Status: resp.StatusCode, Message: "answer is not chat completions JSON", Err: err}
 	}
 	if len(out.Choices) == 0 {
-		return Response{}, &Error{Kind: KindMalformed, Provider: ProviderOpenAI, Status: resp.StatusCode, Message: "answer has no choices"}
+		return llm.Response{}, &llm.Error{Kind: llm.KindMalformed, Provider: llm.ProviderOpenAI, Status: resp.StatusCode, Message: "answer has no choices"}
 	}
 	ch := out.Choices[0]
 	if ch.Message.Content == nil || strings.TrimSpace(*ch.Message.Content) == "" {
-		return Response{}, &Error{Kind: KindEmpty, Provider: ProviderOpenAI, Status: resp.StatusCode, Message: "answer has no text (finish_reason " + ch.FinishReason + ")"}
+		return llm.Response{}, &llm.Error{Kind: llm.KindEmpty, Provider: llm.ProviderOpenAI, Status: resp.StatusCode, Message: "answer has no text (finish_reason " + ch.FinishReason + ")"}
 	}
-	return Response{
+	return llm.Response{
 		Text: *ch.Message.Content, Model: out.Model, StopReason: ch.FinishReason,
 		InputTokens: out.Usage.PromptTokens, OutputTokens: out.Usage.CompletionTokens,
 	}, nil
@@ -172,23 +170,5 @@ func openAIErrorMessage(data []byte) string {
 			return s
 		}
 	}
-	return snippet(data)
-}
-
-// httpError classifies a non-2xx answer.
-func httpError(provider string, resp *http.Response, msg string) *Error {
-	e := &Error{Kind: statusKind(resp.StatusCode), Provider: provider, Status: resp.StatusCode, Message: msg}
-	if e.Kind == KindThrottled {
-		e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"))
-	}
-	return e
-}
-
-// snippet returns the start of a body for an error message.
-func snippet(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
+	return llm.Snippet(data)
 }

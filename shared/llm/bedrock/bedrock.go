@@ -1,9 +1,10 @@
-package llm
+package bedrock
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentmem/agentmem/shared/llm"
 	"net/http"
 	"strings"
 
@@ -15,26 +16,26 @@ import (
 	"github.com/aws/smithy-go"
 )
 
-// Bedrock is a client of the Amazon Bedrock Converse API (POST
+// Client is a client of the Amazon Bedrock Converse API (POST
 // /model/{modelId}/converse, SigV4-signed for service "bedrock"). It is
 // the default provider in AWS: the function's role grants
 // bedrock:InvokeModel, so there is no secret to manage. cfg.Model is a
 // foundation model id or an inference profile id.
-type Bedrock struct {
-	cfg    Config
+type Client struct {
+	cfg    llm.Config
 	client *bedrockruntime.Client
 }
 
-var _ Client = (*Bedrock)(nil)
+var _ llm.Client = (*Client)(nil)
 
-// NewBedrock returns a Bedrock Converse client using the default AWS
+// New returns a Bedrock Converse client using the default AWS
 // configuration chain (region from cfg.Region or AWS_REGION, credentials
 // from the environment or the function's role). cfg.Endpoint overrides
 // the service endpoint (VPC endpoints, tests). optFns adjust the SDK
 // client (tests set static credentials).
 //
-// The SDK's own retries are off: Client callers decide (see Retry).
-func NewBedrock(ctx context.Context, cfg Config, optFns ...func(*bedrockruntime.Options)) (*Bedrock, error) {
+// The SDK's own retries are off: callers decide (see llm.Retry).
+func New(ctx context.Context, cfg llm.Config, optFns ...func(*bedrockruntime.Options)) (*Client, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("bedrock: AGENTMEM_LLM_MODEL is required (a model or inference profile id, e.g. us.anthropic.claude-haiku-4-5-20251001-v1:0)")
 	}
@@ -56,15 +57,15 @@ func NewBedrock(ctx context.Context, cfg Config, optFns ...func(*bedrockruntime.
 	if client.Options().Region == "" {
 		return nil, fmt.Errorf("bedrock: no AWS region configured (set AWS_REGION)")
 	}
-	return &Bedrock{cfg: cfg, client: client}, nil
+	return &Client{cfg: cfg, client: client}, nil
 }
 
-// Name implements Client.
-func (c *Bedrock) Name() string { return ProviderBedrock + ":" + c.cfg.Model }
+// Name implements llm.Client.
+func (c *Client) Name() string { return llm.ProviderBedrock + ":" + c.cfg.Model }
 
-// Complete implements Client.
-func (c *Bedrock) Complete(ctx context.Context, req Request) (Response, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.timeout())
+// Complete implements llm.Client.
+func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.TimeoutOrDefault())
 	defer cancel()
 	in := &bedrockruntime.ConverseInput{
 		ModelId: aws.String(c.cfg.Model),
@@ -73,7 +74,7 @@ func (c *Bedrock) Complete(ctx context.Context, req Request) (Response, error) {
 			Content: []types.ContentBlock{&types.ContentBlockMemberText{Value: req.Prompt}},
 		}},
 		InferenceConfig: &types.InferenceConfiguration{
-			MaxTokens:   aws.Int32(int32(c.cfg.maxTokens(req))),
+			MaxTokens:   aws.Int32(int32(c.cfg.MaxTokensFor(req))),
 			Temperature: aws.Float32(float32(req.Temperature)),
 		},
 	}
@@ -82,11 +83,11 @@ func (c *Bedrock) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 	out, err := c.client.Converse(ctx, in)
 	if err != nil {
-		return Response{}, bedrockError(ctx, err)
+		return llm.Response{}, bedrockError(ctx, err)
 	}
 	msg, ok := out.Output.(*types.ConverseOutputMemberMessage)
 	if !ok {
-		return Response{}, &Error{Kind: KindMalformed, Provider: ProviderBedrock, Status: http.StatusOK, Message: "answer has no output message"}
+		return llm.Response{}, &llm.Error{Kind: llm.KindMalformed, Provider: llm.ProviderBedrock, Status: http.StatusOK, Message: "answer has no output message"}
 	}
 	var text strings.Builder
 	for _, block := range msg.Value.Content {
@@ -96,9 +97,9 @@ func (c *Bedrock) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 	stop := string(out.StopReason)
 	if strings.TrimSpace(text.String()) == "" {
-		return Response{}, &Error{Kind: KindEmpty, Provider: ProviderBedrock, Status: http.StatusOK, Message: "answer has no text (stopReason " + stop + ")"}
+		return llm.Response{}, &llm.Error{Kind: llm.KindEmpty, Provider: llm.ProviderBedrock, Status: http.StatusOK, Message: "answer has no text (stopReason " + stop + ")"}
 	}
-	resp := Response{Text: text.String(), Model: c.cfg.Model, StopReason: stop}
+	resp := llm.Response{Text: text.String(), Model: c.cfg.Model, StopReason: stop}
 	if u := out.Usage; u != nil {
 		resp.InputTokens = int(aws.ToInt32(u.InputTokens))
 		resp.OutputTokens = int(aws.ToInt32(u.OutputTokens))
@@ -108,46 +109,46 @@ func (c *Bedrock) Complete(ctx context.Context, req Request) (Response, error) {
 
 // bedrockError classifies a Converse failure by the service's error code
 // (the x-amzn-ErrorType of the answer), falling back on the HTTP status.
-func bedrockError(ctx context.Context, err error) *Error {
-	if e := contextError(ProviderBedrock, ctx, err); e != nil {
+func bedrockError(ctx context.Context, err error) *llm.Error {
+	if e := llm.ContextError(llm.ProviderBedrock, ctx, err); e != nil {
 		return e
 	}
-	e := &Error{Provider: ProviderBedrock, Err: err}
+	e := &llm.Error{Provider: llm.ProviderBedrock, Err: err}
 	var re *awshttp.ResponseError
 	if errors.As(err, &re) {
 		e.Status = re.HTTPStatusCode()
 		if re.Response != nil {
-			e.RetryAfter = parseRetryAfter(re.Response.Header.Get("Retry-After"))
+			e.RetryAfter = llm.ParseRetryAfter(re.Response.Header.Get("Retry-After"))
 		}
 	}
 	var api smithy.APIError
 	if !errors.As(err, &api) {
 		if e.Status == 0 {
-			e.Kind, e.Message = KindServer, "request failed"
+			e.Kind, e.Message = llm.KindServer, "request failed"
 			return e
 		}
 		// An answer the SDK could not read (not JSON, say).
-		e.Kind, e.Message = KindMalformed, "answer is not Converse JSON"
+		e.Kind, e.Message = llm.KindMalformed, "answer is not Converse JSON"
 		if e.Status >= 300 {
-			e.Kind, e.Message = statusKind(e.Status), "HTTP error"
+			e.Kind, e.Message = llm.StatusKind(e.Status), "HTTP error"
 		}
 		return e
 	}
 	e.Message = api.ErrorCode() + ": " + api.ErrorMessage()
 	switch api.ErrorCode() {
 	case "ThrottlingException", "ServiceQuotaExceededException", "ModelNotReadyException", "TooManyRequestsException":
-		e.Kind = KindThrottled
+		e.Kind = llm.KindThrottled
 	case "AccessDeniedException", "UnrecognizedClientException", "InvalidSignatureException",
 		"ExpiredTokenException", "MissingAuthenticationTokenException", "IncompleteSignature":
-		e.Kind = KindAuth
+		e.Kind = llm.KindAuth
 	case "ModelTimeoutException":
-		e.Kind = KindTimeout
+		e.Kind = llm.KindTimeout
 	case "InternalServerException", "ServiceUnavailableException", "ModelErrorException", "ModelStreamErrorException":
-		e.Kind = KindServer
+		e.Kind = llm.KindServer
 	case "ValidationException", "ResourceNotFoundException", "ConflictException":
-		e.Kind = KindBadRequest
+		e.Kind = llm.KindBadRequest
 	default:
-		e.Kind = statusKind(e.Status)
+		e.Kind = llm.StatusKind(e.Status)
 	}
 	return e
 }
