@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"log/slog"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -134,18 +134,51 @@ const (
 	sourceCounterPrefix = "s_"
 )
 
-// adjustCounts applies d to the counters of agent+project. The memory
-// write it follows has already succeeded, so a failure here is logged, not
-// returned: the caller's write must not be retried because of it.
-func (s *Store) adjustCounts(ctx context.Context, agentName, projectID string, d countDelta) {
+// adjustCounts applies d to the counters of agent+project, then to the
+// totals of its shard, and returns the scope's new total (-1 when the
+// counters could not be updated). The memory write it follows has already
+// succeeded, so a failure here is logged, not returned: the caller's write
+// must not be retried because of it.
+func (s *Store) adjustCounts(ctx context.Context, agentName, projectID string, d countDelta) int64 {
 	if d.total == 0 && d.bytes == 0 {
-		return
+		return -1
 	}
 	pk, sk := countsKey(agentName, projectID)
-	u := s.journal.Update("pk", pk).Range("sk", sk).
-		Add("total", d.total).Add("bytes", d.bytes).
+	var old struct {
+		Total *int64 `dynamo:"total"`
+	}
+	err := applyDelta(s.journal.Update("pk", pk).Range("sk", sk), d, s.now()).
 		Set("agentName", agentName).Set("projectId", projectID).
-		Set("updatedAt", agentmem.FormatTime(s.now()))
+		OnlyUpdatedOldValue(ctx, &old)
+	if err != nil {
+		s.log().WarnContext(ctx, "scope counters not updated; RecountScope repairs them",
+			"agent", agentName, "project", projectID, "err", err)
+		return -1
+	}
+	before := int64(0)
+	if old.Total != nil {
+		before = *old.Total
+	}
+	after := before + d.total
+	s.adjustTotals(ctx, pk, d, boolInt(after > 0)-boolInt(before > 0))
+	return after
+}
+
+// adjustTotals applies d, and a change in the number of scopes holding
+// memories, to the totals item of shard pk.
+func (s *Store) adjustTotals(ctx context.Context, pk string, d countDelta, scopes int64) {
+	u := applyDelta(s.journal.Update("pk", pk).Range("sk", totalsSK), d, s.now())
+	if scopes != 0 {
+		u = u.Add("scopes", scopes)
+	}
+	if err := u.Run(ctx); err != nil {
+		s.log().WarnContext(ctx, "shard totals not updated; RecountTotals repairs them", "shard", pk, "err", err)
+	}
+}
+
+// applyDelta adds d's counters to the update u.
+func applyDelta(u *dynamo.Update, d countDelta, now time.Time) *dynamo.Update {
+	u = u.Add("total", d.total).Add("bytes", d.bytes).Set("updatedAt", agentmem.FormatTime(now))
 	for t, n := range d.byType {
 		if n != 0 {
 			u = u.Add(typeCounterPrefix+string(t), n)
@@ -156,10 +189,14 @@ func (s *Store) adjustCounts(ctx context.Context, agentName, projectID string, d
 			u = u.Add(sourceCounterPrefix+string(src), n)
 		}
 	}
-	if err := u.Run(ctx); err != nil {
-		slog.Default().WarnContext(ctx, "scope counters not updated; RecountScope repairs them",
-			"agent", agentName, "project", projectID, "err", err)
+	return u
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
 	}
+	return 0
 }
 
 // GetScopeCounts returns the counters of agent+project; a scope that never
@@ -185,14 +222,8 @@ func emptyCounts(agentName, projectID string) ScopeCounts {
 // countsFromItem decodes a counters item; zero counters are left out of
 // the maps.
 func countsFromItem(item dynamo.Item) ScopeCounts {
-	str := func(k string) string {
-		if v, ok := item[k].(*types.AttributeValueMemberS); ok {
-			return v.Value
-		}
-		return ""
-	}
-	c := emptyCounts(str("agentName"), str("projectId"))
-	c.UpdatedAt = str("updatedAt")
+	c := emptyCounts(strAttr(item, "agentName"), strAttr(item, "projectId"))
+	c.UpdatedAt = strAttr(item, "updatedAt")
 	for k, v := range item {
 		nv, ok := v.(*types.AttributeValueMemberN)
 		if !ok {
@@ -217,8 +248,8 @@ func countsFromItem(item dynamo.Item) ScopeCounts {
 }
 
 // RecountScope rebuilds the counters of agent+project from its memories
-// and returns them. Deep Dream calls it after rewriting a scope; operators
-// can call it to repair drift.
+// and returns them; the shard totals move by the difference. Deep Dream
+// calls it after rewriting a scope; operators can call it to repair drift.
 func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (ScopeCounts, error) {
 	var d countDelta
 	err := s.EachMemory(ctx, agentName, projectID, func(m agentmem.Memory) error {
@@ -231,27 +262,56 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 	pk, sk := countsKey(agentName, projectID)
 	c := emptyCounts(agentName, projectID)
 	c.Total, c.Bytes, c.UpdatedAt = d.total, d.bytes, agentmem.FormatTime(s.now())
-	item := dynamo.Item{
-		"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: sk},
-		"agentName": &types.AttributeValueMemberS{Value: agentName}, "projectId": &types.AttributeValueMemberS{Value: projectID},
-		"updatedAt": &types.AttributeValueMemberS{Value: c.UpdatedAt},
-		"total":     &types.AttributeValueMemberN{Value: strconv.FormatInt(d.total, 10)},
-		"bytes":     &types.AttributeValueMemberN{Value: strconv.FormatInt(d.bytes, 10)},
-	}
 	for t, n := range d.byType {
 		if n != 0 {
 			c.ByType[t] = n
-			item[typeCounterPrefix+string(t)] = &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
 		}
 	}
 	for src, n := range d.bySource {
 		if n != 0 {
 			c.BySource[src] = n
-			item[sourceCounterPrefix+string(src)] = &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
 		}
 	}
-	if err := s.journal.Put(item).Run(ctx); err != nil {
+	item := countsItem(c)
+	item["pk"], item["sk"] = &types.AttributeValueMemberS{Value: pk}, &types.AttributeValueMemberS{Value: sk}
+	item["agentName"], item["projectId"] = &types.AttributeValueMemberS{Value: agentName}, &types.AttributeValueMemberS{Value: projectID}
+	var oldItem dynamo.Item
+	err = s.journal.Put(item).OldValue(ctx, &oldItem)
+	if err != nil && !notFound(err) {
 		return ScopeCounts{}, fmt.Errorf("put counters of %s: %w", sk, err)
 	}
+	old := countsFromItem(oldItem)
+	diff := countsDelta(c, 1)
+	diff.add(countsDelta(old, -1))
+	s.adjustTotals(ctx, pk, diff, boolInt(c.Total > 0)-boolInt(old.Total > 0))
 	return c, nil
+}
+
+// countsItem encodes counters as the attributes of a counters item.
+func countsItem(c ScopeCounts) dynamo.Item {
+	item := dynamo.Item{
+		"updatedAt": &types.AttributeValueMemberS{Value: c.UpdatedAt},
+		"total":     &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Total, 10)},
+		"bytes":     &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Bytes, 10)},
+	}
+	for t, n := range c.ByType {
+		item[typeCounterPrefix+string(t)] = &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+	}
+	for src, n := range c.BySource {
+		item[sourceCounterPrefix+string(src)] = &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+	}
+	return item
+}
+
+// countsDelta returns c as a change to counters, times sign.
+func countsDelta(c ScopeCounts, sign int64) countDelta {
+	d := countDelta{total: sign * c.Total, bytes: sign * c.Bytes,
+		byType: map[agentmem.Type]int64{}, bySource: map[agentmem.Source]int64{}}
+	for t, n := range c.ByType {
+		d.byType[t] = sign * n
+	}
+	for src, n := range c.BySource {
+		d.bySource[src] = sign * n
+	}
+	return d
 }
