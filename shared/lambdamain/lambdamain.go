@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 
 	"github.com/agentmem/agentmem/shared/applog"
 	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/embeddings"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/aws/aws-lambda-go/lambda"
@@ -24,6 +26,11 @@ type Deps struct {
 	// LLM is the configured model client; llm.Disabled{} when none is
 	// configured. Functions that need no model ignore it.
 	LLM llm.Client
+	// Embedder computes vectors for semantic search; nil when none is
+	// configured (AGENTMEM_EMBEDDINGS=none): search is lexical then.
+	// DepsFromEnv also sets it on Store, so every memory written gets
+	// its vector.
+	Embedder embeddings.Embedder
 	// Getenv reads the function's other settings (os.Getenv in Lambda).
 	Getenv func(string) string
 }
@@ -31,8 +38,11 @@ type Deps struct {
 // NewFunc builds a function's API handler from its dependencies.
 type NewFunc func(Deps) (*httpapi.Handler, error)
 
-// DepsFromEnv connects to DynamoDB and builds the LLM client as getenv
-// configures them (dynamostore.ConfigFromEnv, llm.ConfigFromEnv).
+// DepsFromEnv connects to DynamoDB and builds the LLM client and the
+// embedder as getenv configures them (dynamostore.ConfigFromEnv,
+// llm.ConfigFromEnv, embeddings.ConfigFromEnv). The store gets the
+// embedder and the per-scope memory limit AGENTMEM_MEMORY_LIMIT (default
+// agentmem.DefaultMemoryLimit).
 // storeCfg, when not nil, replaces the store configuration read from the
 // environment (cmd/devserver points it at the DynamoDB Local it started).
 func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logger, storeCfg *dynamostore.Config) (Deps, error) {
@@ -52,7 +62,23 @@ func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logg
 	if err != nil {
 		return Deps{}, fmt.Errorf("configure LLM: %w", err)
 	}
-	return Deps{Store: store, Log: log, LLM: client, Getenv: getenv}, nil
+	embCfg, err := embeddings.ConfigFromEnv(getenv)
+	if err != nil {
+		return Deps{}, err
+	}
+	emb, err := embeddings.New(ctx, embCfg)
+	if err != nil {
+		return Deps{}, fmt.Errorf("configure embeddings: %w", err)
+	}
+	if v := getenv("AGENTMEM_MEMORY_LIMIT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return Deps{}, fmt.Errorf("AGENTMEM_MEMORY_LIMIT=%q: want a positive number of memories per scope", v)
+		}
+		store.MemoryLimit = n
+	}
+	store.Embedder, store.Log = emb, log
+	return Deps{Store: store, Log: log, LLM: client, Embedder: emb, Getenv: getenv}, nil
 }
 
 // Run starts the Lambda runtime loop with the handler newFn builds. It
