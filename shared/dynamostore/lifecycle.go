@@ -17,10 +17,12 @@ import (
 // ScopeMemories returns every memory of agent+project, newest first; only
 // those of type typ when it is set. A scope holds at most its memory limit
 // plus the protected memories eviction keeps, so this is one bounded
-// partition read: what search and pattern suggestion rank.
+// partition read: what search and pattern suggestion rank. The read is
+// strongly consistent, so that it sees every write whose counters it saw
+// (GetScopeCounts' ChangedAt versions what it returns).
 func (s *Store) ScopeMemories(ctx context.Context, agentName, projectID string, typ agentmem.Type) ([]agentmem.Memory, error) {
 	scope := agentmem.Scope(agentName, projectID)
-	q := s.memories.Get("scope", scope).Order(dynamo.Descending)
+	q := s.memories.Get("scope", scope).Order(dynamo.Descending).Consistent(true)
 	if typ != "" {
 		q = q.Filter("$ = ?", "type", typ)
 	}

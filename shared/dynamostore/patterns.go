@@ -58,7 +58,7 @@ func (s *Store) SavePattern(ctx context.Context, m agentmem.Memory) (saved agent
 		err := u.Value(ctx, &after)
 		switch {
 		case err == nil:
-			s.adjustCounts(ctx, cur.AgentName, cur.ProjectID, countDelta{bytes: int64(MemorySize(after.Memory) - MemorySize(cur))})
+			s.adjustCounts(ctx, cur.AgentName, cur.ProjectID, countDelta{bytes: int64(MemorySize(after.Memory) - MemorySize(cur)), content: true})
 			return after.Memory, true, nil
 		case !dynamo.IsCondCheckFailed(err):
 			return agentmem.Memory{}, false, fmt.Errorf("raise confidence of pattern %s: %w", cur.ID, err)

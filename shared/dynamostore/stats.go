@@ -35,6 +35,10 @@ type ScopeCounts struct {
 	ByType    map[agentmem.Type]int64   `json:"byType"`
 	BySource  map[agentmem.Source]int64 `json:"bySource"`
 	UpdatedAt string                    `json:"updatedAt,omitempty"`
+	// ChangedAt is when a memory of the scope was last created, deleted
+	// or rewritten; a mere lastAccessedAt update leaves it. With Total it
+	// versions the scope's content (search caches key on it).
+	ChangedAt string `json:"changedAt,omitempty"`
 }
 
 // countDelta is a change to a scope's counters.
@@ -42,6 +46,9 @@ type countDelta struct {
 	total, bytes int64
 	byType       map[agentmem.Type]int64
 	bySource     map[agentmem.Source]int64
+	// content is set when memories were created, deleted or changed in
+	// what they say (not only lastAccessedAt): it moves ChangedAt.
+	content bool
 }
 
 // deltaOf returns the change that adding (sign 1) or removing (sign -1) m
@@ -56,6 +63,7 @@ func deltaOf(m agentmem.Memory, sign int64) countDelta {
 		bytes:    sign * int64(MemorySize(m)),
 		byType:   map[agentmem.Type]int64{t: sign},
 		bySource: map[agentmem.Source]int64{m.Source: sign},
+		content:  true,
 	}
 }
 
@@ -63,6 +71,7 @@ func deltaOf(m agentmem.Memory, sign int64) countDelta {
 func (d *countDelta) add(o countDelta) {
 	d.total += o.total
 	d.bytes += o.bytes
+	d.content = d.content || o.content
 	if d.byType == nil {
 		d.byType, d.bySource = map[agentmem.Type]int64{}, map[agentmem.Source]int64{}
 	}
@@ -140,16 +149,19 @@ const (
 // succeeded, so a failure here is logged, not returned: the caller's write
 // must not be retried because of it.
 func (s *Store) adjustCounts(ctx context.Context, agentName, projectID string, d countDelta) int64 {
-	if d.total == 0 && d.bytes == 0 {
+	if d.total == 0 && d.bytes == 0 && !d.content {
 		return -1
 	}
 	pk, sk := countsKey(agentName, projectID)
 	var old struct {
 		Total *int64 `dynamo:"total"`
 	}
-	err := applyDelta(s.journal.Update("pk", pk).Range("sk", sk), d, s.now()).
-		Set("agentName", agentName).Set("projectId", projectID).
-		OnlyUpdatedOldValue(ctx, &old)
+	u := applyDelta(s.journal.Update("pk", pk).Range("sk", sk), d, s.now()).
+		Set("agentName", agentName).Set("projectId", projectID)
+	if d.content {
+		u = u.Set("changedAt", agentmem.FormatTime(s.now()))
+	}
+	err := u.OnlyUpdatedOldValue(ctx, &old)
 	if err != nil {
 		s.log().WarnContext(ctx, "scope counters not updated; RecountScope repairs them",
 			"agent", agentName, "project", projectID, "err", err)
@@ -224,6 +236,7 @@ func emptyCounts(agentName, projectID string) ScopeCounts {
 func countsFromItem(item dynamo.Item) ScopeCounts {
 	c := emptyCounts(strAttr(item, "agentName"), strAttr(item, "projectId"))
 	c.UpdatedAt = strAttr(item, "updatedAt")
+	c.ChangedAt = strAttr(item, "changedAt")
 	for k, v := range item {
 		nv, ok := v.(*types.AttributeValueMemberN)
 		if !ok {
@@ -262,6 +275,7 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 	pk, sk := countsKey(agentName, projectID)
 	c := emptyCounts(agentName, projectID)
 	c.Total, c.Bytes, c.UpdatedAt = d.total, d.bytes, agentmem.FormatTime(s.now())
+	c.ChangedAt = c.UpdatedAt
 	for t, n := range d.byType {
 		if n != 0 {
 			c.ByType[t] = n
@@ -275,6 +289,7 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 	item := countsItem(c)
 	item["pk"], item["sk"] = &types.AttributeValueMemberS{Value: pk}, &types.AttributeValueMemberS{Value: sk}
 	item["agentName"], item["projectId"] = &types.AttributeValueMemberS{Value: agentName}, &types.AttributeValueMemberS{Value: projectID}
+	item["changedAt"] = &types.AttributeValueMemberS{Value: c.ChangedAt}
 	var oldItem dynamo.Item
 	err = s.journal.Put(item).OldValue(ctx, &oldItem)
 	if err != nil && !notFound(err) {

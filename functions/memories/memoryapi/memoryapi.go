@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strconv"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dynamostore"
@@ -30,25 +31,43 @@ type API struct {
 	// MinConfidence is the confidence a pattern must exceed to be
 	// suggested (AGENTMEM_PATTERN_MIN_CONFIDENCE, default 0.7).
 	MinConfidence float64
+
+	cache *indexCache // nil: search reads the scope every time
 }
 
 // New returns the Lambda handler of the memories function. Settings:
 // AGENTMEM_PATTERN_MIN_CONFIDENCE, the default threshold of pattern
-// suggestions (0..1, default search.DefaultMinConfidence).
+// suggestions (0..1, default search.DefaultMinConfidence), and
+// AGENTMEM_SEARCH_CACHE, how many memories the in-process search cache
+// holds over all scopes (default DefaultSearchCacheMemories; 0 turns it
+// off).
 func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 	log := deps.Log
 	if log == nil {
 		log = slog.Default()
 	}
 	a := &API{Store: deps.Store, Log: log, Embedder: deps.Embedder, MinConfidence: search.DefaultMinConfidence}
-	if deps.Getenv != nil {
-		if v := deps.Getenv("AGENTMEM_PATTERN_MIN_CONFIDENCE"); v != "" {
-			c, err := parseConfidence(v)
-			if err != nil {
-				return nil, fmt.Errorf("AGENTMEM_PATTERN_MIN_CONFIDENCE: %w", err)
-			}
-			a.MinConfidence = c
+	getenv := deps.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	if v := getenv("AGENTMEM_PATTERN_MIN_CONFIDENCE"); v != "" {
+		c, err := parseConfidence(v)
+		if err != nil {
+			return nil, fmt.Errorf("AGENTMEM_PATTERN_MIN_CONFIDENCE: %w", err)
 		}
+		a.MinConfidence = c
+	}
+	cacheSize := DefaultSearchCacheMemories
+	if v := getenv("AGENTMEM_SEARCH_CACHE"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("AGENTMEM_SEARCH_CACHE=%q: want a number of memories (0 turns the cache off)", v)
+		}
+		cacheSize = n
+	}
+	if cacheSize > 0 {
+		a.cache = newIndexCache(cacheSize)
 	}
 	return httpapi.NewHandler(routes.Memories, map[string]httpapi.HandlerFunc{
 		"ListMemories":   a.list,

@@ -95,21 +95,13 @@ func (a *API) search(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 	}
 	// The query's vector is computed while the scope is read.
 	vecc := a.queryVector(ctx, q)
-	ms, err := a.Store.ScopeMemories(ctx, agent, project, typ)
+	ix, err := a.scopeIndex(ctx, agent, project, typ)
 	qvec := <-vecc
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	docs := make([]search.Doc, len(ms))
-	for i, m := range ms {
-		var vec []float32
-		if qvec != nil {
-			vec = embeddings.DecodeFor(m.Embedding, a.Embedder.Name())
-		}
-		docs[i] = search.MemoryDoc(m, vec)
-	}
-	hits, mode := search.RankMode(q, qvec, docs, limit)
-	out := SearchResult{Query: q, Mode: mode, Searched: len(ms), Results: a.scored(ctx, hits, ms)}
+	hits, mode := ix.index.RankMode(q, qvec, limit)
+	out := SearchResult{Query: q, Mode: mode, Searched: ix.index.Len(), Results: a.scored(ctx, hits, ix.memories)}
 	return httpapi.JSON(http.StatusOK, out), nil
 }
 
@@ -136,11 +128,7 @@ func (a *API) queryVector(ctx context.Context, q string) <-chan []float32 {
 
 // scored returns the memories of hits in order with their scores, and
 // marks them used (lastAccessedAt) for eviction.
-func (a *API) scored(ctx context.Context, hits []search.Hit, ms []agentmem.Memory) []Scored {
-	byID := make(map[string]agentmem.Memory, len(ms))
-	for _, m := range ms {
-		byID[m.ID] = m
-	}
+func (a *API) scored(ctx context.Context, hits []search.Hit, byID map[string]agentmem.Memory) []Scored {
 	out := make([]Scored, len(hits))
 	used := make([]agentmem.Memory, len(hits))
 	for i, h := range hits {
@@ -208,7 +196,11 @@ func (a *API) suggestions(ctx context.Context, agent, project, task string, minC
 	if err != nil {
 		return nil, err
 	}
-	return a.scored(ctx, search.SuggestPatterns(task, pats, minConf, limit), pats), nil
+	byID := make(map[string]agentmem.Memory, len(pats))
+	for _, p := range pats {
+		byID[p.ID] = p
+	}
+	return a.scored(ctx, search.SuggestPatterns(task, pats, minConf, limit), byID), nil
 }
 
 // parseConfidence parses a confidence threshold from 0 to 1.

@@ -232,3 +232,54 @@ func TestSearchHybridWithTheHashingEmbedder(t *testing.T) {
 		t.Errorf("the memory without a usable vector was dropped: %q", contents(got.Results))
 	}
 }
+
+// TestSearchSeesEveryChange searches a scope after each kind of write: the
+// cached index must never hide one.
+func TestSearchSeesEveryChange(t *testing.T) {
+	a := newAPITest(t)
+	first := a.create("nori", `{"projectId":"p","content":"The flaky checkout test waits for network idle"}`)
+	q := "projectId=p&q=checkout"
+	if got := a.search("nori", q); len(got.Results) != 1 {
+		t.Fatalf("first search: %q", contents(got.Results))
+	}
+	if got := a.search("nori", q); len(got.Results) != 1 || got.Results[0].LastAccessedAt == "" {
+		t.Fatalf("cached search: %+v", got.Results)
+	}
+	second := a.create("nori", `{"projectId":"p","content":"The checkout service caches prices for 60 s"}`)
+	if got := a.search("nori", q); len(got.Results) != 2 {
+		t.Errorf("after a create: %q, want both", contents(got.Results))
+	}
+	if resp := a.do("DELETE", "/api/agents/nori/memories/"+first.ID, ""); resp.StatusCode != 204 {
+		t.Fatal(resp.Body)
+	}
+	if got := a.search("nori", q); len(got.Results) != 1 || got.Results[0].ID != second.ID {
+		t.Errorf("after a delete: %q, want only the second", contents(got.Results))
+	}
+	p := agentmem.Memory{AgentName: "nori", ProjectID: "p", Source: agentmem.SourceExtraction, Type: agentmem.TypePattern,
+		Content: "checkout e2e flake", Trigger: "checkout e2e times out", Solution: "wait for network idle", Confidence: new(0.5)}
+	if _, _, err := a.store.SavePattern(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	a.search("nori", q) // cache the pattern at 0.5
+	if _, raised, err := a.store.SavePattern(context.Background(), p); err != nil || !raised {
+		t.Fatal(raised, err)
+	}
+	raisedTo := 0.0
+	for _, r := range a.search("nori", q).Results {
+		if r.Type == agentmem.TypePattern {
+			raisedTo = *r.Confidence
+		}
+	}
+	if raisedTo != search.RaiseConfidence(0.5) {
+		t.Errorf("after a raise: pattern at %v, want %v", raisedTo, search.RaiseConfidence(0.5))
+	}
+	if resp := a.do("POST", "/api/agents/nori/memories/forget", `{"projectId":"p","olderThan":"1h"}`); resp.StatusCode != 200 {
+		t.Fatal(resp.Body)
+	}
+	if resp := a.do("DELETE", "/api/agents/nori/memories?projectId=p", ""); resp.StatusCode != 204 {
+		t.Fatal(resp.Body)
+	}
+	if got := a.search("nori", q); len(got.Results) != 0 || got.Searched != 0 {
+		t.Errorf("after deleting the scope: %q", contents(got.Results))
+	}
+}
