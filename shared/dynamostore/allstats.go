@@ -28,31 +28,11 @@ const (
 // StatsShards keys, however many scopes there are).
 type Totals struct {
 	// Scopes counts the scopes holding at least one memory.
-	Scopes    int64                     `json:"scopes"`
-	Total     int64                     `json:"total"`
-	Bytes     int64                     `json:"bytes"`
-	ByType    map[agentmem.Type]int64   `json:"byType"`
-	BySource  map[agentmem.Source]int64 `json:"bySource"`
-	UpdatedAt string                    `json:"updatedAt,omitempty"`
+	Scopes int64 `json:"scopes"`
+	Counts
 }
 
-// add accumulates the counters of one totals item.
-func (t *Totals) add(c ScopeCounts, scopes int64) {
-	t.Scopes += scopes
-	t.Total += c.Total
-	t.Bytes += c.Bytes
-	for k, v := range c.ByType {
-		t.ByType[k] += v
-	}
-	for k, v := range c.BySource {
-		t.BySource[k] += v
-	}
-	t.UpdatedAt = max(t.UpdatedAt, c.UpdatedAt)
-}
-
-func emptyTotals() Totals {
-	return Totals{ByType: map[agentmem.Type]int64{}, BySource: map[agentmem.Source]int64{}}
-}
+func emptyTotals() Totals { return Totals{Counts: newCounts()} }
 
 func shardPK(i int) string { return fmt.Sprintf("stats#%02d", i) }
 
@@ -69,7 +49,8 @@ func (s *Store) GetTotals(ctx context.Context) (Totals, error) {
 	}
 	t := emptyTotals()
 	for _, item := range items {
-		t.add(countsFromItem(item), intAttr(item, "scopes"))
+		t.add(countsFromItem(item).Counts)
+		t.Scopes += intAttr(item, "scopes")
 	}
 	return t, nil
 }
@@ -88,16 +69,18 @@ func (s *Store) RecountTotals(ctx context.Context) (Totals, error) {
 		shard := emptyTotals()
 		for _, item := range items {
 			c := countsFromItem(item)
-			shard.add(c, boolInt(c.Total > 0))
+			shard.add(c.Counts)
+			shard.Scopes += boolInt(c.Total > 0)
 		}
 		shard.UpdatedAt = agentmem.FormatTime(s.now())
-		item := countsItem(ScopeCounts{Total: shard.Total, Bytes: shard.Bytes, ByType: shard.ByType, BySource: shard.BySource, UpdatedAt: shard.UpdatedAt})
+		item := countsItem(shard.Counts)
 		item["pk"], item["sk"] = &types.AttributeValueMemberS{Value: shardPK(i)}, &types.AttributeValueMemberS{Value: totalsSK}
 		item["scopes"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(shard.Scopes, 10)}
 		if err := s.journal.Put(item).Run(ctx); err != nil {
 			return Totals{}, fmt.Errorf("put totals of %s: %w", shardPK(i), err)
 		}
-		all.add(ScopeCounts{Total: shard.Total, Bytes: shard.Bytes, ByType: shard.ByType, BySource: shard.BySource, UpdatedAt: shard.UpdatedAt}, shard.Scopes)
+		all.add(shard.Counts)
+		all.Scopes += shard.Scopes
 	}
 	return all, nil
 }

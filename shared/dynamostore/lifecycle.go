@@ -74,7 +74,7 @@ var evictionFields = []string{"scope", "createdAt", "id", "agentName", "projectI
 // remove what is over the limit and, deletes being conditional, never
 // count a memory twice. Failures are logged: the write itself succeeded.
 func (s *Store) enforceLimit(ctx context.Context, written agentmem.Memory, total int64) {
-	limit := s.memoryLimit()
+	limit := s.ScopeLimit()
 	if total <= int64(limit) {
 		return
 	}

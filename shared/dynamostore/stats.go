@@ -28,17 +28,40 @@ const StatsShards = 16
 type ScopeCounts struct {
 	AgentName string `json:"agentName"`
 	ProjectID string `json:"projectId"`
-	Total     int64  `json:"total"`
+	Counts
+	// ChangedAt is when a memory of the scope was last created, deleted
+	// or rewritten; a mere lastAccessedAt update leaves it. With Total it
+	// versions the scope's content (search caches key on it).
+	ChangedAt string `json:"changedAt,omitempty"`
+}
+
+// Counts are memory counters: how many memories, their stored size, and
+// how many of each type and source.
+type Counts struct {
+	Total int64 `json:"total"`
 	// Bytes approximates the memories' stored size (attribute names plus
 	// values, as DynamoDB counts item size).
 	Bytes     int64                     `json:"bytes"`
 	ByType    map[agentmem.Type]int64   `json:"byType"`
 	BySource  map[agentmem.Source]int64 `json:"bySource"`
 	UpdatedAt string                    `json:"updatedAt,omitempty"`
-	// ChangedAt is when a memory of the scope was last created, deleted
-	// or rewritten; a mere lastAccessedAt update leaves it. With Total it
-	// versions the scope's content (search caches key on it).
-	ChangedAt string `json:"changedAt,omitempty"`
+}
+
+func newCounts() Counts {
+	return Counts{ByType: map[agentmem.Type]int64{}, BySource: map[agentmem.Source]int64{}}
+}
+
+// add accumulates o into c; UpdatedAt becomes the later of the two.
+func (c *Counts) add(o Counts) {
+	c.Total += o.Total
+	c.Bytes += o.Bytes
+	for k, v := range o.ByType {
+		c.ByType[k] += v
+	}
+	for k, v := range o.BySource {
+		c.BySource[k] += v
+	}
+	c.UpdatedAt = max(c.UpdatedAt, o.UpdatedAt)
 }
 
 // countDelta is a change to a scope's counters.
@@ -227,8 +250,7 @@ func (s *Store) GetScopeCounts(ctx context.Context, agentName, projectID string)
 }
 
 func emptyCounts(agentName, projectID string) ScopeCounts {
-	return ScopeCounts{AgentName: agentName, ProjectID: projectID,
-		ByType: map[agentmem.Type]int64{}, BySource: map[agentmem.Source]int64{}}
+	return ScopeCounts{AgentName: agentName, ProjectID: projectID, Counts: newCounts()}
 }
 
 // countsFromItem decodes a counters item; zero counters are left out of
@@ -286,7 +308,7 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 			c.BySource[src] = n
 		}
 	}
-	item := countsItem(c)
+	item := countsItem(c.Counts)
 	item["pk"], item["sk"] = &types.AttributeValueMemberS{Value: pk}, &types.AttributeValueMemberS{Value: sk}
 	item["agentName"], item["projectId"] = &types.AttributeValueMemberS{Value: agentName}, &types.AttributeValueMemberS{Value: projectID}
 	item["changedAt"] = &types.AttributeValueMemberS{Value: c.ChangedAt}
@@ -296,14 +318,14 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 		return ScopeCounts{}, fmt.Errorf("put counters of %s: %w", sk, err)
 	}
 	old := countsFromItem(oldItem)
-	diff := countsDelta(c, 1)
-	diff.add(countsDelta(old, -1))
+	diff := countsDelta(c.Counts, 1)
+	diff.add(countsDelta(old.Counts, -1))
 	s.adjustTotals(ctx, pk, diff, boolInt(c.Total > 0)-boolInt(old.Total > 0))
 	return c, nil
 }
 
 // countsItem encodes counters as the attributes of a counters item.
-func countsItem(c ScopeCounts) dynamo.Item {
+func countsItem(c Counts) dynamo.Item {
 	item := dynamo.Item{
 		"updatedAt": &types.AttributeValueMemberS{Value: c.UpdatedAt},
 		"total":     &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Total, 10)},
@@ -319,7 +341,7 @@ func countsItem(c ScopeCounts) dynamo.Item {
 }
 
 // countsDelta returns c as a change to counters, times sign.
-func countsDelta(c ScopeCounts, sign int64) countDelta {
+func countsDelta(c Counts, sign int64) countDelta {
 	d := countDelta{total: sign * c.Total, bytes: sign * c.Bytes,
 		byType: map[agentmem.Type]int64{}, bySource: map[agentmem.Source]int64{}}
 	for t, n := range c.ByType {

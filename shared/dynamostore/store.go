@@ -162,8 +162,9 @@ func (s *Store) log() *slog.Logger {
 	return slog.Default()
 }
 
-// memoryLimit returns the per-scope limit in force.
-func (s *Store) memoryLimit() int {
+// ScopeLimit returns the per-scope memory limit in force: MemoryLimit, or
+// agentmem.DefaultMemoryLimit when it is not set.
+func (s *Store) ScopeLimit() int {
 	if s.MemoryLimit > 0 {
 		return s.MemoryLimit
 	}

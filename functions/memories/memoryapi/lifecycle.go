@@ -73,20 +73,15 @@ type ScopeUsage struct {
 	Session *Usage `json:"session"`
 }
 
-// Stats is the answer of GetStats.
+// Stats is the answer of GetStats: the scope's counters (its memories:
+// total, bytes, by type and by source), broken down by scope, and the
+// eviction limit.
 type Stats struct {
-	AgentName string `json:"agentName"`
-	ProjectID string `json:"projectId"`
-	// Total and Bytes count the agent's memories in the project.
-	Total    int64                     `json:"total"`
-	Bytes    int64                     `json:"bytes"`
-	ByType   map[agentmem.Type]int64   `json:"byType"`
-	BySource map[agentmem.Source]int64 `json:"bySource"`
-	ByScope  ScopeUsage                `json:"byScope"`
+	dynamostore.ScopeCounts
+	ByScope ScopeUsage `json:"byScope"`
 	// Limit is how many memories the scope keeps before the least
 	// recently used are evicted.
-	Limit     int    `json:"limit"`
-	UpdatedAt string `json:"updatedAt,omitempty"`
+	Limit int `json:"limit"`
 }
 
 func (a *API) stats(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
@@ -98,13 +93,8 @@ func (a *API) stats(ctx context.Context, r *httpapi.Request) (httpapi.Response, 
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	limit := a.Store.MemoryLimit
-	if limit <= 0 {
-		limit = agentmem.DefaultMemoryLimit
-	}
 	return httpapi.JSON(http.StatusOK, Stats{
-		AgentName: agent, ProjectID: project, Total: c.Total, Bytes: c.Bytes, ByType: c.ByType, BySource: c.BySource,
-		ByScope: ScopeUsage{Project: Usage{Total: c.Total, Bytes: c.Bytes}}, Limit: limit, UpdatedAt: c.UpdatedAt,
+		ScopeCounts: c, ByScope: ScopeUsage{Project: Usage{Total: c.Total, Bytes: c.Bytes}}, Limit: a.Store.ScopeLimit(),
 	}), nil
 }
 
