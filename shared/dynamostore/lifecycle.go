@@ -124,6 +124,9 @@ func (s *Store) enforceLimit(ctx context.Context, written agentmem.Memory, total
 // touchConcurrency bounds the parallel updates of TouchMemories.
 const touchConcurrency = 10
 
+// counterTimeout bounds the counter update that follows touched memories.
+const counterTimeout = 5 * time.Second
+
 // TouchMemories sets the lastAccessedAt of each memory (identified by
 // agent, project, createdAt and id) to at, as search and pattern
 // suggestion do for their hits, so that eviction keeps what is used. It
@@ -168,8 +171,11 @@ func (s *Store) TouchMemories(ctx context.Context, ms []agentmem.Memory, at time
 			grown[[2]string{m.AgentName, m.ProjectID}] += int64(len("lastAccessedAt") + len(stamp))
 		}
 	}
+	// The items changed even when ctx's deadline has passed since.
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), counterTimeout)
+	defer cancel()
 	for k, bytes := range grown {
-		s.adjustCounts(context.WithoutCancel(ctx), k[0], k[1], countDelta{bytes: bytes})
+		s.adjustCounts(cctx, k[0], k[1], countDelta{bytes: bytes})
 	}
 	return n, err
 }
