@@ -33,6 +33,9 @@ var wantStatus = map[string]int{
 	"DeleteMemory": 204, "RenderMemory": 200, "Bootstrap": 200,
 	"ListPersonalities": 200, "GetPersonality": 200, "PutPersonality": 200, "DeletePersonality": 204,
 	"CreateExtraction": 200,
+
+	// Search, patterns, lifecycle and stats (issue 5).
+	"SearchMemories": 200, "SuggestPatterns": 200, "ForgetMemories": 200, "GetStats": 200, "GetAllStats": 200,
 }
 
 func loadEvent(t *testing.T, path string) events.APIGatewayV2HTTPRequest {

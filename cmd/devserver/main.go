@@ -31,6 +31,7 @@ import (
 	"github.com/agentmem/agentmem/shared/applog"
 	"github.com/agentmem/agentmem/shared/dynamolocal"
 	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/embeddings"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/llm/providers"
 	"github.com/agentmem/agentmem/shared/localapi"
@@ -88,7 +89,7 @@ func run() error {
 			}
 		}()
 	}
-	deps, err := lambdamain.DepsFromEnv(ctx, os.Getenv, log, &cfg, lambdamain.WithLLM(providers.FromEnv))
+	deps, err := lambdamain.DepsFromEnv(ctx, os.Getenv, log, &cfg, lambdamain.WithLLM(providers.FromEnv), lambdamain.WithEmbedder(embeddings.FromEnv))
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,11 @@ const maxCreateAttempts = 32
 // being free, and on a collision it moves createdAt forward by a few
 // nanoseconds and tries again, so concurrent writers never overwrite each
 // other. m.AgentName, m.ProjectID, m.Content and m.Source must be set.
+//
+// Every writer goes through here, so here the memory gets its vector (when
+// the store has an Embedder and m.Embedding is empty; best effort) and the
+// scope its limit: when the write takes the scope over MemoryLimit, the
+// least recently used unprotected memories are evicted (see enforceLimit).
 func (s *Store) CreateMemory(ctx context.Context, m agentmem.Memory) (agentmem.Memory, error) {
 	if m.Type == "" {
 		m.Type = agentmem.TypeNote
@@ -35,6 +40,7 @@ func (s *Store) CreateMemory(ctx context.Context, m agentmem.Memory) (agentmem.M
 		t = parsed.UTC()
 	}
 	m.ID = s.newID(s.now())
+	s.embed(ctx, &m)
 	scope := agentmem.Scope(m.AgentName, m.ProjectID)
 	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
 		m.CreatedAt = agentmem.FormatTime(t)
@@ -42,7 +48,8 @@ func (s *Store) CreateMemory(ctx context.Context, m agentmem.Memory) (agentmem.M
 			If("attribute_not_exists($)", "createdAt").
 			Run(ctx)
 		if err == nil {
-			s.adjustCounts(ctx, m.AgentName, m.ProjectID, deltaOf(m, 1))
+			total := s.adjustCounts(ctx, m.AgentName, m.ProjectID, deltaOf(m, 1))
+			s.enforceLimit(ctx, m, total)
 			return m, nil
 		}
 		if !dynamo.IsCondCheckFailed(err) {
@@ -149,20 +156,21 @@ func (s *Store) DeleteMemory(ctx context.Context, agentName, id string) error {
 	if err != nil {
 		return err
 	}
-	deleted, err := s.deleteOne(ctx, m)
+	old, deleted, err := s.deleteOne(ctx, m)
 	switch {
 	case err != nil:
 		return err
 	case !deleted:
 		return agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
 	}
-	s.adjustCounts(ctx, m.AgentName, m.ProjectID, deltaOf(m, -1))
+	s.adjustCounts(ctx, old.AgentName, old.ProjectID, deltaOf(old, -1))
 	return nil
 }
 
 // deleteOne deletes the stored item of m if it still is m (same id), and
-// reports whether it did. The item deleted is what the counters lose.
-func (s *Store) deleteOne(ctx context.Context, m agentmem.Memory) (bool, error) {
+// returns it as it was. The item deleted is what the counters lose, so m
+// itself need only carry the key and id.
+func (s *Store) deleteOne(ctx context.Context, m agentmem.Memory) (agentmem.Memory, bool, error) {
 	var old memoryItem
 	err := s.memories.Delete("scope", agentmem.Scope(m.AgentName, m.ProjectID)).
 		Range("createdAt", m.CreatedAt).
@@ -170,22 +178,28 @@ func (s *Store) deleteOne(ctx context.Context, m agentmem.Memory) (bool, error) 
 		OldValue(ctx, &old)
 	switch {
 	case dynamo.IsCondCheckFailed(err), notFound(err):
-		return false, nil
+		return agentmem.Memory{}, false, nil
 	case err != nil:
-		return false, fmt.Errorf("delete memory %s: %w", m.ID, err)
+		return agentmem.Memory{}, false, fmt.Errorf("delete memory %s: %w", m.ID, err)
 	}
-	return true, nil
+	return old.Memory, true, nil
 }
 
 // deleteConcurrency bounds the parallel deletes of DeleteMemories.
 const deleteConcurrency = 16
 
-// DeleteMemories deletes the given memories (identified by scope,
+// DeleteMemories deletes the given memories (identified by agent, project,
 // createdAt and id; other fields are ignored) and returns how many it
 // deleted. A memory already gone, or replaced by another at the same key,
 // is skipped, not an error. Deletes run in parallel, each conditional on
-// the id, so the counters lose exactly what was deleted.
+// the id, and the counters lose exactly the items deleted.
 func (s *Store) DeleteMemories(ctx context.Context, ms []agentmem.Memory) (int, error) {
+	deleted, err := s.deleteMemories(ctx, ms)
+	return len(deleted), err
+}
+
+// deleteMemories is DeleteMemories returning the items it deleted.
+func (s *Store) deleteMemories(ctx context.Context, ms []agentmem.Memory) ([]agentmem.Memory, error) {
 	type result struct {
 		m       agentmem.Memory
 		deleted bool
@@ -195,19 +209,19 @@ func (s *Store) DeleteMemories(ctx context.Context, ms []agentmem.Memory) (int, 
 	g.SetLimit(deleteConcurrency)
 	for i, m := range ms {
 		g.Go(func() error {
-			deleted, err := s.deleteOne(gctx, m)
-			results[i] = result{m, deleted}
+			old, deleted, err := s.deleteOne(gctx, m)
+			results[i] = result{old, deleted}
 			return err
 		})
 	}
 	err := g.Wait()
 	deltas := map[[2]string]*countDelta{}
-	n := 0
+	var deleted []agentmem.Memory
 	for _, r := range results {
 		if !r.deleted {
 			continue
 		}
-		n++
+		deleted = append(deleted, r.m)
 		k := [2]string{r.m.AgentName, r.m.ProjectID}
 		if deltas[k] == nil {
 			deltas[k] = &countDelta{}
@@ -217,7 +231,7 @@ func (s *Store) DeleteMemories(ctx context.Context, ms []agentmem.Memory) (int, 
 	for k, d := range deltas {
 		s.adjustCounts(ctx, k[0], k[1], *d)
 	}
-	return n, err
+	return deleted, err
 }
 
 // DeleteScope deletes every memory of agent+project, however many, and

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"log/slog"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -28,7 +28,17 @@ const StatsShards = 16
 type ScopeCounts struct {
 	AgentName string `json:"agentName"`
 	ProjectID string `json:"projectId"`
-	Total     int64  `json:"total"`
+	Counts
+	// ChangedAt is when a memory of the scope was last created, deleted
+	// or rewritten; a mere lastAccessedAt update leaves it. With Total it
+	// versions the scope's content (search caches key on it).
+	ChangedAt string `json:"changedAt,omitempty"`
+}
+
+// Counts are memory counters: how many memories, their stored size, and
+// how many of each type and source.
+type Counts struct {
+	Total int64 `json:"total"`
 	// Bytes approximates the memories' stored size (attribute names plus
 	// values, as DynamoDB counts item size).
 	Bytes     int64                     `json:"bytes"`
@@ -37,11 +47,31 @@ type ScopeCounts struct {
 	UpdatedAt string                    `json:"updatedAt,omitempty"`
 }
 
+func newCounts() Counts {
+	return Counts{ByType: map[agentmem.Type]int64{}, BySource: map[agentmem.Source]int64{}}
+}
+
+// add accumulates o into c; UpdatedAt becomes the later of the two.
+func (c *Counts) add(o Counts) {
+	c.Total += o.Total
+	c.Bytes += o.Bytes
+	for k, v := range o.ByType {
+		c.ByType[k] += v
+	}
+	for k, v := range o.BySource {
+		c.BySource[k] += v
+	}
+	c.UpdatedAt = max(c.UpdatedAt, o.UpdatedAt)
+}
+
 // countDelta is a change to a scope's counters.
 type countDelta struct {
 	total, bytes int64
 	byType       map[agentmem.Type]int64
 	bySource     map[agentmem.Source]int64
+	// content is set when memories were created, deleted or changed in
+	// what they say (not only lastAccessedAt): it moves ChangedAt.
+	content bool
 }
 
 // deltaOf returns the change that adding (sign 1) or removing (sign -1) m
@@ -56,6 +86,7 @@ func deltaOf(m agentmem.Memory, sign int64) countDelta {
 		bytes:    sign * int64(MemorySize(m)),
 		byType:   map[agentmem.Type]int64{t: sign},
 		bySource: map[agentmem.Source]int64{m.Source: sign},
+		content:  true,
 	}
 }
 
@@ -63,6 +94,7 @@ func deltaOf(m agentmem.Memory, sign int64) countDelta {
 func (d *countDelta) add(o countDelta) {
 	d.total += o.total
 	d.bytes += o.bytes
+	d.content = d.content || o.content
 	if d.byType == nil {
 		d.byType, d.bySource = map[agentmem.Type]int64{}, map[agentmem.Source]int64{}
 	}
@@ -134,18 +166,54 @@ const (
 	sourceCounterPrefix = "s_"
 )
 
-// adjustCounts applies d to the counters of agent+project. The memory
-// write it follows has already succeeded, so a failure here is logged, not
-// returned: the caller's write must not be retried because of it.
-func (s *Store) adjustCounts(ctx context.Context, agentName, projectID string, d countDelta) {
-	if d.total == 0 && d.bytes == 0 {
-		return
+// adjustCounts applies d to the counters of agent+project, then to the
+// totals of its shard, and returns the scope's new total (-1 when the
+// counters could not be updated). The memory write it follows has already
+// succeeded, so a failure here is logged, not returned: the caller's write
+// must not be retried because of it.
+func (s *Store) adjustCounts(ctx context.Context, agentName, projectID string, d countDelta) int64 {
+	if d.total == 0 && d.bytes == 0 && !d.content {
+		return -1
 	}
 	pk, sk := countsKey(agentName, projectID)
-	u := s.journal.Update("pk", pk).Range("sk", sk).
-		Add("total", d.total).Add("bytes", d.bytes).
-		Set("agentName", agentName).Set("projectId", projectID).
-		Set("updatedAt", agentmem.FormatTime(s.now()))
+	var old struct {
+		Total *int64 `dynamo:"total"`
+	}
+	u := applyDelta(s.journal.Update("pk", pk).Range("sk", sk), d, s.now()).
+		Set("agentName", agentName).Set("projectId", projectID)
+	if d.content {
+		u = u.Set("changedAt", agentmem.FormatTime(s.now()))
+	}
+	err := u.OnlyUpdatedOldValue(ctx, &old)
+	if err != nil {
+		s.log().WarnContext(ctx, "scope counters not updated; RecountScope repairs them",
+			"agent", agentName, "project", projectID, "err", err)
+		return -1
+	}
+	before := int64(0)
+	if old.Total != nil {
+		before = *old.Total
+	}
+	after := before + d.total
+	s.adjustTotals(ctx, pk, d, boolInt(after > 0)-boolInt(before > 0))
+	return after
+}
+
+// adjustTotals applies d, and a change in the number of scopes holding
+// memories, to the totals item of shard pk.
+func (s *Store) adjustTotals(ctx context.Context, pk string, d countDelta, scopes int64) {
+	u := applyDelta(s.journal.Update("pk", pk).Range("sk", totalsSK), d, s.now())
+	if scopes != 0 {
+		u = u.Add("scopes", scopes)
+	}
+	if err := u.Run(ctx); err != nil {
+		s.log().WarnContext(ctx, "shard totals not updated; RecountTotals repairs them", "shard", pk, "err", err)
+	}
+}
+
+// applyDelta adds d's counters to the update u.
+func applyDelta(u *dynamo.Update, d countDelta, now time.Time) *dynamo.Update {
+	u = u.Add("total", d.total).Add("bytes", d.bytes).Set("updatedAt", agentmem.FormatTime(now))
 	for t, n := range d.byType {
 		if n != 0 {
 			u = u.Add(typeCounterPrefix+string(t), n)
@@ -156,10 +224,14 @@ func (s *Store) adjustCounts(ctx context.Context, agentName, projectID string, d
 			u = u.Add(sourceCounterPrefix+string(src), n)
 		}
 	}
-	if err := u.Run(ctx); err != nil {
-		slog.Default().WarnContext(ctx, "scope counters not updated; RecountScope repairs them",
-			"agent", agentName, "project", projectID, "err", err)
+	return u
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
 	}
+	return 0
 }
 
 // GetScopeCounts returns the counters of agent+project; a scope that never
@@ -178,21 +250,15 @@ func (s *Store) GetScopeCounts(ctx context.Context, agentName, projectID string)
 }
 
 func emptyCounts(agentName, projectID string) ScopeCounts {
-	return ScopeCounts{AgentName: agentName, ProjectID: projectID,
-		ByType: map[agentmem.Type]int64{}, BySource: map[agentmem.Source]int64{}}
+	return ScopeCounts{AgentName: agentName, ProjectID: projectID, Counts: newCounts()}
 }
 
 // countsFromItem decodes a counters item; zero counters are left out of
 // the maps.
 func countsFromItem(item dynamo.Item) ScopeCounts {
-	str := func(k string) string {
-		if v, ok := item[k].(*types.AttributeValueMemberS); ok {
-			return v.Value
-		}
-		return ""
-	}
-	c := emptyCounts(str("agentName"), str("projectId"))
-	c.UpdatedAt = str("updatedAt")
+	c := emptyCounts(strAttr(item, "agentName"), strAttr(item, "projectId"))
+	c.UpdatedAt = strAttr(item, "updatedAt")
+	c.ChangedAt = strAttr(item, "changedAt")
 	for k, v := range item {
 		nv, ok := v.(*types.AttributeValueMemberN)
 		if !ok {
@@ -217,8 +283,8 @@ func countsFromItem(item dynamo.Item) ScopeCounts {
 }
 
 // RecountScope rebuilds the counters of agent+project from its memories
-// and returns them. Deep Dream calls it after rewriting a scope; operators
-// can call it to repair drift.
+// and returns them; the shard totals move by the difference. Deep Dream
+// calls it after rewriting a scope; operators can call it to repair drift.
 func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (ScopeCounts, error) {
 	var d countDelta
 	err := s.EachMemory(ctx, agentName, projectID, func(m agentmem.Memory) error {
@@ -231,27 +297,58 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 	pk, sk := countsKey(agentName, projectID)
 	c := emptyCounts(agentName, projectID)
 	c.Total, c.Bytes, c.UpdatedAt = d.total, d.bytes, agentmem.FormatTime(s.now())
-	item := dynamo.Item{
-		"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: sk},
-		"agentName": &types.AttributeValueMemberS{Value: agentName}, "projectId": &types.AttributeValueMemberS{Value: projectID},
-		"updatedAt": &types.AttributeValueMemberS{Value: c.UpdatedAt},
-		"total":     &types.AttributeValueMemberN{Value: strconv.FormatInt(d.total, 10)},
-		"bytes":     &types.AttributeValueMemberN{Value: strconv.FormatInt(d.bytes, 10)},
-	}
+	c.ChangedAt = c.UpdatedAt
 	for t, n := range d.byType {
 		if n != 0 {
 			c.ByType[t] = n
-			item[typeCounterPrefix+string(t)] = &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
 		}
 	}
 	for src, n := range d.bySource {
 		if n != 0 {
 			c.BySource[src] = n
-			item[sourceCounterPrefix+string(src)] = &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
 		}
 	}
-	if err := s.journal.Put(item).Run(ctx); err != nil {
+	item := countsItem(c.Counts)
+	item["pk"], item["sk"] = &types.AttributeValueMemberS{Value: pk}, &types.AttributeValueMemberS{Value: sk}
+	item["agentName"], item["projectId"] = &types.AttributeValueMemberS{Value: agentName}, &types.AttributeValueMemberS{Value: projectID}
+	item["changedAt"] = &types.AttributeValueMemberS{Value: c.ChangedAt}
+	var oldItem dynamo.Item
+	err = s.journal.Put(item).OldValue(ctx, &oldItem)
+	if err != nil && !notFound(err) {
 		return ScopeCounts{}, fmt.Errorf("put counters of %s: %w", sk, err)
 	}
+	old := countsFromItem(oldItem)
+	diff := countsDelta(c.Counts, 1)
+	diff.add(countsDelta(old.Counts, -1))
+	s.adjustTotals(ctx, pk, diff, boolInt(c.Total > 0)-boolInt(old.Total > 0))
 	return c, nil
+}
+
+// countsItem encodes counters as the attributes of a counters item.
+func countsItem(c Counts) dynamo.Item {
+	item := dynamo.Item{
+		"updatedAt": &types.AttributeValueMemberS{Value: c.UpdatedAt},
+		"total":     &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Total, 10)},
+		"bytes":     &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Bytes, 10)},
+	}
+	for t, n := range c.ByType {
+		item[typeCounterPrefix+string(t)] = &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+	}
+	for src, n := range c.BySource {
+		item[sourceCounterPrefix+string(src)] = &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+	}
+	return item
+}
+
+// countsDelta returns c as a change to counters, times sign.
+func countsDelta(c Counts, sign int64) countDelta {
+	d := countDelta{total: sign * c.Total, bytes: sign * c.Bytes,
+		byType: map[agentmem.Type]int64{}, bySource: map[agentmem.Source]int64{}}
+	for t, n := range c.ByType {
+		d.byType[t] = sign * n
+	}
+	for src, n := range c.BySource {
+		d.bySource[src] = sign * n
+	}
+	return d
 }

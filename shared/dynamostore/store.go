@@ -9,10 +9,13 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"sync"
 	"time"
 
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/embeddings"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -74,6 +77,18 @@ type Store struct {
 
 	// Now is the clock; tests may replace it before first use.
 	Now func() time.Time
+
+	// Embedder, when set, computes the vector of every memory CreateMemory
+	// writes (best effort: a failure is logged and the memory is stored
+	// without one, searchable lexically). Set it before first use.
+	Embedder embeddings.Embedder
+	// MemoryLimit is how many memories a scope keeps before CreateMemory
+	// evicts the least recently used (0: agentmem.DefaultMemoryLimit).
+	// Set it before first use.
+	MemoryLimit int
+	// Log receives the store's warnings and eviction records
+	// (nil: slog.Default()).
+	Log *slog.Logger
 
 	idMu      sync.Mutex
 	idEntropy *ulid.MonotonicEntropy
@@ -137,6 +152,23 @@ func (s *Store) newID(t time.Time) string {
 	s.idMu.Lock()
 	defer s.idMu.Unlock()
 	return ulid.MustNew(ulid.Timestamp(t), s.idEntropy).String()
+}
+
+// log returns the store's logger.
+func (s *Store) log() *slog.Logger {
+	if s.Log != nil {
+		return s.Log
+	}
+	return slog.Default()
+}
+
+// ScopeLimit returns the per-scope memory limit in force: MemoryLimit, or
+// agentmem.DefaultMemoryLimit when it is not set.
+func (s *Store) ScopeLimit() int {
+	if s.MemoryLimit > 0 {
+		return s.MemoryLimit
+	}
+	return agentmem.DefaultMemoryLimit
 }
 
 // now returns the store clock's time in UTC.

@@ -14,9 +14,11 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 
 	"github.com/agentmem/agentmem/shared/applog"
 	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/embeddings"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/aws/aws-lambda-go/lambda"
@@ -29,6 +31,11 @@ type Deps struct {
 	// LLM is the configured model client; llm.Disabled{} when none is
 	// configured or the function was not given WithLLM.
 	LLM llm.Client
+	// Embedder computes vectors for semantic search; nil when none is
+	// configured (AGENTMEM_EMBEDDINGS=none): search is lexical then.
+	// DepsFromEnv also sets it on Store, so every memory written gets
+	// its vector.
+	Embedder embeddings.Embedder
 	// Getenv reads the function's other settings (os.Getenv in Lambda).
 	Getenv func(string) string
 }
@@ -40,7 +47,8 @@ type NewFunc func(Deps) (*httpapi.Handler, error)
 type Option func(*options)
 
 type options struct {
-	llm func(context.Context, func(string) string) (llm.Client, error)
+	llm      func(context.Context, func(string) string) (llm.Client, error)
+	embedder func(context.Context, func(string) string) (embeddings.Embedder, error)
 }
 
 // WithLLM builds Deps.LLM with fromEnv (providers.FromEnv in the functions
@@ -49,11 +57,19 @@ func WithLLM(fromEnv func(ctx context.Context, getenv func(string) string) (llm.
 	return func(o *options) { o.llm = fromEnv }
 }
 
+// WithEmbedder builds Deps.Embedder with fromEnv (embeddings.FromEnv in
+// the functions that write or search memories) and sets it on the store,
+// so that every memory written gets its vector.
+func WithEmbedder(fromEnv func(ctx context.Context, getenv func(string) string) (embeddings.Embedder, error)) Option {
+	return func(o *options) { o.embedder = fromEnv }
+}
+
 // DepsFromEnv connects to DynamoDB as getenv configures it
-// (dynamostore.ConfigFromEnv) and builds the optional dependencies opts
-// ask for. storeCfg, when not nil, replaces the store configuration read
-// from the environment (cmd/devserver points it at the DynamoDB Local it
-// started).
+// (dynamostore.ConfigFromEnv, and the per-scope memory limit
+// AGENTMEM_MEMORY_LIMIT, default agentmem.DefaultMemoryLimit) and builds
+// the optional dependencies opts ask for. storeCfg, when not nil, replaces
+// the store configuration read from the environment (cmd/devserver points
+// it at the DynamoDB Local it started).
 func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logger, storeCfg *dynamostore.Config, opts ...Option) (Deps, error) {
 	var o options
 	for _, opt := range opts {
@@ -73,6 +89,19 @@ func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logg
 			return Deps{}, err
 		}
 	}
+	if o.embedder != nil {
+		if deps.Embedder, err = o.embedder(ctx, getenv); err != nil {
+			return Deps{}, err
+		}
+	}
+	if v := getenv("AGENTMEM_MEMORY_LIMIT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return Deps{}, fmt.Errorf("AGENTMEM_MEMORY_LIMIT=%q: want a positive number of memories per scope", v)
+		}
+		store.MemoryLimit = n
+	}
+	store.Embedder, store.Log = deps.Embedder, log
 	return deps, nil
 }
 

@@ -67,8 +67,13 @@ var All = []Route{
 	// Deep Dream (issue 4): dream function.
 
 	// Search and patterns (issue 5): memories function.
+	{"SearchMemories", "GET", "/api/agents/{agentName}/memories/search", Memories, true, "rank memories against a query q (type, limit): lexical, semantic or hybrid"},
+	{"SuggestPatterns", "GET", "/api/agents/{agentName}/patterns/suggest", Memories, true, "high-confidence patterns relevant to a task (minConfidence, limit)"},
 
 	// Lifecycle and stats (issue 5): memories function.
+	{"ForgetMemories", "POST", "/api/agents/{agentName}/memories/forget", Memories, false, "delete memories older than olderThan (h, d, w); pinned kept unless includePinned"},
+	{"GetStats", "GET", "/api/agents/{agentName}/stats", Memories, true, "counts and bytes of a scope, by type, source and scope"},
+	{"GetAllStats", "GET", "/api/stats", Memories, false, "totals over every scope and the scopes' counters, paginated (limit, cursor)"},
 }
 
 // For returns the routes served by fn, in table order.

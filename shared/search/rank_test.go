@@ -155,7 +155,8 @@ func TestRank(t *testing.T) {
 		{"nothing", "", nil, 10, nil, ModeNone},
 		{"lexical", "webhook", nil, 10, []string{"a", "c"}, ModeLexical},
 		{"lexical when no doc has a vector of that size", "webhook", []float32{1, 0, 0}, 10, []string{"a", "c"}, ModeLexical},
-		{"semantic", "the", []float32{1, 0.1}, 10, []string{"b", "a"}, ModeSemantic},
+		{"semantic", "the", []float32{1, 0.5}, 10, []string{"b", "a"}, ModeSemantic},
+		{"semantic drops hits far below the best", "the", []float32{1, 0.1}, 10, []string{"b"}, ModeSemantic},
 		{"hybrid", "webhook", []float32{1, 0.1}, 10, []string{"a", "b", "c"}, ModeHybrid},
 		{"limit", "webhook", []float32{1, 0.1}, 1, []string{"a"}, ModeHybrid},
 	}

@@ -23,6 +23,10 @@ type Bootstrap struct {
 	// there are no memories (no file is written then).
 	MemoryFile  string `json:"memoryFile"`
 	MemoryCount int    `json:"memoryCount"`
+	// SuggestedPatterns are the high-confidence patterns relevant to the
+	// task query parameter, best first (also appended to MemoryFile as a
+	// "## Suggested patterns" section); empty without a task.
+	SuggestedPatterns []Scored `json:"suggestedPatterns"`
 }
 
 func (a *API) bootstrap(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
@@ -30,7 +34,13 @@ func (a *API) bootstrap(ctx context.Context, r *httpapi.Request) (httpapi.Respon
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	// The two reads are independent: run them side by side.
+	task := ""
+	if r.Query.Has("task") {
+		if task, err = text(r, "task", "a description of the run's task, or leave the parameter out"); err != nil {
+			return httpapi.Response{}, err
+		}
+	}
+	// The reads are independent: run them side by side.
 	type personalityResult struct {
 		p   agentmem.Personality
 		err error
@@ -40,12 +50,28 @@ func (a *API) bootstrap(ctx context.Context, r *httpapi.Request) (httpapi.Respon
 		p, err := a.Store.GetPersonality(ctx, agent)
 		pc <- personalityResult{p, err}
 	}()
+	type patternsResult struct {
+		s   []Scored
+		err error
+	}
+	sc := make(chan patternsResult, 1)
+	go func() {
+		if task == "" {
+			sc <- patternsResult{}
+			return
+		}
+		s, err := a.suggestions(ctx, agent, project, task, a.MinConfidence, DefaultSuggestLimit)
+		sc <- patternsResult{s, err}
+	}()
 	page, err := a.Store.ListMemories(ctx, dynamostore.ListOptions{AgentName: agent, ProjectID: project})
-	pr := <-pc
+	pr, sr := <-pc, <-sc
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	out := Bootstrap{AgentName: agent, ProjectID: project, MemoryCount: len(page.Memories)}
+	if sr.err != nil {
+		return httpapi.Response{}, sr.err
+	}
+	out := Bootstrap{AgentName: agent, ProjectID: project, MemoryCount: len(page.Memories), SuggestedPatterns: make([]Scored, 0, len(sr.s))}
 	switch agentmem.ErrorCode(pr.err) {
 	case "":
 		out.Personality = &pr.p
@@ -55,5 +81,13 @@ func (a *API) bootstrap(ctx context.Context, r *httpapi.Request) (httpapi.Respon
 		return httpapi.Response{}, pr.err
 	}
 	out.MemoryFile = markdown.MemoryFile(agent, project, page.Memories)
+	if len(sr.s) > 0 {
+		patterns := make([]agentmem.Memory, len(sr.s))
+		for i, p := range sr.s {
+			patterns[i] = p.Memory
+		}
+		out.SuggestedPatterns = sr.s
+		out.MemoryFile += markdown.SuggestedPatterns(task, patterns)
+	}
 	return httpapi.JSON(http.StatusOK, out), nil
 }

@@ -24,6 +24,12 @@ func FuzzMemoriesRequest(f *testing.F) {
 		{"GET", "/api/agents/nori/bootstrap", "projectId=p", ""},
 		{"POST", "/api/agents/nori/memories", "", `{"projectId":"p","content":"\u0000"}`},
 		{"PUT", "/api/agents//memories", "", `null`},
+		{"GET", "/api/agents/nori/memories/search", "projectId=p&q=webhook+retries&type=finding&limit=5", ""},
+		{"GET", "/api/agents/nori/patterns/suggest", "projectId=p&task=fix+ci&minConfidence=0.5", ""},
+		{"GET", "/api/agents/nori/bootstrap", "projectId=p&task=flaky+test", ""},
+		{"POST", "/api/agents/nori/memories/forget", "", `{"projectId":"p","olderThan":"30d","includePinned":true}`},
+		{"GET", "/api/agents/nori/stats", "projectId=p", ""},
+		{"GET", "/api/stats", "limit=2&cursor=MDcvbm9yaSNw", ""},
 	}
 	for _, s := range seeds {
 		f.Add(s.method, s.path, s.query, s.body)

@@ -1,6 +1,7 @@
 // Package memoryapi is the memories function: memory CRUD, the rendered
-// MEMORY.md and the bootstrap route that `agentmem inject` calls. The Lambda
-// main and cmd/devserver both serve it.
+// MEMORY.md, the bootstrap route that `agentmem inject` calls, search and
+// pattern suggestion, forgetting and stats. The Lambda main and
+// cmd/devserver both serve it.
 package memoryapi
 
 import (
@@ -9,28 +10,65 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strconv"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/embeddings"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/routes"
+	"github.com/agentmem/agentmem/shared/search"
 )
 
 // API serves the memories function's routes.
 type API struct {
 	Store *dynamostore.Store
 	Log   *slog.Logger
+	// Embedder embeds search queries; nil: search is lexical.
+	Embedder embeddings.Embedder
+	// MinConfidence is the confidence a pattern must exceed to be
+	// suggested (AGENTMEM_PATTERN_MIN_CONFIDENCE, default 0.7).
+	MinConfidence float64
+
+	cache *indexCache // nil: search reads the scope every time
 }
 
-// New returns the Lambda handler of the memories function.
+// New returns the Lambda handler of the memories function. Settings:
+// AGENTMEM_PATTERN_MIN_CONFIDENCE, the default threshold of pattern
+// suggestions (0..1, default search.DefaultMinConfidence), and
+// AGENTMEM_SEARCH_CACHE, how many memories the in-process search cache
+// holds over all scopes (default DefaultSearchCacheMemories; 0 turns it
+// off).
 func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 	log := deps.Log
 	if log == nil {
 		log = slog.Default()
 	}
-	a := &API{Store: deps.Store, Log: log}
+	a := &API{Store: deps.Store, Log: log, Embedder: deps.Embedder, MinConfidence: search.DefaultMinConfidence}
+	getenv := deps.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	if v := getenv("AGENTMEM_PATTERN_MIN_CONFIDENCE"); v != "" {
+		c, err := parseConfidence(v)
+		if err != nil {
+			return nil, fmt.Errorf("AGENTMEM_PATTERN_MIN_CONFIDENCE: %w", err)
+		}
+		a.MinConfidence = c
+	}
+	cacheSize := DefaultSearchCacheMemories
+	if v := getenv("AGENTMEM_SEARCH_CACHE"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("AGENTMEM_SEARCH_CACHE=%q: want a number of memories (0 turns the cache off)", v)
+		}
+		cacheSize = n
+	}
+	if cacheSize > 0 {
+		a.cache = newIndexCache(cacheSize)
+	}
 	return httpapi.NewHandler(routes.Memories, map[string]httpapi.HandlerFunc{
 		"ListMemories":   a.list,
 		"CreateMemory":   a.create,
@@ -43,6 +81,11 @@ func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 		// Daily log and session context (issue 4).
 
 		// Search, patterns, lifecycle and stats (issue 5).
+		"SearchMemories":  a.search,
+		"SuggestPatterns": a.suggest,
+		"ForgetMemories":  a.forget,
+		"GetStats":        a.stats,
+		"GetAllStats":     a.allStats,
 	}, log)
 }
 
@@ -67,9 +110,9 @@ func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, e
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	typ := agentmem.Type(r.Query.Get("type"))
-	if typ != "" && !typ.Valid() {
-		return httpapi.Response{}, agentmem.Errorf(agentmem.EInvalid, "type %q is not a memory type", typ)
+	typ, err := typeFilter(r)
+	if err != nil {
+		return httpapi.Response{}, err
 	}
 	page, err := a.Store.ListMemories(ctx, dynamostore.ListOptions{
 		AgentName: agent, ProjectID: project, Limit: limit, Type: typ, Cursor: r.Query.Get("cursor"),
