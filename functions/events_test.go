@@ -32,6 +32,8 @@ var wantStatus = map[string]int{
 	"ListMemories": 200, "CreateMemory": 201, "DeleteMemories": 204, "GetMemory": 200,
 	"DeleteMemory": 204, "RenderMemory": 200, "Bootstrap": 200,
 	"ListPersonalities": 200, "GetPersonality": 200, "PutPersonality": 200, "DeletePersonality": 204,
+	// Three tiers (issue 4): the session events run in table order.
+	"AppendDaily": 201, "PutSessionContext": 201, "GetSessionContext": 200, "DeleteSessionContext": 204, "EndSession": 200,
 }
 
 func loadEvent(t *testing.T, path string) events.APIGatewayV2HTTPRequest {

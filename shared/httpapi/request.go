@@ -62,6 +62,18 @@ func (r *Request) Header(name string) string {
 	return ""
 }
 
+// Accepts reports whether the Accept header names mediaType (e.g.
+// "text/markdown"); parameters and quality values are ignored.
+func (r *Request) Accepts(mediaType string) bool {
+	for _, part := range strings.Split(r.Header("Accept"), ",") {
+		mt, _, _ := strings.Cut(part, ";")
+		if strings.EqualFold(strings.TrimSpace(mt), mediaType) {
+			return true
+		}
+	}
+	return false
+}
+
 // Body returns the raw (decoded) body.
 func (r *Request) Body() []byte { return r.body }
 

@@ -60,8 +60,14 @@ var All = []Route{
 	// Extraction (issue 3): extraction function.
 
 	// Daily log (issue 4): memories function.
+	{"AppendDaily", "POST", "/api/agents/{agentName}/daily", Memories, true, "append a record to the daily log (title, content, at)"},
+	{"GetDaily", "GET", "/api/agents/{agentName}/daily", Memories, true, "one day of the daily log (date; Markdown with Accept: text/markdown)"},
 
 	// Session context (issue 4): memories function.
+	{"PutSessionContext", "PUT", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "set a session context key (ttlSeconds, default 24 h)"},
+	{"GetSessionContext", "GET", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "read a session context key (records the access)"},
+	{"DeleteSessionContext", "DELETE", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "delete a session context key"},
+	{"EndSession", "DELETE", "/api/projects/{projectId}/sessions/{sessionId}", Memories, true, "end a session: delete all its context keys"},
 
 	// Deep Dream (issue 4): dream function.
 

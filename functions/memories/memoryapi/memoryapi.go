@@ -1,5 +1,6 @@
 // Package memoryapi is the memories function: memory CRUD, the rendered
-// MEMORY.md and the bootstrap route that `agentmem inject` calls. The Lambda
+// MEMORY.md, the bootstrap route that `agentmem inject` calls, the daily
+// log and session context. The Lambda
 // main and cmd/devserver both serve it.
 package memoryapi
 
@@ -41,6 +42,12 @@ func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 		"Bootstrap":      a.bootstrap,
 
 		// Daily log and session context (issue 4).
+		"AppendDaily":          a.appendDaily,
+		"GetDaily":             a.getDaily,
+		"PutSessionContext":    a.putSessionContext,
+		"GetSessionContext":    a.getSessionContext,
+		"DeleteSessionContext": a.deleteSessionContext,
+		"EndSession":           a.endSession,
 
 		// Search, patterns, lifecycle and stats (issue 5).
 	}, log)
