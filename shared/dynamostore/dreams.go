@@ -333,8 +333,7 @@ func (s *Store) FinishDream(ctx context.Context, d agentmem.Dream, hash string) 
 		tx := s.db.WriteTx()
 		tx.Update(s.journal.Update("pk", pk).Range("sk", diaryPrefix+dreamRef(d)).
 			Set("status", agentmem.DreamCommitted).Set("finishedAt", now).
-			Set("created", d.Created).Set("deleted", d.Deleted).
-			If("$ = ?", "status", agentmem.DreamCommitting))
+			Set("created", d.Created).Set("deleted", d.Deleted))
 		state := s.journal.Update("pk", pk).Range("sk", dreamStateSK).
 			Remove("committing").
 			If("$ = ?", "committing", dreamRef(d))
