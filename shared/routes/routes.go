@@ -70,6 +70,10 @@ var All = []Route{
 	{"EndSession", "DELETE", "/api/projects/{projectId}/sessions/{sessionId}", Memories, true, "end a session: delete all its context keys"},
 
 	// Deep Dream (issue 4): dream function.
+	{"CreateDream", "POST", "/api/agents/{agentName}/dreams", Dream, false, "run a Deep Dream now (lookbackDays, keepManual, force, compressAfterDays)"},
+	{"ListDreams", "GET", "/api/agents/{agentName}/dreams", Dream, false, "the dream diary, newest first (limit, cursor)"},
+	{"GetDream", "GET", "/api/agents/{agentName}/dreams/{date}", Dream, false, "one day of the dream diary (Markdown with Accept: text/markdown; plan=true)"},
+	{"RevertDream", "POST", "/api/agents/{agentName}/dreams/{date}/revert", Dream, false, "restore the core as it was before that day's last dream"},
 
 	// Search and patterns (issue 5): memories function.
 
