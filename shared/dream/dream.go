@@ -58,7 +58,8 @@ const (
 // Config is Deep Dream's configuration.
 type Config struct {
 	LookbackDays int
-	// CompressAfterDays: memories older than this are compressed (0: never).
+	// CompressAfterDays: memories older than this are compressed (0: the
+	// default; negative: never).
 	CompressAfterDays int
 	MinSupport        float64
 	// Lease bounds how long one dream may hold its scope; it must exceed
@@ -94,6 +95,9 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 			}
 			*f.dst = n
 		}
+	}
+	if cfg.CompressAfterDays == 0 {
+		cfg.CompressAfterDays = -1 // 0 in the environment means never
 	}
 	if v := getenv("AGENTMEM_DREAM_MIN_SUPPORT"); v != "" {
 		x, err := strconv.ParseFloat(v, 64)
@@ -194,6 +198,9 @@ type Dreamer struct {
 func New(store *dynamostore.Store, client llm.Client, log *slog.Logger, cfg Config) *Dreamer {
 	if cfg.LookbackDays == 0 {
 		cfg.LookbackDays = DefaultLookbackDays
+	}
+	if cfg.CompressAfterDays == 0 {
+		cfg.CompressAfterDays = DefaultCompressAfterDays
 	}
 	if cfg.MinSupport == 0 {
 		cfg.MinSupport = DefaultMinSupport

@@ -54,8 +54,7 @@ func ParseAnswer(text string) (Answer, error) {
 // sections splits an answer at its first [MEMORY] and [DREAM] markers
 // (case-insensitive, either order) and drops code fence lines.
 func sections(text string) (mem, diary string, hasMem, hasDream bool) {
-	upper := strings.ToUpper(text)
-	mi, di := strings.Index(upper, MemoryMarker), strings.Index(upper, DreamMarker)
+	mi, di := indexASCIIFold(text, MemoryMarker), indexASCIIFold(text, DreamMarker)
 	cut := func(from, other int, marker string) string {
 		end := len(text)
 		if other > from {
@@ -71,6 +70,27 @@ func sections(text string) (mem, diary string, hasMem, hasDream bool) {
 		diary = strings.TrimRight(strings.TrimSpace(diary), "*_#")
 	}
 	return mem, diary, hasMem, hasDream
+}
+
+// indexASCIIFold is strings.Index ignoring the case of ASCII letters, on
+// bytes, so that the index is valid in s whatever else s holds.
+func indexASCIIFold(s, marker string) int {
+	lower := func(c byte) byte {
+		if 'A' <= c && c <= 'Z' {
+			return c + 'a' - 'A'
+		}
+		return c
+	}
+	for i := 0; i+len(marker) <= len(s); i++ {
+		j := 0
+		for j < len(marker) && lower(s[i+j]) == lower(marker[j]) {
+			j++
+		}
+		if j == len(marker) {
+			return i
+		}
+	}
+	return -1
 }
 
 // unfence removes Markdown code fence lines, keeping what they enclose.
