@@ -34,12 +34,12 @@ func TestCompressionSummarisesOldMemoriesAndRecordsTheirIDs(t *testing.T) {
 	var listed []string
 	chat, client := newChat(t, func(_ context.Context, prompt string) reply {
 		if !strings.Contains(prompt, "<memories>") {
-			return reply{text: dreamAnswer}
+			return reply{Text: dreamAnswer}
 		}
 		for _, m := range listedID.FindAllStringSubmatch(prompt, -1) {
 			listed = append(listed, m[1])
 		}
-		return reply{text: fmt.Sprintf("[MEMORY]\n## Notes\n- The orders service retries failed payments twice, logs payment failures to Sentry and uses pgx for Postgres (sources: %s)\n- Something about nothing (sources: 01JD5Q8Z3K7M2N4P6R8T0V2X4Y)\n", strings.Join(listed, ", "))}
+		return reply{Text: fmt.Sprintf("[MEMORY]\n## Notes\n- The orders service retries failed payments twice, logs payment failures to Sentry and uses pgx for Postgres (sources: %s)\n- Something about nothing (sources: 01JD5Q8Z3K7M2N4P6R8T0V2X4Y)\n", strings.Join(listed, ", "))}
 	})
 	res, err := run(f.dreamer(client), dream.Request{})
 	if err != nil {
@@ -98,12 +98,12 @@ func TestCompressionOffOrTooFewMemories(t *testing.T) {
 	}
 	// A compression answer that cites nothing leaves everything as it was.
 	f.daily("run 2", "The orders service uses pgx for Postgres.", "2026-11-21T11:00:00Z")
-	chat.answer = func(_ context.Context, prompt string) reply {
+	chat.SetAnswer(func(_ context.Context, prompt string) reply {
 		if strings.Contains(prompt, "<memories>") {
-			return reply{text: "- The orders service uses pgx and Sentry"}
+			return reply{Text: "- The orders service uses pgx and Sentry"}
 		}
-		return reply{text: answer("## Notes", "- The orders service uses pgx for Postgres", "- The orders service logs payment failures to Sentry")}
-	}
+		return reply{Text: answer("## Notes", "- The orders service uses pgx for Postgres", "- The orders service logs payment failures to Sentry")}
+	})
 	res, err := run(f.dreamer(client), dream.Request{})
 	if err != nil {
 		t.Fatal(err)

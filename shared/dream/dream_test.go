@@ -370,7 +370,7 @@ func TestTwoDreamsOfOneScopeAtOnce(t *testing.T) {
 		case <-release:
 		case <-ctx.Done():
 		}
-		return reply{text: goodAnswer}
+		return reply{Text: goodAnswer}
 	})
 	d := f.dreamer(client)
 	first := make(chan error, 1)
@@ -401,13 +401,13 @@ func TestLLMFailuresChangeNothing(t *testing.T) {
 		wantErr string
 		kind    llm.Kind
 	}{
-		{"server error", func(context.Context, string) reply { return reply{status: 503, text: "overloaded"} }, false, "server", llm.KindServer},
+		{"server error", func(context.Context, string) reply { return reply{Status: 503, Text: "overloaded"} }, false, "server", llm.KindServer},
 		{"timeout", func(ctx context.Context, _ string) reply { <-ctx.Done(); return reply{} }, true, "timeout", llm.KindTimeout},
 		{"no MEMORY section", fixed("Here is my summary of the records."), false, "no [MEMORY] section", ""},
 		{"no DREAM section", fixed("[MEMORY]\n## Notes\n- Checkout uses the orders-v2 queue\n"), false, "no [DREAM] section", ""},
 		{"no bullets", fixed("[MEMORY]\nNothing to keep.\n[DREAM]\nI found nothing."), false, "has no bullets", ""},
 		{"cut off", func(context.Context, string) reply {
-			return reply{text: "[MEMORY]\n## Notes\n- Checkout uses", finish: "length"}
+			return reply{Text: "[MEMORY]\n## Notes\n- Checkout uses", Finish: "length"}
 		}, false, "cut off at the token limit", ""},
 		{"all fabricated", fixed(answer("## Notes", "- The team moved to Kubernetes in Zurich")), false, "none of the answer's 1 bullets", ""},
 	}

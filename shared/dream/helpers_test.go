@@ -2,12 +2,9 @@ package dream_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -17,6 +14,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
+	"github.com/agentmem/agentmem/shared/dream/dreamtest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/llm"
@@ -26,83 +24,26 @@ func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-// reply is what the chat completions stand-in answers.
-type reply struct {
-	status int    // 0: 200
-	text   string // the assistant message
-	finish string // finish_reason, default "stop"
-}
+type reply = dreamtest.Reply
 
-// chatServer is an OpenAI-compatible chat completions endpoint for tests:
-// it decodes the request as the real API receives it and answers in the
-// documented response format. Each prompt goes to answer.
-type chatServer struct {
-	mu      sync.Mutex
-	prompts []string
-	answer  func(ctx context.Context, prompt string) reply
-}
-
-func (c *chatServer) Prompts() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.prompts)
-}
+// chatServer is the chat completions stand-in.
+type chatServer = dreamtest.Chat
 
 // newChat starts the stand-in and returns it with the real OpenAI client
 // pointed at it.
-func newChat(t testing.TB, answer func(ctx context.Context, prompt string) reply) (*chatServer, llm.Client) {
+func newChat(t testing.TB, answer dreamtest.Answer) (*chatServer, llm.Client) {
 	t.Helper()
 	return newChatTimeout(t, answer, 5*time.Second)
 }
 
 // newChatTimeout is newChat with the client's timeout.
-func newChatTimeout(t testing.TB, answer func(ctx context.Context, prompt string) reply, timeout time.Duration) (*chatServer, llm.Client) {
+func newChatTimeout(t testing.TB, answer dreamtest.Answer, timeout time.Duration) (*chatServer, llm.Client) {
 	t.Helper()
-	c := &chatServer{answer: answer}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Model    string `json:"model"`
-			Messages []struct {
-				Role    string `json:"role"`
-				Content string `json:"content"`
-			} `json:"messages"`
-		}
-		if r.URL.Path != "/v1/chat/completions" || json.NewDecoder(r.Body).Decode(&req) != nil || len(req.Messages) == 0 {
-			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
-			return
-		}
-		prompt := req.Messages[len(req.Messages)-1].Content
-		c.mu.Lock()
-		c.prompts = append(c.prompts, prompt)
-		c.mu.Unlock()
-		rep := c.answer(r.Context(), prompt)
-		w.Header().Set("Content-Type", "application/json")
-		if rep.status != 0 && rep.status != 200 {
-			w.WriteHeader(rep.status)
-			fmt.Fprintf(w, `{"error":{"message":%q,"type":"server_error"}}`, rep.text)
-			return
-		}
-		if rep.finish == "" {
-			rep.finish = "stop"
-		}
-		_ = json.NewEncoder(w).Encode(map[string]any{
-			"id": "chatcmpl-1", "object": "chat.completion", "created": 1795402800, "model": req.Model,
-			"choices": []map[string]any{{"index": 0, "message": map[string]any{"role": "assistant", "content": rep.text}, "finish_reason": rep.finish}},
-			"usage":   map[string]int{"prompt_tokens": len(prompt) / 4, "completion_tokens": len(rep.text) / 4, "total_tokens": (len(prompt) + len(rep.text)) / 4},
-		})
-	}))
-	t.Cleanup(srv.Close)
-	client, err := llm.NewOpenAI(llm.Config{Provider: llm.ProviderOpenAI, Model: "test-model", Endpoint: srv.URL + "/v1", Timeout: timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, client
+	c := dreamtest.NewChat(t, answer)
+	return c, c.Client(t, timeout)
 }
 
-// fixed answers every prompt with text.
-func fixed(text string) func(context.Context, string) reply {
-	return func(context.Context, string) reply { return reply{text: text} }
-}
+var fixed = dreamtest.Fixed
 
 // now is the tests' clock: the dream runs at 03:00 UTC on 2026-11-22.
 var now = time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
