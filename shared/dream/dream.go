@@ -406,11 +406,12 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	if err := d.apply(ctx, plan, false); err != nil {
 		return Result{}, fmt.Errorf("apply dream %s (the next dream of the scope finishes it): %w", id, err)
 	}
+	dr.FinishedAt = agentmem.FormatTime(d.now())
 	if err := d.Store.FinishDream(ctx, dr, hash); err != nil {
 		return Result{}, fmt.Errorf("finish dream %s (the next dream of the scope finishes it): %w", id, err)
 	}
 	d.clearPending(ctx, agent, project, seq)
-	dr.Status, dr.FinishedAt = agentmem.DreamCommitted, agentmem.FormatTime(d.now())
+	dr.Status = agentmem.DreamCommitted
 	d.Log.InfoContext(ctx, "dreamed", "agent", agent, "project", project, "dream", id, "records", len(shown),
 		"created", dr.Created, "deleted", dr.Deleted, "unchanged", dr.Unchanged, "kept", dr.Kept,
 		"dropped", len(dr.Dropped), "compressed", dr.Compressed)

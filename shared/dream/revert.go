@@ -78,10 +78,11 @@ func (d *Dreamer) revert(ctx context.Context, agent, project, date, id string) (
 	if err := d.apply(ctx, undo, true); err != nil {
 		return agentmem.Dream{}, fmt.Errorf("apply revert %s (the next dream of the scope finishes it): %w", id, err)
 	}
+	rev.FinishedAt = agentmem.FormatTime(d.now())
 	if err := d.Store.FinishDream(ctx, rev, ""); err != nil {
 		return agentmem.Dream{}, fmt.Errorf("finish revert %s: %w", id, err)
 	}
-	rev.Status, rev.FinishedAt = agentmem.DreamCommitted, agentmem.FormatTime(d.now())
+	rev.Status = agentmem.DreamCommitted
 	d.Log.InfoContext(ctx, "reverted dream", "agent", agent, "project", project, "dream", target.ID, "revert", id,
 		"restored", rev.Created, "removed", rev.Deleted)
 	return rev, nil

@@ -74,10 +74,10 @@ func (v verdict) supported(min float64) (ok bool, reason string) {
 	switch {
 	case v.terms == 0:
 		return false, "no content words"
-	case v.numberMissing:
-		return false, "a number not in the sources"
 	case v.support < min:
 		return false, "not supported by the sources"
+	case v.numberMissing:
+		return false, "a number not in the sources"
 	}
 	return true, ""
 }

@@ -321,14 +321,18 @@ func (s *Store) DreamPlanOf(ctx context.Context, d agentmem.Dream) (DreamPlan, e
 	return plan, nil
 }
 
-// FinishDream completes the commit BeginDream started, in one transaction:
+// FinishDream completes the commit BeginDream started (at d.FinishedAt,
+// default now), in one transaction:
 // the diary entry becomes committed; the scope's state forgets the commit
 // marker and, for a dream (hash set), records the processed hash; for a
 // revert, the dream it undid is marked reverted. Finishing twice is
 // harmless: a commit already finished is left as it is.
 func (s *Store) FinishDream(ctx context.Context, d agentmem.Dream, hash string) error {
 	pk := dreamPK(d.AgentName, d.ProjectID)
-	now := agentmem.FormatTime(s.now())
+	now := d.FinishedAt
+	if now == "" {
+		now = agentmem.FormatTime(s.now())
+	}
 	err := s.runTx(ctx, func() *dynamo.WriteTx {
 		tx := s.db.WriteTx()
 		tx.Update(s.journal.Update("pk", pk).Range("sk", diaryPrefix+dreamRef(d)).

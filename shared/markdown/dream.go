@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 )
@@ -48,7 +49,7 @@ func writeDream(b *strings.Builder, d agentmem.Dream) {
 		fmt.Fprintf(b, "\nThe dream failed; nothing changed. %s\n", d.Error)
 	}
 	if d.Records > 0 {
-		fmt.Fprintf(b, "\nConsolidated %d daily records from %s to %s", d.Records, dayOf(d.WindowFrom), dayOf(d.WindowTo))
+		fmt.Fprintf(b, "\nConsolidated %d daily records from %s to %s", d.Records, dayOf(d.WindowFrom), lastDay(d.WindowTo))
 		if d.RecordsLeftOut > 0 {
 			fmt.Fprintf(b, " (the %d oldest did not fit in the prompt)", d.RecordsLeftOut)
 		}
@@ -85,6 +86,14 @@ func writeDream(b *strings.Builder, d agentmem.Dream) {
 			fmt.Fprintf(b, "- %s\n", oneLine(n))
 		}
 	}
+}
+
+// lastDay is the last day of a window whose end (exclusive) is ts.
+func lastDay(ts string) string {
+	if t, err := agentmem.ParseTime(ts); err == nil {
+		return t.Add(-time.Nanosecond).UTC().Format(agentmem.DateLayout)
+	}
+	return dayOf(ts)
 }
 
 func dayOf(ts string) string {

@@ -34,7 +34,7 @@ func TestDreamDiaryShowsChangesAndDroppedBullets(t *testing.T) {
 	for _, want := range []string{
 		"# Dream Diary: 2026-11-22\n",
 		"## Dream (03:00) — committed\n",
-		"Consolidated 12 daily records from 2026-11-20 to 2026-11-23.",
+		"Consolidated 12 daily records from 2026-11-20 to 2026-11-22.",
 		"I merged the retry notes.",
 		"- 4 memories written, 9 removed, 2 unchanged, 1 kept as they were (pinned or manual)\n- 3 old memories compressed",
 		"### Dropped (not supported by the sources)\n- Notes: Deploys happen on Fridays (not supported; support 0.33; not in the sources: friday)",
