@@ -29,19 +29,20 @@ func dailyPK(agentName, projectID string) string {
 // state item gets pendingShard and pendingSince, and its appendSeq grows by
 // one), so that the nightly dispatcher finds it without a scan.
 //
-// r.AgentName, r.ProjectID, r.Title and r.Content must be set; r.At
-// defaults to now. The extraction function writes its run summaries here.
+// r.AgentName, r.ProjectID, r.Title and r.Content must be set and valid
+// (agentmem.DailyInput's rules: EInvalid otherwise); r.At defaults to now.
+// The extraction function writes its run summaries here.
 func (s *Store) AppendDaily(ctx context.Context, r agentmem.DailyRecord) (agentmem.DailyRecord, error) {
 	now := s.now()
-	at := now
-	if r.At != "" {
-		t, err := agentmem.ParseTime(r.At)
-		if err != nil {
-			return agentmem.DailyRecord{}, agentmem.Errorf(agentmem.EInvalid, "at %q is not RFC 3339", r.At)
-		}
-		at = t
+	if err := agentmem.ValidateAgentName(r.AgentName); err != nil {
+		return agentmem.DailyRecord{}, err
 	}
-	r.At = agentmem.FormatTime(at)
+	in := agentmem.DailyInput{ProjectID: r.ProjectID, Title: r.Title, Content: r.Content, At: r.At}
+	in.Normalize()
+	if err := in.Validate(now); err != nil {
+		return agentmem.DailyRecord{}, err
+	}
+	r = in.Record(r.AgentName, now)
 	r.ID = s.newID(now)
 	scope := agentmem.Scope(r.AgentName, r.ProjectID)
 	err := s.runTx(ctx, func() *dynamo.WriteTx {

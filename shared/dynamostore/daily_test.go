@@ -26,8 +26,17 @@ func record(agent, project, title, at string) agentmem.DailyRecord {
 
 func TestAppendDailyReadsBackByDayInTimeOrder(t *testing.T) {
 	st := dynamotest.NewStore(t)
-	fixedClock(st, time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC))
+	fixedClock(st, time.Date(2026, 11, 23, 1, 0, 0, 0, time.UTC))
 	ctx := context.Background()
+	for _, bad := range []agentmem.DailyRecord{
+		record("nori", "p", "", ""),
+		record("no#ri", "p", "t", ""),
+		record("nori", "p", "t", "2026-11-23T02:00:00Z"),
+	} {
+		if _, err := st.AppendDaily(ctx, bad); agentmem.ErrorCode(err) != agentmem.EInvalid {
+			t.Errorf("append %+v: got %v, want invalid", bad, err)
+		}
+	}
 	for _, r := range []agentmem.DailyRecord{
 		record("nori", "p", "late", "2026-11-22T16:45:00Z"),
 		record("nori", "p", "early", "2026-11-22T09:05:00Z"),
