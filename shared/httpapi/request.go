@@ -89,6 +89,18 @@ func (r *Request) ProjectID() (string, error) {
 	return id, agentmem.ValidateProjectID(id)
 }
 
+// Scope returns the validated {agentName} path parameter and projectId
+// query parameter that most routes of an agent's project need.
+func (r *Request) Scope() (agent, project string, err error) {
+	if agent, err = r.AgentName(); err != nil {
+		return "", "", err
+	}
+	if project, err = r.ProjectID(); err != nil {
+		return "", "", err
+	}
+	return agent, project, nil
+}
+
 // IntQuery returns the integer query parameter name, def when absent, and an
 // EInvalid error when it is not an integer within [min, max].
 func (r *Request) IntQuery(name string, def, min, max int) (int, error) {

@@ -23,7 +23,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -31,6 +30,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/agentmem/agentmem/shared/dream/dreamtest"
 )
 
 func main() {
@@ -71,45 +72,18 @@ func run() error {
 	return srv.Shutdown(shutdown)
 }
 
-// newHandler serves POST /v1/chat/completions and GET /v1/models in the
-// OpenAI wire format.
+// newHandler serves POST /v1/chat/completions (dreamtest.Handler, the
+// OpenAI wire format) and GET /v1/models.
 func newHandler(a answerer, log *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": []map[string]any{{"id": "fakellm", "object": "model", "owned_by": "agentmem"}}})
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": []map[string]any{{"id": "fakellm", "object": "model", "owned_by": "agentmem"}}})
 	})
-	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Model    string `json:"model"`
-			Messages []struct {
-				Role    string `json:"role"`
-				Content string `json:"content"`
-			} `json:"messages"`
-			Stream bool `json:"stream"`
-		}
-		if err := json.NewDecoder(io.LimitReader(r.Body, 16<<20)).Decode(&req); err != nil || len(req.Messages) == 0 {
-			writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]string{"message": "want {model, messages:[...]}", "type": "invalid_request_error"}})
-			return
-		}
-		if req.Stream {
-			writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]string{"message": "streaming is not supported", "type": "invalid_request_error"}})
-			return
-		}
-		prompt := req.Messages[len(req.Messages)-1].Content
+	mux.Handle("/v1/chat/completions", dreamtest.Handler(func(_ context.Context, prompt string) dreamtest.Reply {
 		text := a.answer(prompt)
-		log.Info("answered", "model", req.Model, "promptBytes", len(prompt), "answerBytes", len(text))
-		writeJSON(w, http.StatusOK, map[string]any{
-			"id": fmt.Sprintf("chatcmpl-fake-%d", time.Now().UnixNano()), "object": "chat.completion",
-			"created": time.Now().Unix(), "model": req.Model,
-			"choices": []map[string]any{{"index": 0, "message": map[string]string{"role": "assistant", "content": text}, "finish_reason": "stop"}},
-			"usage":   map[string]int{"prompt_tokens": len(prompt) / 4, "completion_tokens": len(text) / 4, "total_tokens": (len(prompt) + len(text)) / 4},
-		})
-	})
+		log.Info("answered", "promptBytes", len(prompt), "answerBytes", len(text))
+		return dreamtest.Reply{Text: text}
+	}))
 	return mux
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
 }

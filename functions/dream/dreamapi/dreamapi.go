@@ -107,7 +107,7 @@ func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 }
 
 func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
-	agent, project, err := scope(r)
+	agent, project, err := r.Scope()
 	if err != nil {
 		return httpapi.Response{}, err
 	}
@@ -139,7 +139,7 @@ type DreamView struct {
 }
 
 func (a *API) get(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
-	agent, project, err := scope(r)
+	agent, project, err := r.Scope()
 	if err != nil {
 		return httpapi.Response{}, err
 	}
@@ -171,7 +171,7 @@ func (a *API) get(ctx context.Context, r *httpapi.Request) (httpapi.Response, er
 }
 
 func (a *API) revert(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
-	agent, project, err := scope(r)
+	agent, project, err := r.Scope()
 	if err != nil {
 		return httpapi.Response{}, err
 	}
@@ -180,16 +180,4 @@ func (a *API) revert(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 		return httpapi.Response{}, err
 	}
 	return httpapi.JSON(http.StatusOK, rev), nil
-}
-
-// scope validates the agent path parameter and the projectId query
-// parameter.
-func scope(r *httpapi.Request) (agent, project string, err error) {
-	if agent, err = r.AgentName(); err != nil {
-		return "", "", err
-	}
-	if project, err = r.ProjectID(); err != nil {
-		return "", "", err
-	}
-	return agent, project, nil
 }

@@ -55,15 +55,7 @@ func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 
 // scope validates the agent path parameter and the projectId query
 // parameter that nearly every route needs.
-func scope(r *httpapi.Request) (agent, project string, err error) {
-	if agent, err = r.AgentName(); err != nil {
-		return "", "", err
-	}
-	if project, err = r.ProjectID(); err != nil {
-		return "", "", err
-	}
-	return agent, project, nil
-}
+func scope(r *httpapi.Request) (agent, project string, err error) { return r.Scope() }
 
 func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := scope(r)

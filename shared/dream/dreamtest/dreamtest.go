@@ -1,14 +1,16 @@
 // Package dreamtest is a scripted stand-in for an OpenAI-compatible chat
-// completions endpoint, for the tests and benchmarks of Deep Dream: it
-// decodes requests as the real API receives them and answers in the
-// documented response format, so that the real llm.OpenAI client is what
-// talks to it.
+// completions endpoint, for the tests and benchmarks of Deep Dream (and,
+// through Handler, the tools/fakellm development server): it decodes
+// requests as the real API receives them and answers in the documented
+// response format, so that the real llm.OpenAI client is what talks to
+// it.
 package dreamtest
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -46,7 +48,13 @@ type Chat struct {
 // NewChat starts a stand-in, closed when the test ends.
 func NewChat(t testing.TB, answer Answer) *Chat {
 	c := &Chat{answer: answer}
-	c.Server = httptest.NewServer(http.HandlerFunc(c.serve))
+	c.Server = httptest.NewServer(Handler(func(ctx context.Context, prompt string) Reply {
+		c.mu.Lock()
+		c.prompts = append(c.prompts, prompt)
+		answer := c.answer
+		c.mu.Unlock()
+		return answer(ctx, prompt)
+	}))
 	t.Cleanup(c.Close)
 	return c
 }
@@ -76,38 +84,51 @@ func (c *Chat) Prompts() []string {
 	return slices.Clone(c.prompts)
 }
 
-func (c *Chat) serve(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Model    string `json:"model"`
-		Messages []struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
-		} `json:"messages"`
-	}
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" || json.NewDecoder(r.Body).Decode(&req) != nil || len(req.Messages) == 0 {
+// Handler serves POST /v1/chat/completions in the OpenAI wire format,
+// answering the last message of each request with answer. tools/fakellm
+// serves it too.
+func Handler(answer Answer) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model    string `json:"model"`
+			Messages []struct {
+				Role    string `json:"role"`
+				Content string `json:"content"`
+			} `json:"messages"`
+			Stream bool `json:"stream"`
+		}
+		fail := func(status int, typ, msg string) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"message": msg, "type": typ}})
+		}
+		switch {
+		case r.Method != http.MethodPost:
+			fail(http.StatusMethodNotAllowed, "invalid_request_error", "POST only")
+			return
+		case json.NewDecoder(io.LimitReader(r.Body, 16<<20)).Decode(&req) != nil || len(req.Messages) == 0:
+			fail(http.StatusBadRequest, "invalid_request_error", "want {model, messages:[...]}")
+			return
+		case req.Stream:
+			fail(http.StatusBadRequest, "invalid_request_error", "streaming is not supported")
+			return
+		}
+		prompt := req.Messages[len(req.Messages)-1].Content
+		rep := answer(r.Context(), prompt)
+		if rep.Status != 0 && rep.Status != http.StatusOK {
+			fail(rep.Status, "server_error", rep.Text)
+			return
+		}
+		if rep.Finish == "" {
+			rep.Finish = "stop"
+		}
 		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		fmt.Fprint(w, `{"error":{"message":"bad request","type":"invalid_request_error"}}`)
-		return
-	}
-	prompt := req.Messages[len(req.Messages)-1].Content
-	c.mu.Lock()
-	c.prompts = append(c.prompts, prompt)
-	answer := c.answer
-	c.mu.Unlock()
-	rep := answer(r.Context(), prompt)
-	w.Header().Set("Content-Type", "application/json")
-	if rep.Status != 0 && rep.Status != http.StatusOK {
-		w.WriteHeader(rep.Status)
-		fmt.Fprintf(w, `{"error":{"message":%q,"type":"server_error"}}`, rep.Text)
-		return
-	}
-	if rep.Finish == "" {
-		rep.Finish = "stop"
-	}
-	_ = json.NewEncoder(w).Encode(map[string]any{
-		"id": "chatcmpl-1", "object": "chat.completion", "created": 1795402800, "model": req.Model,
-		"choices": []map[string]any{{"index": 0, "message": map[string]any{"role": "assistant", "content": rep.Text}, "finish_reason": rep.Finish}},
-		"usage":   map[string]int{"prompt_tokens": len(prompt) / 4, "completion_tokens": len(rep.Text) / 4, "total_tokens": (len(prompt) + len(rep.Text)) / 4},
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"id": fmt.Sprintf("chatcmpl-%d", time.Now().UnixNano()), "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
+			"choices": []map[string]any{{"index": 0, "message": map[string]any{"role": "assistant", "content": rep.Text}, "finish_reason": rep.Finish}},
+			"usage":   map[string]int{"prompt_tokens": len(prompt) / 4, "completion_tokens": len(rep.Text) / 4, "total_tokens": (len(prompt) + len(rep.Text)) / 4},
+		})
 	})
+	return mux
 }
