@@ -378,6 +378,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	c := d.consolidate(ans.Items, src, view, agent, project, now)
 	dr.Dropped, dr.Notes = c.dropped, c.notes
 	if len(c.kept) == 0 && len(c.dropped) > 0 {
+		capDropped(&dr)
 		return Result{}, d.fail(ctx, dr, agentmem.Errorf(agentmem.ELLMFailed, "none of the answer's %d bullets is supported by the sources", len(c.dropped)))
 	}
 	plan := dynamostore.DreamPlan{Create: c.create, Delete: c.remove}
@@ -396,6 +397,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 		}
 	}
 	dr.Created, dr.Deleted = len(plan.Create), len(plan.Delete)
+	capDropped(&dr)
 
 	if err := hit("begin"); err != nil {
 		return Result{}, err
@@ -416,6 +418,17 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 		"created", dr.Created, "deleted", dr.Deleted, "unchanged", dr.Unchanged, "kept", dr.Kept,
 		"dropped", len(dr.Dropped), "compressed", dr.Compressed)
 	return Result{Status: StatusDreamed, Dream: &dr}, nil
+}
+
+// maxDropped bounds the dropped bullets a diary entry lists, so that an
+// answer full of invented bullets still fits in one item.
+const maxDropped = 100
+
+func capDropped(dr *agentmem.Dream) {
+	if n := len(dr.Dropped); n > maxDropped {
+		dr.Dropped = dr.Dropped[:maxDropped]
+		dr.Notes = append(dr.Notes, fmt.Sprintf("%d more bullets were dropped; only the first %d are listed", n-maxDropped, maxDropped))
+	}
 }
 
 // fail records a failed dream in the diary and returns its error. An LLM
