@@ -337,6 +337,39 @@ func TestACrashBetweenStepsLeavesAConsistentCore(t *testing.T) {
 	}
 }
 
+func TestACrashedRevertIsRolledForward(t *testing.T) {
+	f := newFixture(t)
+	f.seed()
+	prior := f.contents()
+	_, client := newChat(t, fixed(goodAnswer))
+	d := f.dreamer(client)
+	if _, err := run(d, dream.Request{}); err != nil {
+		t.Fatal(err)
+	}
+	restore := dream.SetFailpoint(func(step string) error {
+		if step == "created" {
+			return errors.New("crash")
+		}
+		return nil
+	})
+	_, err := d.Revert(context.Background(), "nori", "p", "2026-11-22")
+	restore()
+	if err == nil {
+		t.Fatal("the interrupted revert reported success")
+	}
+	res, err := run(d, dream.Request{})
+	if err != nil || res.RolledForward == "" {
+		t.Fatalf("next dream: %+v, %v; want the revert rolled forward", res, err)
+	}
+	if got := f.contents(); !slices.Equal(got, prior) {
+		t.Errorf("core after the rolled-forward revert: %q, want %q", got, prior)
+	}
+	if e := f.diary("2026-11-22"); len(e) != 2 || e[0].Status != agentmem.DreamReverted || e[1].Status != agentmem.DreamCommitted {
+		t.Errorf("diary: %+v", e)
+	}
+	f.countersConsistent()
+}
+
 func TestACrashBeforeTheCommitChangesNothing(t *testing.T) {
 	f := newFixture(t)
 	f.seed()

@@ -229,14 +229,18 @@ func TestLambdaReplaysTheScheduleAndTheSQSBatch(t *testing.T) {
 	}
 
 	// The batch: nori/checkout-service dreams; koji/checkout-service meets
-	// an overloaded LLM (temporary: retried); nori/payments-api has no
-	// daily content (skipped). Plus a message that is not a dream message.
+	// an overloaded LLM (temporary: retried); nori/payments-api is busy.
+	// Plus a message that is not a dream message.
 	e.chat.SetAnswer(func(_ context.Context, prompt string) dreamtest.Reply {
 		if strings.Contains(prompt, `agent "koji"`) {
 			return dreamtest.Reply{Status: 503, Text: "overloaded"}
 		}
 		return dreamtest.Reply{Text: goodAnswer}
 	})
+	// Another dream holds nori/payments-api: the worker leaves it, done.
+	if _, err := e.store.AcquireDreamLease(ctx, "nori", "payments-api", "someone-else", time.Hour); err != nil {
+		t.Fatal(err)
+	}
 	raw := loadEvent(t, "sqs-batch.json")
 	var batch events.SQSEvent
 	if err := json.Unmarshal(raw, &batch); err != nil {
