@@ -36,6 +36,11 @@ var wantStatus = map[string]int{
 
 	// Search, patterns, lifecycle and stats (issue 5).
 	"SearchMemories": 200, "SuggestPatterns": 200, "ForgetMemories": 200, "GetStats": 200, "GetAllStats": 200,
+
+	// Three tiers (issue 4): the session events run in table order.
+	"AppendDaily": 201, "PutSessionContext": 201, "GetSessionContext": 200, "DeleteSessionContext": 204, "EndSession": 200,
+	// AppendDaily gave the scope daily content; the replay has no LLM.
+	"CreateDream": 503, "ListDreams": 200,
 }
 
 func loadEvent(t *testing.T, path string) events.APIGatewayV2HTTPRequest {

@@ -7,6 +7,7 @@ package functions
 import (
 	"fmt"
 
+	"github.com/agentmem/agentmem/functions/dream/dreamapi"
 	"github.com/agentmem/agentmem/functions/extraction/extractionapi"
 	"github.com/agentmem/agentmem/functions/memories/memoryapi"
 	"github.com/agentmem/agentmem/functions/personalities/personalityapi"
@@ -24,6 +25,7 @@ var API = map[routes.Function]lambdamain.NewFunc{
 	routes.Extraction: extractionapi.New,
 
 	// Deep Dream (issue 4).
+	routes.Dream: dreamapi.New,
 }
 
 // Handlers builds every function's Lambda handler from one set of

@@ -155,9 +155,15 @@ func attrSize(v types.AttributeValue) int {
 // countsKey returns the journal key of a scope's counters.
 func countsKey(agentName, projectID string) (pk, sk string) {
 	scope := agentmem.Scope(agentName, projectID)
+	return "stats#" + shardOf(scope, StatsShards), scope
+}
+
+// shardOf spreads scopes over n shards: a stable two-digit shard name from
+// a hash of the scope.
+func shardOf(scope string, n uint32) string {
 	h := fnv.New32a()
 	h.Write([]byte(scope))
-	return fmt.Sprintf("stats#%02d", h.Sum32()%StatsShards), scope
+	return fmt.Sprintf("%02d", h.Sum32()%n)
 }
 
 // Counter attribute names: top-level numbers, so that ADD can create them.

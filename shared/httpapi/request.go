@@ -62,6 +62,18 @@ func (r *Request) Header(name string) string {
 	return ""
 }
 
+// Accepts reports whether the Accept header names mediaType (e.g.
+// "text/markdown"); parameters and quality values are ignored.
+func (r *Request) Accepts(mediaType string) bool {
+	for _, part := range strings.Split(r.Header("Accept"), ",") {
+		mt, _, _ := strings.Cut(part, ";")
+		if strings.EqualFold(strings.TrimSpace(mt), mediaType) {
+			return true
+		}
+	}
+	return false
+}
+
 // Body returns the raw (decoded) body.
 func (r *Request) Body() []byte { return r.body }
 
@@ -75,6 +87,18 @@ func (r *Request) AgentName() (string, error) {
 func (r *Request) ProjectID() (string, error) {
 	id := r.Query.Get("projectId")
 	return id, agentmem.ValidateProjectID(id)
+}
+
+// Scope returns the validated {agentName} path parameter and projectId
+// query parameter that most routes of an agent's project need.
+func (r *Request) Scope() (agent, project string, err error) {
+	if agent, err = r.AgentName(); err != nil {
+		return "", "", err
+	}
+	if project, err = r.ProjectID(); err != nil {
+		return "", "", err
+	}
+	return agent, project, nil
 }
 
 // IntQuery returns the integer query parameter name, def when absent, and an

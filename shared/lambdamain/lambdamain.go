@@ -108,16 +108,29 @@ func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logg
 // Run starts the Lambda runtime loop with the handler newFn builds. It
 // returns only on a start-up error, which main reports before exiting.
 func Run(newFn NewFunc, opts ...Option) error {
+	return RunEvents(func(deps Deps) (any, error) {
+		h, err := newFn(deps)
+		if err != nil {
+			return nil, err
+		}
+		return h.Handle, nil
+	}, opts...)
+}
+
+// RunEvents is Run for a function that handles more than API Gateway
+// events: newHandler returns any handler lambda.Start accepts (the dream
+// function tells its event shapes apart itself).
+func RunEvents(newHandler func(Deps) (any, error), opts ...Option) error {
 	log := applog.New(os.Stdout, os.Getenv)
 	slog.SetDefault(log)
 	deps, err := DepsFromEnv(context.Background(), os.Getenv, log, nil, opts...)
 	if err != nil {
 		return err
 	}
-	h, err := newFn(deps)
+	h, err := newHandler(deps)
 	if err != nil {
 		return fmt.Errorf("build handler: %w", err)
 	}
-	lambda.Start(h.Handle)
+	lambda.Start(h)
 	return nil
 }

@@ -61,10 +61,20 @@ var All = []Route{
 	{"CreateExtraction", "POST", "/api/agents/{agentName}/extractions", Extraction, true, "save a run's learnings (source extraction): from its output via the server's LLM, or as sent; idempotent per runId"},
 
 	// Daily log (issue 4): memories function.
+	{"AppendDaily", "POST", "/api/agents/{agentName}/daily", Memories, true, "append a record to the daily log (title, content, at)"},
+	{"GetDaily", "GET", "/api/agents/{agentName}/daily", Memories, true, "one day of the daily log (date; Markdown with Accept: text/markdown)"},
 
 	// Session context (issue 4): memories function.
+	{"PutSessionContext", "PUT", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "set a session context key (ttlSeconds, default 24 h)"},
+	{"GetSessionContext", "GET", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "read a session context key (records the access)"},
+	{"DeleteSessionContext", "DELETE", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "delete a session context key"},
+	{"EndSession", "DELETE", "/api/projects/{projectId}/sessions/{sessionId}", Memories, true, "end a session: delete all its context keys"},
 
 	// Deep Dream (issue 4): dream function.
+	{"CreateDream", "POST", "/api/agents/{agentName}/dreams", Dream, false, "run a Deep Dream now (lookbackDays, keepManual, force, compressAfterDays)"},
+	{"ListDreams", "GET", "/api/agents/{agentName}/dreams", Dream, false, "the dream diary, newest first (limit, cursor)"},
+	{"GetDream", "GET", "/api/agents/{agentName}/dreams/{date}", Dream, false, "one day of the dream diary (Markdown with Accept: text/markdown; plan=true)"},
+	{"RevertDream", "POST", "/api/agents/{agentName}/dreams/{date}/revert", Dream, false, "restore the core as it was before that day's last dream"},
 
 	// Search and patterns (issue 5): memories function.
 	{"SearchMemories", "GET", "/api/agents/{agentName}/memories/search", Memories, true, "rank memories against a query q (type, limit): lexical, semantic or hybrid"},

@@ -1,7 +1,7 @@
 // Package memoryapi is the memories function: memory CRUD, the rendered
 // MEMORY.md, the bootstrap route that `agentmem inject` calls, search and
-// pattern suggestion, forgetting and stats. The Lambda main and
-// cmd/devserver both serve it.
+// pattern suggestion, forgetting and stats, the daily log and session
+// context. The Lambda main and cmd/devserver both serve it.
 package memoryapi
 
 import (
@@ -79,6 +79,12 @@ func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 		"Bootstrap":      a.bootstrap,
 
 		// Daily log and session context (issue 4).
+		"AppendDaily":          a.appendDaily,
+		"GetDaily":             a.getDaily,
+		"PutSessionContext":    a.putSessionContext,
+		"GetSessionContext":    a.getSessionContext,
+		"DeleteSessionContext": a.deleteSessionContext,
+		"EndSession":           a.endSession,
 
 		// Search, patterns, lifecycle and stats (issue 5).
 		"SearchMemories":  a.search,
@@ -91,15 +97,7 @@ func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 
 // scope validates the agent path parameter and the projectId query
 // parameter that nearly every route needs.
-func scope(r *httpapi.Request) (agent, project string, err error) {
-	if agent, err = r.AgentName(); err != nil {
-		return "", "", err
-	}
-	if project, err = r.ProjectID(); err != nil {
-		return "", "", err
-	}
-	return agent, project, nil
-}
+func scope(r *httpapi.Request) (agent, project string, err error) { return r.Scope() }
 
 func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := scope(r)

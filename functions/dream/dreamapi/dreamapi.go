@@ -1,0 +1,183 @@
+// Package dreamapi is the dream function: the Deep Dream routes (run a
+// dream now, read the dream diary, revert a dream) and, in the same Lambda
+// binary, the nightly dispatcher and the SQS worker (see Lambda). The
+// Lambda main and cmd/devserver both serve the routes.
+package dreamapi
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dream"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/httpapi"
+	"github.com/agentmem/agentmem/shared/lambdamain"
+	"github.com/agentmem/agentmem/shared/markdown"
+	"github.com/agentmem/agentmem/shared/routes"
+)
+
+// API serves the dream function's routes.
+type API struct {
+	Store   *dynamostore.Store
+	Dreamer *dream.Dreamer
+	Log     *slog.Logger
+}
+
+// newAPI builds the API and its dreamer from deps.
+func newAPI(deps lambdamain.Deps) (*API, error) {
+	log := deps.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	getenv := deps.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	cfg, err := dream.ConfigFromEnv(getenv)
+	if err != nil {
+		return nil, err
+	}
+	return &API{Store: deps.Store, Dreamer: dream.New(deps.Store, deps.LLM, log, cfg), Log: log}, nil
+}
+
+// New returns the API Gateway handler of the dream function.
+func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
+	a, err := newAPI(deps)
+	if err != nil {
+		return nil, err
+	}
+	return a.handler()
+}
+
+func (a *API) handler() (*httpapi.Handler, error) {
+	return httpapi.NewHandler(routes.Dream, map[string]httpapi.HandlerFunc{
+		"CreateDream": a.create,
+		"ListDreams":  a.list,
+		"GetDream":    a.get,
+		"RevertDream": a.revert,
+	}, a.Log)
+}
+
+// CreateDreamInput is the body of POST .../dreams.
+type CreateDreamInput struct {
+	ProjectID string `json:"projectId"`
+	// LookbackDays is the window of daily records (default 3, at most 30).
+	LookbackDays *int `json:"lookbackDays,omitempty"`
+	// KeepManual keeps manual memories as they are (default true).
+	KeepManual *bool `json:"keepManual,omitempty"`
+	// Force dreams even when the daily content is unchanged.
+	Force bool `json:"force,omitempty"`
+	// CompressAfterDays compresses memories older than this (default 7;
+	// 0 disables compression for this dream).
+	CompressAfterDays *int `json:"compressAfterDays,omitempty"`
+}
+
+func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, err := r.AgentName()
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	var in CreateDreamInput
+	if err := r.Decode(&in); err != nil {
+		return httpapi.Response{}, err
+	}
+	days := 0
+	if in.LookbackDays != nil {
+		if days = *in.LookbackDays; days < 1 || days > dream.MaxLookbackDays {
+			return httpapi.Response{}, agentmem.Errorf(agentmem.EInvalid, "lookbackDays must be from 1 to %d", dream.MaxLookbackDays)
+		}
+	}
+	res, err := a.Dreamer.Run(ctx, dream.Request{
+		AgentName: agent, ProjectID: in.ProjectID, LookbackDays: days, KeepManual: in.KeepManual,
+		Force: in.Force, CompressAfterDays: in.CompressAfterDays, Trigger: agentmem.TriggerAPI,
+	})
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	if res.Status == dream.StatusSkipped {
+		return httpapi.JSON(http.StatusOK, res), nil
+	}
+	resp := httpapi.JSON(http.StatusCreated, res)
+	resp.Headers["Location"] = fmt.Sprintf("/api/agents/%s/dreams/%s?projectId=%s", agent, res.Dream.Date, url.QueryEscape(in.ProjectID))
+	return resp, nil
+}
+
+func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, project, err := r.Scope()
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	limit, err := r.IntQuery("limit", 20, 1, agentmem.MaxListLimit)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	page, err := a.Store.ListDreams(ctx, agent, project, limit, r.Query.Get("cursor"))
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	return httpapi.JSON(http.StatusOK, page), nil
+}
+
+// DreamDay is the JSON answer of GET .../dreams/{date}.
+type DreamDay struct {
+	AgentName string      `json:"agentName"`
+	ProjectID string      `json:"projectId"`
+	Date      string      `json:"date"`
+	Dreams    []DreamView `json:"dreams"`
+}
+
+// DreamView is a diary entry and, with ?plan=true, what it wrote and the
+// prior memories it replaced (which a revert restores).
+type DreamView struct {
+	agentmem.Dream
+	Written  []agentmem.Memory `json:"written,omitempty"`
+	Replaced []agentmem.Memory `json:"replaced,omitempty"`
+}
+
+func (a *API) get(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, project, err := r.Scope()
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	date := r.Param("date")
+	dreams, err := a.Store.DreamsOn(ctx, agent, project, date)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	if len(dreams) == 0 {
+		return httpapi.Response{}, agentmem.Errorf(agentmem.ENotFound, "agent %s has no dreams in project %s on %s", agent, project, date)
+	}
+	if r.Accepts("text/markdown") {
+		return httpapi.Markdown(http.StatusOK, markdown.DreamDiary(date, dreams)), nil
+	}
+	withPlan := r.Query.Get("plan") == "true"
+	day := DreamDay{AgentName: agent, ProjectID: project, Date: date}
+	for _, d := range dreams {
+		v := DreamView{Dream: d}
+		if withPlan && d.Status != agentmem.DreamFailed {
+			plan, err := a.Store.DreamPlanOf(ctx, d)
+			if err != nil {
+				return httpapi.Response{}, err
+			}
+			v.Written, v.Replaced = plan.Create, plan.Delete
+		}
+		day.Dreams = append(day.Dreams, v)
+	}
+	return httpapi.JSON(http.StatusOK, day), nil
+}
+
+func (a *API) revert(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	agent, project, err := r.Scope()
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	rev, err := a.Dreamer.Revert(ctx, agent, project, r.Param("date"))
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	return httpapi.JSON(http.StatusOK, rev), nil
+}

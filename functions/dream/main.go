@@ -1,0 +1,28 @@
+// Command dream is the dream Lambda function (binary "bootstrap"): the Deep
+// Dream routes, the nightly dispatcher and the SQS worker in one binary. It
+// only wires; the handlers are package dreamapi.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/agentmem/agentmem/functions/dream/dreamapi"
+	"github.com/agentmem/agentmem/shared/embeddings"
+	"github.com/agentmem/agentmem/shared/lambdamain"
+	"github.com/agentmem/agentmem/shared/llm/providers"
+)
+
+func main() {
+	err := lambdamain.RunEvents(func(deps lambdamain.Deps) (any, error) {
+		l, err := dreamapi.NewLambda(deps)
+		if err != nil {
+			return nil, err
+		}
+		return l.Handle, nil
+	}, lambdamain.WithLLM(providers.FromEnv), lambdamain.WithEmbedder(embeddings.FromEnv))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dream:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,119 @@
+package dream
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/markdown"
+	"github.com/agentmem/agentmem/shared/prompts"
+	"github.com/oklog/ulid/v2"
+)
+
+// compression is what compressing old memories changes.
+type compression struct {
+	create  []agentmem.Memory // the compressed items, with SourceIDs
+	remove  []agentmem.Memory // the memories they summarise
+	dropped []agentmem.DroppedBullet
+	notes   []string
+}
+
+// compress summarises the oldest memories among candidates that are older
+// than afterDays, not pinned and not already compressed (seed 003, memory
+// compression) into fewer items, each recording the ids it came from.
+// Every item passes the support test against the memories it cites; a
+// memory no surviving item cites stays as it is. Compression is a bonus of
+// a dream: when it fails, the dream goes on without it and says so in its
+// notes.
+func (d *Dreamer) compress(ctx context.Context, candidates []agentmem.Memory, agent, project string, now time.Time, afterDays int) compression {
+	var c compression
+	cutoff := agentmem.FormatTime(now.AddDate(0, 0, -afterDays))
+	var old []agentmem.Memory
+	for _, m := range candidates {
+		if !m.Pinned && len(m.SourceIDs) == 0 && m.CreatedAt < cutoff {
+			old = append(old, m)
+		}
+	}
+	if len(old) < minCompress {
+		return c
+	}
+	slices.SortFunc(old, func(a, b agentmem.Memory) int { return strings.Compare(a.CreatedAt, b.CreatedAt) })
+	old = old[:min(len(old), maxCompress)]
+	byID := map[string]agentmem.Memory{}
+	var list strings.Builder
+	for _, m := range old {
+		byID[m.ID] = m
+		fmt.Fprintf(&list, "- [%s] (%s) %s\n", m.ID, markdown.Heading(m.Type), oneLine(markdown.Bullet(m)))
+	}
+	p := prompts.Must("compress")
+	prompt, err := p.Render(map[string]string{"agent": agent, "project": project, "memories": strings.TrimSpace(list.String())})
+	if err != nil {
+		c.notes = append(c.notes, "compression skipped: "+err.Error())
+		return c
+	}
+	resp, err := d.LLM.Complete(ctx, llm.Request{Prompt: prompt, MaxTokens: d.Config.MaxTokens})
+	if err != nil {
+		c.notes = append(c.notes, fmt.Sprintf("compression of %d old memories skipped: the LLM failed: %s", len(old), llmMessage(err)))
+		return c
+	}
+	items := ParseCompressed(resp.Text)
+	cited := map[string]bool{}
+	var made []agentmem.Memory
+	for _, it := range items {
+		m := markdown.MemoryFromItem(it.Type, it.Text)
+		m.Pinned = false
+		m.AgentName, m.ProjectID, m.Source = agent, project, agentmem.SourceSystem
+		src := newSources()
+		var ids []string
+		newest := ""
+		for _, id := range it.SourceIDs {
+			if s, ok := byID[id]; ok && !slices.Contains(ids, id) {
+				ids = append(ids, id)
+				src.add(claimText(s))
+				newest = max(newest, s.CreatedAt)
+			}
+		}
+		if len(ids) == 0 {
+			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Reason: "compressed item cites none of the memories it was given"})
+			continue
+		}
+		v := src.check(claimText(m))
+		if ok, reason := v.supported(d.Config.MinSupport); !ok {
+			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: round2(v.support), Missing: v.missing, Reason: reason + " (compression)"})
+			continue
+		}
+		if err := validMemory(m); err != nil {
+			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: round2(v.support), Reason: agentmem.ErrorMessage(err)})
+			continue
+		}
+		slices.Sort(ids)
+		m.SourceIDs = ids
+		// The summary takes the place of its newest source in time order.
+		t, _ := agentmem.ParseTime(newest)
+		m.ID, m.CreatedAt = ulid.Make().String(), agentmem.FormatTime(t.Add(1))
+		made = append(made, m)
+		for _, id := range ids {
+			cited[id] = true
+		}
+	}
+	if len(made) == 0 {
+		c.notes = append(c.notes, fmt.Sprintf("compression of %d old memories produced no usable item", len(old)))
+		return c
+	}
+	if len(made) >= len(cited) {
+		c.notes = append(c.notes, fmt.Sprintf("compression skipped: %d items for %d memories is no compression", len(made), len(cited)))
+		return c
+	}
+	c.create = made
+	for _, m := range old {
+		if cited[m.ID] {
+			c.remove = append(c.remove, m)
+		}
+	}
+	c.notes = append(c.notes, fmt.Sprintf("compressed %d memories older than %d days into %d", len(c.remove), afterDays, len(made)))
+	return c
+}

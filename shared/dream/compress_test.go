@@ -1,0 +1,114 @@
+package dream_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dream"
+)
+
+var listedID = regexp.MustCompile(`(?m)^- \[([0-9A-Z]{26})\] \(Notes\) (.*)$`)
+
+func TestCompressionSummarisesOldMemoriesAndRecordsTheirIDs(t *testing.T) {
+	f := newFixture(t)
+	var old []agentmem.Memory
+	for i, c := range []string{
+		"The orders service retries failed payments twice",
+		"The orders service logs payment failures to Sentry",
+		"The orders service uses pgx for Postgres",
+	} {
+		old = append(old, f.memory(agentmem.Memory{Content: c, CreatedAt: fmt.Sprintf("2026-11-1%dT09:00:00Z", i)}))
+	}
+	recent := f.memory(agentmem.Memory{Content: "Checkout uses the orders-v2 queue"})
+	f.daily("run-41", "Checkout uses the orders-v2 queue; nothing else changed.", "2026-11-21T10:00:00Z")
+	var bullets []string
+	for _, m := range append(old, recent) {
+		bullets = append(bullets, "- "+m.Content)
+	}
+	dreamAnswer := answer(append([]string{"## Notes"}, bullets...)...)
+	var listed []string
+	chat, client := newChat(t, func(_ context.Context, prompt string) reply {
+		if !strings.Contains(prompt, "<memories>") {
+			return reply{Text: dreamAnswer}
+		}
+		for _, m := range listedID.FindAllStringSubmatch(prompt, -1) {
+			listed = append(listed, m[1])
+		}
+		return reply{Text: fmt.Sprintf("[MEMORY]\n## Notes\n- The orders service retries failed payments twice, logs payment failures to Sentry and uses pgx for Postgres (sources: %s)\n- Something about nothing (sources: 01JD5Q8Z3K7M2N4P6R8T0V2X4Y)\n", strings.Join(listed, ", "))}
+	})
+	res, err := run(f.dreamer(client), dream.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chat.Prompts()) != 2 || len(listed) != 3 {
+		t.Fatalf("%d prompts, %d memories offered for compression; want 2 and the 3 old ones", len(chat.Prompts()), len(listed))
+	}
+	core := f.core()
+	for _, m := range old {
+		if _, ok := core[m.ID]; ok {
+			t.Errorf("compressed memory %q is still there", m.Content)
+		}
+	}
+	if _, ok := core[recent.ID]; !ok {
+		t.Error("the recent memory was compressed or removed")
+	}
+	var compressed *agentmem.Memory
+	for _, m := range core {
+		if len(m.SourceIDs) > 0 {
+			compressed = &m
+		}
+	}
+	wantIDs := []string{old[0].ID, old[1].ID, old[2].ID}
+	slices.Sort(wantIDs)
+	if compressed == nil || !slices.Equal(compressed.SourceIDs, wantIDs) || compressed.Source != agentmem.SourceSystem || !strings.HasPrefix(compressed.CreatedAt, "2026-11-12T09:00:00.0000000") {
+		t.Fatalf("compressed memory: got %+v, want sourceIds %v placed after its newest source", compressed, wantIDs)
+	}
+	d := res.Dream
+	if d.Compressed != 3 || d.Created != 1 || d.Deleted != 3 || d.Unchanged != 1 || len(d.Dropped) != 1 || !strings.Contains(d.Dropped[0].Reason, "cites none") {
+		t.Errorf("dream: %+v", d)
+	}
+	f.countersConsistent()
+
+	// A revert puts the three back and removes the summary.
+	if _, err := f.dreamer(client).Revert(context.Background(), "nori", "p", "2026-11-22"); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(f.core()); got != 4 {
+		t.Errorf("after revert: %d memories, want 4: %q", got, f.contents())
+	}
+}
+
+func TestCompressionOffOrTooFewMemories(t *testing.T) {
+	f := newFixture(t)
+	f.memory(agentmem.Memory{Content: "The orders service uses pgx for Postgres", CreatedAt: "2026-11-01T09:00:00Z"})
+	f.memory(agentmem.Memory{Content: "The orders service logs payment failures to Sentry", CreatedAt: "2026-11-02T09:00:00Z"})
+	f.daily("run", "The orders service uses pgx for Postgres and logs payment failures to Sentry.", "2026-11-21T10:00:00Z")
+	chat, client := newChat(t, fixed(answer("## Notes", "- The orders service uses pgx for Postgres", "- The orders service logs payment failures to Sentry")))
+	off := 0
+	if _, err := run(f.dreamer(client), dream.Request{CompressAfterDays: &off}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(chat.Prompts()); n != 1 {
+		t.Errorf("compression off: %d LLM calls, want 1", n)
+	}
+	// A compression answer that cites nothing leaves everything as it was.
+	f.daily("run 2", "The orders service uses pgx for Postgres.", "2026-11-21T11:00:00Z")
+	chat.SetAnswer(func(_ context.Context, prompt string) reply {
+		if strings.Contains(prompt, "<memories>") {
+			return reply{Text: "- The orders service uses pgx and Sentry"}
+		}
+		return reply{Text: answer("## Notes", "- The orders service uses pgx for Postgres", "- The orders service logs payment failures to Sentry")}
+	})
+	res, err := run(f.dreamer(client), dream.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(f.core()); got != 2 || res.Dream.Compressed != 0 || len(res.Dream.Notes) == 0 {
+		t.Errorf("got %d memories, dream %+v; want both kept and a note", got, res.Dream)
+	}
+}

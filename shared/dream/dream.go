@@ -1,0 +1,704 @@
+// Package dream is Deep Dream (seed 001, BRIEF §6): it consolidates a
+// scope's daily records of the last N days and its current core into a new
+// core with an LLM, refuses what the sources do not support, keeps pinned
+// and (by default) manual memories, compresses old memories, writes the
+// dream diary and can revert a dream. It also holds the nightly dispatcher
+// that finds the scopes with new daily content.
+//
+// Every change to the core is all-or-nothing per scope: a dream computes
+// its whole plan first (the memories to write, with ids and createdAt
+// fixed, and the memories to delete, kept whole), stores it with a diary
+// entry in state "committing" under the scope's lease, then applies it and
+// marks it committed. A dream that dies in between leaves the marker, and
+// the next dream of the scope replays the plan (every step is idempotent)
+// before doing anything else.
+package dream
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/markdown"
+	"github.com/agentmem/agentmem/shared/prompts"
+	"github.com/agentmem/agentmem/shared/search"
+	"github.com/oklog/ulid/v2"
+)
+
+// Defaults and bounds of the configuration and of requests.
+const (
+	DefaultLookbackDays      = 3
+	MaxLookbackDays          = 30
+	DefaultCompressAfterDays = 7
+	MaxCompressAfterDays     = 3650
+	DefaultLease             = 5 * time.Minute
+	DefaultMaxTokens         = 8192
+	// Prompt budgets: the newest records and memories that fit are shown;
+	// older records are counted in the diary, older memories are left as
+	// they are.
+	maxDailyPromptBytes = 192 << 10
+	maxCorePromptBytes  = 64 << 10
+	maxFixedPromptBytes = 16 << 10
+	// Compression takes at most this many of the oldest eligible memories
+	// per dream, and needs at least minCompress of them.
+	maxCompress = 50
+	minCompress = 2
+)
+
+// Config is Deep Dream's configuration.
+type Config struct {
+	LookbackDays int
+	// CompressAfterDays: memories older than this are compressed (0: the
+	// default; negative: never).
+	CompressAfterDays int
+	MinSupport        float64
+	// Lease bounds how long one dream may hold its scope; it must exceed
+	// the longest dream (two LLM calls and the writes).
+	Lease     time.Duration
+	MaxTokens int
+}
+
+// ConfigFromEnv reads the dream settings through getenv:
+//
+//	AGENTMEM_DREAM_LOOKBACK_DAYS        days of daily records (default 3)
+//	AGENTMEM_DREAM_COMPRESS_AFTER_DAYS  compress memories older than this (default 7; 0 disables)
+//	AGENTMEM_DREAM_MIN_SUPPORT          share of a bullet's words the sources must contain (default 0.75)
+//	AGENTMEM_DREAM_LEASE                Go duration a dream may hold its scope (default 5m)
+//	AGENTMEM_DREAM_MAX_TOKENS           answer cap of the dream prompt (default 8192)
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	cfg := Config{LookbackDays: DefaultLookbackDays, CompressAfterDays: DefaultCompressAfterDays,
+		MinSupport: DefaultMinSupport, Lease: DefaultLease, MaxTokens: DefaultMaxTokens}
+	ints := []struct {
+		key      string
+		dst      *int
+		min, max int
+	}{
+		{"AGENTMEM_DREAM_LOOKBACK_DAYS", &cfg.LookbackDays, 1, MaxLookbackDays},
+		{"AGENTMEM_DREAM_COMPRESS_AFTER_DAYS", &cfg.CompressAfterDays, 0, MaxCompressAfterDays},
+		{"AGENTMEM_DREAM_MAX_TOKENS", &cfg.MaxTokens, 256, 1 << 20},
+	}
+	for _, f := range ints {
+		if v := getenv(f.key); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < f.min || n > f.max {
+				return cfg, fmt.Errorf("%s=%q: want an integer from %d to %d", f.key, v, f.min, f.max)
+			}
+			*f.dst = n
+		}
+	}
+	if cfg.CompressAfterDays == 0 {
+		cfg.CompressAfterDays = -1 // 0 in the environment means never
+	}
+	if v := getenv("AGENTMEM_DREAM_MIN_SUPPORT"); v != "" {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || x <= 0 || x > 1 {
+			return cfg, fmt.Errorf("AGENTMEM_DREAM_MIN_SUPPORT=%q: want a number in (0, 1]", v)
+		}
+		cfg.MinSupport = x
+	}
+	if v := getenv("AGENTMEM_DREAM_LEASE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 10*time.Second {
+			return cfg, fmt.Errorf("AGENTMEM_DREAM_LEASE=%q: want a Go duration of at least 10s, e.g. 5m", v)
+		}
+		cfg.Lease = d
+	}
+	return cfg, nil
+}
+
+// Request asks for one dream of one scope.
+type Request struct {
+	AgentName string
+	ProjectID string
+	// LookbackDays is the window of daily records (0: the configured
+	// default; 1..MaxLookbackDays).
+	LookbackDays int
+	// KeepManual keeps manual memories as they are (nil: true). With
+	// false, they are consolidated like the others.
+	KeepManual *bool
+	// Force dreams even when the daily content is unchanged since the last
+	// dream (it still needs daily content).
+	Force bool
+	// CompressAfterDays overrides the configuration (0: no compression).
+	CompressAfterDays *int
+	// Trigger is agentmem.TriggerAPI or agentmem.TriggerSchedule.
+	Trigger string
+}
+
+// Validate checks the request.
+func (r Request) Validate() error {
+	if err := agentmem.ValidateAgentName(r.AgentName); err != nil {
+		return err
+	}
+	if err := agentmem.ValidateProjectID(r.ProjectID); err != nil {
+		return err
+	}
+	if r.LookbackDays < 0 || r.LookbackDays > MaxLookbackDays {
+		return agentmem.Errorf(agentmem.EInvalid, "lookbackDays must be from 1 to %d", MaxLookbackDays)
+	}
+	if c := r.CompressAfterDays; c != nil && (*c < 0 || *c > MaxCompressAfterDays) {
+		return agentmem.Errorf(agentmem.EInvalid, "compressAfterDays must be from 0 (never) to %d", MaxCompressAfterDays)
+	}
+	return nil
+}
+
+// Result statuses.
+const (
+	StatusDreamed = "dreamed"
+	StatusSkipped = "skipped"
+)
+
+// Result is the outcome of a dream that did not fail.
+type Result struct {
+	Status string `json:"status"`
+	// Reason says why a dream was skipped.
+	Reason string `json:"reason,omitempty"`
+	// Dream is the diary entry of a dream that ran.
+	Dream *agentmem.Dream `json:"dream,omitempty"`
+	// RolledForward names a commit of an earlier, interrupted run that
+	// this run finished first ("<date>#<id>").
+	RolledForward string `json:"rolledForward,omitempty"`
+}
+
+// Failure is the error of a dream that failed after it started: the LLM
+// failed or answered something unusable. Nothing changed in the core and
+// the diary has the entry. It unwraps to both the domain error (its code,
+// ELLMFailed) and the LLM's *llm.Error when there is one, so that callers
+// can map it to a status and tell temporary failures.
+type Failure struct {
+	Dream agentmem.Dream
+	errs  []error
+}
+
+func (f *Failure) Error() string { return "dream " + f.Dream.ID + " failed: " + f.Dream.Error }
+
+// Unwrap returns the domain error and the cause.
+func (f *Failure) Unwrap() []error { return f.errs }
+
+// Dreamer runs dreams. Its fields are set once; it is safe for concurrent
+// use (the lease serialises dreams of one scope).
+type Dreamer struct {
+	Store  *dynamostore.Store
+	LLM    llm.Client
+	Log    *slog.Logger
+	Config Config
+}
+
+// New returns a dreamer with cfg, filling zero fields with the defaults.
+func New(store *dynamostore.Store, client llm.Client, log *slog.Logger, cfg Config) *Dreamer {
+	if cfg.LookbackDays == 0 {
+		cfg.LookbackDays = DefaultLookbackDays
+	}
+	if cfg.CompressAfterDays == 0 {
+		cfg.CompressAfterDays = DefaultCompressAfterDays
+	}
+	if cfg.MinSupport == 0 {
+		cfg.MinSupport = DefaultMinSupport
+	}
+	if cfg.Lease == 0 {
+		cfg.Lease = DefaultLease
+	}
+	if cfg.MaxTokens == 0 {
+		cfg.MaxTokens = DefaultMaxTokens
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	if client == nil {
+		client = llm.Disabled{}
+	}
+	return &Dreamer{Store: store, LLM: client, Log: log, Config: cfg}
+}
+
+func (d *Dreamer) now() time.Time { return d.Store.Now().UTC() }
+
+// failpoint lets tests stop a dream between two steps, as a crash would.
+var failpoint func(step string) error
+
+func hit(step string) error {
+	if failpoint == nil {
+		return nil
+	}
+	return failpoint(step)
+}
+
+// withLease runs fn holding the scope's lease, after finishing a commit an
+// earlier run left behind. It returns the ref of that commit, if any.
+func (d *Dreamer) withLease(ctx context.Context, agent, project string, fn func(id string, st dynamostore.DreamState) error) (rolled string, err error) {
+	id := ulid.Make().String()
+	st, err := d.Store.AcquireDreamLease(ctx, agent, project, id, d.Config.Lease)
+	if err != nil {
+		return "", err
+	}
+	defer func() {
+		// Released even when ctx is cancelled; a lease left behind only
+		// expires.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if rerr := d.Store.ReleaseDreamLease(rctx, agent, project, id); rerr != nil {
+			d.Log.WarnContext(ctx, "dream lease not released; it expires by itself", "agent", agent, "project", project, "err", rerr)
+		}
+	}()
+	if st.Committing != "" {
+		rolled = st.Committing
+		if err := d.rollForward(ctx, agent, project, st.Committing); err != nil {
+			return "", err
+		}
+		if st, err = d.Store.GetDreamState(ctx, agent, project); err != nil {
+			return "", err
+		}
+	}
+	return rolled, fn(id, st)
+}
+
+// Run runs one dream of a scope, or skips it (no daily content in the
+// window, or content unchanged since the last dream, unless forced). A
+// dream of a scope whose lease another holds is EBusy; an LLM that is not
+// configured is ELLMUnavailable (nothing recorded); an LLM failure or an
+// unusable answer is a *Failure (ELLMFailed), recorded in the diary with
+// nothing changed.
+func (d *Dreamer) Run(ctx context.Context, req Request) (Result, error) {
+	if err := req.Validate(); err != nil {
+		return Result{}, err
+	}
+	var res Result
+	rolled, err := d.withLease(ctx, req.AgentName, req.ProjectID, func(id string, st dynamostore.DreamState) error {
+		var err error
+		res, err = d.run(ctx, req, id, st)
+		return err
+	})
+	res.RolledForward = rolled
+	return res, err
+}
+
+// scopeView is the core of a scope as one dream sees it.
+type scopeView struct {
+	fixed       []agentmem.Memory // kept as they are and shown as fixed
+	replaceable []agentmem.Memory // shown as the current memory; replaced by the answer
+	untouched   int               // past the prompt budget: kept, not shown
+}
+
+func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostore.DreamState) (Result, error) {
+	now := d.now()
+	days := req.LookbackDays
+	if days == 0 {
+		days = d.Config.LookbackDays
+	}
+	keepManual := req.KeepManual == nil || *req.KeepManual
+	compressAfter := d.Config.CompressAfterDays
+	if req.CompressAfterDays != nil {
+		compressAfter = *req.CompressAfterDays
+	}
+	trigger := req.Trigger
+	if trigger == "" {
+		trigger = agentmem.TriggerAPI
+	}
+	agent, project := req.AgentName, req.ProjectID
+	// appendSeq was read with the lease, before the window: a record that
+	// arrives from here on keeps the scope pending.
+	seq := st.AppendSeq
+	from := agentmem.Day(now).AddDate(0, 0, -(days - 1))
+	to := agentmem.Day(now).AddDate(0, 0, 1)
+	records, err := d.Store.DailyRecords(ctx, agent, project, from, to)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(records) == 0 {
+		d.clearPending(ctx, agent, project, seq)
+		return Result{Status: StatusSkipped, Reason: fmt.Sprintf("no daily records in the last %d days; the core stays as it is", days)}, nil
+	}
+	hash := hashRecords(records)
+	if hash == st.LastHash && !req.Force {
+		d.clearPending(ctx, agent, project, seq)
+		return Result{Status: StatusSkipped, Reason: "the daily content is unchanged since the last dream (same hash); the core stays as it is"}, nil
+	}
+
+	var core []agentmem.Memory
+	if err := d.Store.EachMemory(ctx, agent, project, func(m agentmem.Memory) error {
+		core = append(core, m)
+		return nil
+	}); err != nil {
+		return Result{}, err
+	}
+	view := splitCore(core, keepManual)
+	shown, leftOut := fitRecords(records, maxDailyPromptBytes)
+
+	p := prompts.Must("dream")
+	dr := agentmem.Dream{
+		ID: id, AgentName: agent, ProjectID: project, Kind: agentmem.DreamKindDream, Trigger: trigger,
+		Date: now.Format(agentmem.DateLayout), StartedAt: agentmem.FormatTime(now),
+		LookbackDays: days, WindowFrom: agentmem.FormatTime(from), WindowTo: agentmem.FormatTime(to),
+		Records: len(shown), RecordsLeftOut: leftOut, Hash: hash, KeepManual: keepManual,
+		Model: d.LLM.Name(), Prompt: p.ID(),
+	}
+	prompt, err := p.Render(map[string]string{
+		"agent": agent, "project": project, "days": strconv.Itoa(days),
+		"from": from.Format(agentmem.DateLayout), "to": to.AddDate(0, 0, -1).Format(agentmem.DateLayout),
+		"memory": orNone(markdown.MemorySections(view.replaceable), "(empty)"),
+		"fixed":  orNone(markdown.MemorySections(view.fixed), "(none)"),
+		"daily":  renderRecords(shown),
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	resp, err := d.LLM.Complete(ctx, llm.Request{Prompt: prompt, MaxTokens: d.Config.MaxTokens})
+	if err != nil {
+		return Result{}, d.fail(ctx, dr, err)
+	}
+	if r := strings.ToLower(resp.StopReason); r == "length" || r == "max_tokens" {
+		return Result{}, d.fail(ctx, dr, agentmem.Errorf(agentmem.ELLMFailed, "the answer was cut off at the token limit (%d); raise AGENTMEM_DREAM_MAX_TOKENS", d.Config.MaxTokens))
+	}
+	ans, err := ParseAnswer(resp.Text)
+	if err != nil {
+		return Result{}, d.fail(ctx, dr, err)
+	}
+	dr.Diary = ans.Diary
+
+	src := newSources()
+	for _, m := range view.replaceable {
+		src.add(claimText(m))
+	}
+	for _, m := range view.fixed {
+		src.add(claimText(m))
+	}
+	for _, r := range shown {
+		src.add(r.Title)
+		src.add(r.Content)
+	}
+	c := d.consolidate(ans.Items, src, view, agent, project, now)
+	dr.Dropped, dr.Notes = c.dropped, c.notes
+	if len(c.kept) == 0 && len(c.dropped) > 0 {
+		capDropped(&dr)
+		return Result{}, d.fail(ctx, dr, agentmem.Errorf(agentmem.ELLMFailed, "none of the answer's %d bullets is supported by the sources", len(c.dropped)))
+	}
+	plan := dynamostore.DreamPlan{Create: c.create, Delete: c.remove}
+	dr.Unchanged = len(c.unchanged)
+	dr.Kept = len(view.fixed) + view.untouched
+
+	if compressAfter > 0 {
+		cp := d.compress(ctx, c.unchanged, agent, project, now, compressAfter)
+		dr.Dropped = append(dr.Dropped, cp.dropped...)
+		dr.Notes = append(dr.Notes, cp.notes...)
+		if len(cp.create) > 0 {
+			plan.Create = append(plan.Create, cp.create...)
+			plan.Delete = append(plan.Delete, cp.remove...)
+			dr.Compressed = len(cp.remove)
+			dr.Unchanged -= len(cp.remove)
+		}
+	}
+	dr.Created, dr.Deleted = len(plan.Create), len(plan.Delete)
+	capDropped(&dr)
+
+	if err := hit("begin"); err != nil {
+		return Result{}, err
+	}
+	if err := d.Store.BeginDream(ctx, dr, plan, id); err != nil {
+		return Result{}, err
+	}
+	if err := d.apply(ctx, plan, false); err != nil {
+		return Result{}, fmt.Errorf("apply dream %s (the next dream of the scope finishes it): %w", id, err)
+	}
+	dr.FinishedAt = agentmem.FormatTime(d.now())
+	if err := d.Store.FinishDream(ctx, dr, hash); err != nil {
+		return Result{}, fmt.Errorf("finish dream %s (the next dream of the scope finishes it): %w", id, err)
+	}
+	d.clearPending(ctx, agent, project, seq)
+	dr.Status = agentmem.DreamCommitted
+	d.Log.InfoContext(ctx, "dreamed", "agent", agent, "project", project, "dream", id, "records", len(shown),
+		"created", dr.Created, "deleted", dr.Deleted, "unchanged", dr.Unchanged, "kept", dr.Kept,
+		"dropped", len(dr.Dropped), "compressed", dr.Compressed)
+	return Result{Status: StatusDreamed, Dream: &dr}, nil
+}
+
+// maxDropped bounds the dropped bullets a diary entry lists, so that an
+// answer full of invented bullets still fits in one item.
+const maxDropped = 100
+
+func capDropped(dr *agentmem.Dream) {
+	if n := len(dr.Dropped); n > maxDropped {
+		dr.Dropped = dr.Dropped[:maxDropped]
+		dr.Notes = append(dr.Notes, fmt.Sprintf("%d more bullets were dropped; only the first %d are listed", n-maxDropped, maxDropped))
+	}
+}
+
+// fail records a failed dream in the diary and returns its error. An LLM
+// that is not configured is reported as such and not recorded.
+func (d *Dreamer) fail(ctx context.Context, dr agentmem.Dream, cause error) error {
+	if llm.KindOf(cause) == llm.KindNotConfigured {
+		return errors.Join(agentmem.Errorf(agentmem.ELLMUnavailable, "Deep Dream needs an LLM: set AGENTMEM_LLM (bedrock, anthropic, openai or claude) and its settings"), cause)
+	}
+	domain := agentmem.Errorf(agentmem.ELLMFailed, "the LLM failed: %s", llmMessage(cause))
+	var ae *agentmem.Error
+	if errors.As(cause, &ae) && ae.Code == agentmem.ELLMFailed {
+		domain = ae
+	}
+	dr.Status, dr.Error, dr.FinishedAt = agentmem.DreamFailed, domain.Message, agentmem.FormatTime(d.now())
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := d.Store.RecordDream(rctx, dr); err != nil {
+		d.Log.ErrorContext(ctx, "failed dream not recorded in the diary", "dream", dr.ID, "err", err)
+	}
+	d.Log.WarnContext(ctx, "dream failed; nothing changed", "agent", dr.AgentName, "project", dr.ProjectID, "dream", dr.ID, "err", cause)
+	return &Failure{Dream: dr, errs: []error{domain, cause}}
+}
+
+// llmMessage is a failure's text for the diary: the *llm.Error's kind and
+// message, without provider internals beyond that.
+func llmMessage(err error) string {
+	var le *llm.Error
+	if errors.As(err, &le) {
+		msg := string(le.Kind)
+		if le.Status != 0 {
+			msg += fmt.Sprintf(" (HTTP %d)", le.Status)
+		}
+		if le.Message != "" {
+			msg += ": " + le.Message
+		}
+		return msg
+	}
+	return agentmem.ErrorMessage(err)
+}
+
+func (d *Dreamer) clearPending(ctx context.Context, agent, project string, seq int64) {
+	if _, err := d.Store.ClearPending(ctx, agent, project, seq); err != nil {
+		// The scope stays pending: the next dispatch finds it and the
+		// dream skips on the same hash.
+		d.Log.WarnContext(ctx, "pending mark not cleared", "agent", agent, "project", project, "err", err)
+	}
+}
+
+// splitCore separates the memories the dream keeps as they are (pinned,
+// and manual when keepManual) from those it replaces, newest first within
+// the prompt budget; older ones past the budget are kept untouched.
+func splitCore(core []agentmem.Memory, keepManual bool) scopeView {
+	var v scopeView
+	coreBytes, fixedBytes := 0, 0
+	for _, m := range core { // newest first
+		if m.Pinned || (keepManual && m.Source == agentmem.SourceManual) {
+			if fixedBytes += len(claimText(m)) + 16; fixedBytes <= maxFixedPromptBytes {
+				v.fixed = append(v.fixed, m)
+			} else {
+				v.untouched++
+			}
+			continue
+		}
+		if coreBytes += len(claimText(m)) + 16; coreBytes <= maxCorePromptBytes {
+			v.replaceable = append(v.replaceable, m)
+		} else {
+			v.untouched++
+		}
+	}
+	return v
+}
+
+// fitRecords returns the newest records that fit in budget bytes, in time
+// order, and how many older ones did not fit.
+func fitRecords(records []agentmem.DailyRecord, budget int) ([]agentmem.DailyRecord, int) {
+	n, size := 0, 0
+	for i := len(records) - 1; i >= 0; i-- {
+		size += len(records[i].Title) + len(records[i].Content) + 32
+		if size > budget && n > 0 {
+			break
+		}
+		n++
+	}
+	return records[len(records)-n:], len(records) - n
+}
+
+// renderRecords shows the model the daily records, one "###" block each.
+func renderRecords(records []agentmem.DailyRecord) string {
+	var b strings.Builder
+	for i, r := range records {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		at, _ := agentmem.ParseTime(r.At)
+		fmt.Fprintf(&b, "### %s — %s\n%s\n", at.UTC().Format("2006-01-02 15:04"), oneLine(r.Title), strings.TrimSpace(r.Content))
+	}
+	return b.String()
+}
+
+// hashRecords is the hash of the window's daily content: every record's
+// id, time, title and content, in order.
+func hashRecords(records []agentmem.DailyRecord) string {
+	h := sha256.New()
+	for _, r := range records {
+		for _, s := range []string{r.ID, r.At, r.Title, r.Content} {
+			h.Write([]byte(s))
+			h.Write([]byte{0})
+		}
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+func orNone(s, none string) string {
+	if s = strings.TrimSpace(s); s == "" {
+		return none
+	}
+	return s
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// consolidation is what the [MEMORY] section means for the core.
+type consolidation struct {
+	create    []agentmem.Memory // new system memories
+	remove    []agentmem.Memory // replaceable memories the answer dropped
+	unchanged []agentmem.Memory // replaceable memories the answer kept word for word
+	kept      []agentmem.Memory // every supported bullet, new or unchanged
+	dropped   []agentmem.DroppedBullet
+	notes     []string
+}
+
+// memoryKey identifies a memory's meaning for the diff: type and
+// normalised rendering (content and typed fields).
+func memoryKey(m agentmem.Memory) string {
+	m.Pinned = false
+	return string(m.Type) + "\x00" + search.NormalizeText(markdown.Bullet(m))
+}
+
+// consolidate turns the answer's items into the plan: each item passes the
+// support test or is dropped; items equal to a fixed memory are left out
+// (the memory stays); items equal to a replaceable memory keep that memory
+// (same id and createdAt); the rest become new system memories, and the
+// replaceable memories no item kept are removed.
+func (d *Dreamer) consolidate(items []markdown.Item, src sources, view scopeView, agent, project string, now time.Time) consolidation {
+	var c consolidation
+	fixed := map[string]bool{}
+	for _, m := range view.fixed {
+		fixed[memoryKey(m)] = true
+	}
+	replaceable := map[string]agentmem.Memory{}
+	for _, m := range view.replaceable {
+		if _, dup := replaceable[memoryKey(m)]; !dup {
+			replaceable[memoryKey(m)] = m
+		}
+	}
+	seen := map[string]bool{}
+	duplicates := 0
+	for _, it := range items {
+		m := markdown.MemoryFromItem(it.Type, it.Text)
+		m.Pinned = false // only people pin
+		m.AgentName, m.ProjectID, m.Source = agent, project, agentmem.SourceSystem
+		v := src.check(claimText(m))
+		if ok, reason := v.supported(d.Config.MinSupport); !ok {
+			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: round2(v.support), Missing: v.missing, Reason: reason})
+			continue
+		}
+		if err := validMemory(m); err != nil {
+			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: round2(v.support), Reason: agentmem.ErrorMessage(err)})
+			continue
+		}
+		key := memoryKey(m)
+		switch {
+		case seen[key]:
+			continue
+		case fixed[key]:
+			duplicates++
+			seen[key] = true
+			continue
+		}
+		seen[key] = true
+		if old, ok := replaceable[key]; ok {
+			c.unchanged = append(c.unchanged, old)
+			c.kept = append(c.kept, old)
+			continue
+		}
+		c.create = append(c.create, m)
+		c.kept = append(c.kept, m)
+	}
+	for _, m := range view.replaceable {
+		if !seen[memoryKey(m)] {
+			c.remove = append(c.remove, m)
+		}
+	}
+	// The answer's order is its priority: the first bullet becomes the
+	// newest memory of its section.
+	for i := range c.create {
+		c.create[i].ID = ulid.Make().String()
+		c.create[i].CreatedAt = agentmem.FormatTime(now.Add(time.Duration(len(c.create) - i)))
+	}
+	if duplicates > 0 {
+		c.notes = append(c.notes, fmt.Sprintf("%d bullets repeated pinned or manual memories, which stay as they are", duplicates))
+	}
+	return c
+}
+
+// validMemory applies the domain's rules for stored memories to a memory
+// the model wrote.
+func validMemory(m agentmem.Memory) error {
+	in := agentmem.MemoryInput{ProjectID: m.ProjectID, Content: m.Content, Type: m.Type, Rationale: m.Rationale,
+		Status: m.Status, Trigger: m.Trigger, Context: m.Context, Solution: m.Solution, Confidence: m.Confidence}
+	return in.Validate()
+}
+
+func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
+
+// apply writes a plan: the new memories first, then the deletes, so that a
+// crash in between leaves a superset of the old core, never a hole. In a
+// replay, memories the first attempt already wrote are skipped by id.
+func (d *Dreamer) apply(ctx context.Context, plan dynamostore.DreamPlan, replay bool) error {
+	create := plan.Create
+	if replay && len(create) > 0 {
+		present := map[string]bool{}
+		m0 := create[0]
+		if err := d.Store.EachMemory(ctx, m0.AgentName, m0.ProjectID, func(m agentmem.Memory) error {
+			present[m.ID] = true
+			return nil
+		}); err != nil {
+			return err
+		}
+		create = slices.DeleteFunc(slices.Clone(create), func(m agentmem.Memory) bool { return present[m.ID] })
+	}
+	if _, err := d.Store.RestoreMemories(ctx, create); err != nil {
+		return err
+	}
+	if err := hit("created"); err != nil {
+		return err
+	}
+	if _, err := d.Store.DeleteMemories(ctx, plan.Delete); err != nil {
+		return err
+	}
+	return hit("deleted")
+}
+
+// rollForward finishes the commit ref that an earlier run began: it
+// replays the stored plan (idempotent), repairs the counters and marks the
+// entry committed.
+func (d *Dreamer) rollForward(ctx context.Context, agent, project, ref string) error {
+	dr, err := d.Store.DreamByRef(ctx, agent, project, ref)
+	if err != nil {
+		return fmt.Errorf("roll forward %s: %w", ref, err)
+	}
+	if dr.Status == agentmem.DreamCommitting {
+		plan, err := d.Store.DreamPlanOf(ctx, dr)
+		if err != nil {
+			return fmt.Errorf("roll forward %s: %w", ref, err)
+		}
+		if err := d.apply(ctx, plan, true); err != nil {
+			return fmt.Errorf("roll forward %s: %w", ref, err)
+		}
+		if _, err := d.Store.RecountScope(ctx, agent, project); err != nil {
+			return fmt.Errorf("roll forward %s: %w", ref, err)
+		}
+	}
+	hash := ""
+	if dr.Kind == agentmem.DreamKindDream {
+		hash = dr.Hash
+	}
+	if err := d.Store.FinishDream(ctx, dr, hash); err != nil {
+		return fmt.Errorf("roll forward %s: %w", ref, err)
+	}
+	d.Log.InfoContext(ctx, "rolled forward an interrupted commit", "agent", agent, "project", project, "dream", ref)
+	return nil
+}

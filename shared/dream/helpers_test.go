@@ -1,0 +1,160 @@
+package dream_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dream"
+	"github.com/agentmem/agentmem/shared/dream/dreamtest"
+	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/dynamotest"
+	"github.com/agentmem/agentmem/shared/llm"
+)
+
+func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+type reply = dreamtest.Reply
+
+// chatServer is the chat completions stand-in.
+type chatServer = dreamtest.Chat
+
+// newChat starts the stand-in and returns it with the real OpenAI client
+// pointed at it.
+func newChat(t testing.TB, answer dreamtest.Answer) (*chatServer, llm.Client) {
+	t.Helper()
+	return newChatTimeout(t, answer, 5*time.Second)
+}
+
+// newChatTimeout is newChat with the client's timeout.
+func newChatTimeout(t testing.TB, answer dreamtest.Answer, timeout time.Duration) (*chatServer, llm.Client) {
+	t.Helper()
+	c := dreamtest.NewChat(t, answer)
+	return c, c.Client(t, timeout)
+}
+
+var fixed = dreamtest.Fixed
+
+// now is the tests' clock: the dream runs at 03:00 UTC on 2026-11-22.
+var now = time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+
+// fixture is a scope with a core and daily records, on fresh tables.
+type fixture struct {
+	t     testing.TB
+	store *dynamostore.Store
+	ctx   context.Context
+	clock time.Time
+	mu    sync.Mutex
+}
+
+func newFixture(t testing.TB) *fixture {
+	f := &fixture{t: t, store: dynamotest.NewStore(t), ctx: context.Background(), clock: now}
+	f.store.Now = func() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.clock }
+	return f
+}
+
+func (f *fixture) advance(d time.Duration) { f.mu.Lock(); f.clock = f.clock.Add(d); f.mu.Unlock() }
+
+func (f *fixture) dreamer(client llm.Client) *dream.Dreamer {
+	return dream.New(f.store, client, quiet, dream.Config{})
+}
+
+// memory creates a memory in nori/p.
+func (f *fixture) memory(m agentmem.Memory) agentmem.Memory {
+	f.t.Helper()
+	m.AgentName, m.ProjectID = "nori", "p"
+	if m.Source == "" {
+		m.Source = agentmem.SourceExtraction
+	}
+	got, err := f.store.CreateMemory(f.ctx, m)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return got
+}
+
+// daily appends a record to nori/p at the given time.
+func (f *fixture) daily(title, content, at string) {
+	f.t.Helper()
+	if _, err := f.store.AppendDaily(f.ctx, agentmem.DailyRecord{AgentName: "nori", ProjectID: "p", Title: title, Content: content, At: at}); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// core returns the scope's memories by id.
+func (f *fixture) core() map[string]agentmem.Memory {
+	f.t.Helper()
+	out := map[string]agentmem.Memory{}
+	if err := f.store.EachMemory(f.ctx, "nori", "p", func(m agentmem.Memory) error {
+		out[m.ID] = m
+		return nil
+	}); err != nil {
+		f.t.Fatal(err)
+	}
+	return out
+}
+
+// contents returns the sorted contents of the scope's memories.
+func (f *fixture) contents() []string {
+	var out []string
+	for _, m := range f.core() {
+		out = append(out, m.Content)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// countersConsistent fails the test when the scope counters differ from
+// a recount.
+func (f *fixture) countersConsistent() {
+	f.t.Helper()
+	got, err := f.store.GetScopeCounts(f.ctx, "nori", "p")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	want, err := f.store.RecountScope(f.ctx, "nori", "p")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if got.Total != want.Total || got.Bytes != want.Bytes || fmt.Sprint(got.ByType) != fmt.Sprint(want.ByType) {
+		f.t.Errorf("counters %+v drifted from the recount %+v", got, want)
+	}
+}
+
+func (f *fixture) state() dynamostore.DreamState {
+	st, err := f.store.GetDreamState(f.ctx, "nori", "p")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return st
+}
+
+func (f *fixture) diary(date string) []agentmem.Dream {
+	ds, err := f.store.DreamsOn(f.ctx, "nori", "p", date)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return ds
+}
+
+func run(d *dream.Dreamer, req dream.Request) (dream.Result, error) {
+	if req.AgentName == "" {
+		req.AgentName, req.ProjectID = "nori", "p"
+	}
+	return d.Run(context.Background(), req)
+}
+
+// answer builds a dream answer from "## Heading" and "- bullet" lines.
+func answer(lines ...string) string {
+	return "[MEMORY]\n" + strings.Join(lines, "\n") + "\n\n[DREAM]\nI consolidated the records of the last days.\n"
+}

@@ -1,0 +1,94 @@
+package dynamostore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/guregu/dynamo/v2"
+)
+
+// dailyItem is a daily record as stored in the journal table: partition
+// "daily#<agent>#<project>", sort key "<at>#<id>" (at in TimeLayout, so a
+// day is a range of sort keys and a window of days another).
+type dailyItem struct {
+	PK string `dynamo:"pk,hash"`
+	SK string `dynamo:"sk,range"`
+	agentmem.DailyRecord
+}
+
+func dailyPK(agentName, projectID string) string {
+	return "daily#" + agentmem.Scope(agentName, projectID)
+}
+
+// AppendDaily appends r to its day's log and returns it with its id and
+// time. Records are append-only: the put is conditional on the key being
+// new, and nothing ever rewrites a record. In the same transaction the
+// scope is marked pending in the journal's sparse pending-index (its dream
+// state item gets pendingShard and pendingSince, and its appendSeq grows by
+// one), so that the nightly dispatcher finds it without a scan.
+//
+// r.AgentName, r.ProjectID, r.Title and r.Content must be set and valid
+// (agentmem.DailyInput's rules: EInvalid otherwise); r.At defaults to now.
+// The extraction function writes its run summaries here.
+func (s *Store) AppendDaily(ctx context.Context, r agentmem.DailyRecord) (agentmem.DailyRecord, error) {
+	now := s.now()
+	if err := agentmem.ValidateAgentName(r.AgentName); err != nil {
+		return agentmem.DailyRecord{}, err
+	}
+	in := agentmem.DailyInput{ProjectID: r.ProjectID, Title: r.Title, Content: r.Content, At: r.At}
+	in.Normalize()
+	if err := in.Validate(now); err != nil {
+		return agentmem.DailyRecord{}, err
+	}
+	r = in.Record(r.AgentName, now)
+	r.ID = s.newID(now)
+	scope := agentmem.Scope(r.AgentName, r.ProjectID)
+	err := s.runTx(ctx, func() *dynamo.WriteTx {
+		put := s.journal.Put(dailyItem{PK: dailyPK(r.AgentName, r.ProjectID), SK: r.At + "#" + r.ID, DailyRecord: r}).
+			If("attribute_not_exists($)", "pk")
+		mark := s.journal.Update("pk", dreamPK(r.AgentName, r.ProjectID)).Range("sk", dreamStateSK).
+			Set("agentName", r.AgentName).Set("projectId", r.ProjectID).
+			Set("pendingShard", pendingShard(r.AgentName, r.ProjectID)).
+			SetIfNotExists("pendingSince", agentmem.FormatTime(now)).
+			Set("lastAppendAt", agentmem.FormatTime(now)).
+			Add("appendSeq", 1)
+		return s.db.WriteTx().Put(put).Update(mark)
+	})
+	switch {
+	case dynamo.IsCondCheckFailed(err):
+		return agentmem.DailyRecord{}, agentmem.Errorf(agentmem.EConflict, "daily record %s already exists in %s", r.ID, scope)
+	case err != nil:
+		return agentmem.DailyRecord{}, fmt.Errorf("append daily record to %s: %w", scope, err)
+	}
+	return r, nil
+}
+
+// DailyRecords returns the records of agent+project dated in [from, to),
+// oldest first.
+func (s *Store) DailyRecords(ctx context.Context, agentName, projectID string, from, to time.Time) ([]agentmem.DailyRecord, error) {
+	var items []dailyItem
+	err := s.journal.Get("pk", dailyPK(agentName, projectID)).
+		Range("sk", dynamo.Between, agentmem.FormatTime(from), agentmem.FormatTime(to)).
+		Order(dynamo.Ascending).Consistent(true).
+		All(ctx, &items)
+	if err != nil {
+		return nil, fmt.Errorf("read daily records of %s: %w", agentmem.Scope(agentName, projectID), err)
+	}
+	out := make([]agentmem.DailyRecord, 0, len(items))
+	for _, it := range items {
+		out = append(out, it.DailyRecord)
+	}
+	return out, nil
+}
+
+// DailyDay returns the records of one UTC day ("YYYY-MM-DD"), oldest
+// first; an empty slice for a day with nothing.
+func (s *Store) DailyDay(ctx context.Context, agentName, projectID, date string) ([]agentmem.DailyRecord, error) {
+	day, err := agentmem.ParseDate(date)
+	if err != nil {
+		return nil, err
+	}
+	return s.DailyRecords(ctx, agentName, projectID, day, day.AddDate(0, 0, 1))
+}

@@ -1,0 +1,103 @@
+package dynamostore_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dynamotest"
+)
+
+func TestSessionValueLifecycle(t *testing.T) {
+	st := dynamotest.NewStore(t)
+	advance := fixedClock(st, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
+	ctx := context.Background()
+
+	e, created, err := st.PutSessionValue(ctx, "p", "run-1", "auth-patterns", "JWT with refresh tokens", time.Hour)
+	if err != nil || !created {
+		t.Fatalf("first put: created %v, err %v", created, err)
+	}
+	if e.ExpiresAt != "2026-11-22T11:00:00.000000000Z" || e.CreatedAt != e.UpdatedAt {
+		t.Errorf("first put: got %+v", e)
+	}
+	advance(10 * time.Minute)
+	got, err := st.GetSessionValue(ctx, "p", "run-1", "auth-patterns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Value != "JWT with refresh tokens" || got.AccessedAt != "2026-11-22T10:10:00.000000000Z" || got.CreatedAt != e.CreatedAt {
+		t.Errorf("get: got %+v, want the value with accessedAt 10:10", got)
+	}
+	advance(10 * time.Minute)
+	e2, created, err := st.PutSessionValue(ctx, "p", "run-1", "auth-patterns", "opaque tokens", time.Hour)
+	if err != nil || created {
+		t.Fatalf("overwrite: created %v, err %v", created, err)
+	}
+	if e2.CreatedAt != e.CreatedAt || e2.ExpiresAt != "2026-11-22T11:20:00.000000000Z" {
+		t.Errorf("overwrite keeps createdAt and extends expiry: got %+v", e2)
+	}
+
+	// Past its expiry the key is gone for readers, though TTL has not run.
+	advance(2 * time.Hour)
+	if _, err := st.GetSessionValue(ctx, "p", "run-1", "auth-patterns"); agentmem.ErrorCode(err) != agentmem.ENotFound {
+		t.Errorf("get after expiry: got %v, want not_found", err)
+	}
+	if err := st.DeleteSessionValue(ctx, "p", "run-1", "auth-patterns"); agentmem.ErrorCode(err) != agentmem.ENotFound {
+		t.Errorf("delete after expiry: got %v, want not_found", err)
+	}
+	e3, created, err := st.PutSessionValue(ctx, "p", "run-1", "auth-patterns", "again", time.Hour)
+	if err != nil || !created || e3.CreatedAt != "2026-11-22T12:20:00.000000000Z" {
+		t.Errorf("put over an expired key: created %v, entry %+v, err %v; want a new key", created, e3, err)
+	}
+	if err := st.DeleteSessionValue(ctx, "p", "run-1", "auth-patterns"); err != nil {
+		t.Errorf("delete: %v", err)
+	}
+	if _, err := st.GetSessionValue(ctx, "p", "run-1", "auth-patterns"); agentmem.ErrorCode(err) != agentmem.ENotFound {
+		t.Errorf("get after delete: got %v, want not_found", err)
+	}
+}
+
+func TestEndSessionDeletesEveryKeyAndUsageCountsLiveKeys(t *testing.T) {
+	st := dynamotest.NewStore(t)
+	advance := fixedClock(st, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
+	ctx := context.Background()
+	const many = 60 // more than one BatchWriteItem of 25
+	for i := range many {
+		if _, _, err := st.PutSessionValue(ctx, "p", "run-1", fmt.Sprintf("k%03d", i), "v", time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A session whose id is a prefix of another's must not be touched.
+	for _, sid := range []string{"run-10", "run-2"} {
+		if _, _, err := st.PutSessionValue(ctx, "p", sid, "k", "value", time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := st.PutSessionValue(ctx, "p", "run-3", "short", "v", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	advance(2 * time.Minute) // run-3's key expires
+	u, err := st.SessionUsage(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Sessions != 3 || u.Keys != many+2 || u.Bytes <= 0 {
+		t.Errorf("usage: got %+v, want 3 sessions, %d keys, some bytes", u, many+2)
+	}
+	n, err := st.EndSession(ctx, "p", "run-1")
+	if err != nil || n != many {
+		t.Fatalf("end session: deleted %d, err %v; want %d", n, err, many)
+	}
+	u, _ = st.SessionUsage(ctx, "p")
+	if u.Sessions != 2 || u.Keys != 2 {
+		t.Errorf("usage after ending run-1: got %+v, want run-10 and run-2 left", u)
+	}
+	if _, err := st.GetSessionValue(ctx, "p", "run-10", "k"); err != nil {
+		t.Errorf("run-10 survived the end of run-1: %v", err)
+	}
+	if n, err := st.EndSession(ctx, "p", "never-started"); err != nil || n != 0 {
+		t.Errorf("end unknown session: %d, %v", n, err)
+	}
+}

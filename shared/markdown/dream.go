@@ -1,0 +1,104 @@
+package markdown
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+)
+
+// DreamDiary renders one day of a scope's dream diary, like seed 001's
+// memory/dreams/YYYY-MM-DD.md: "# Dream Diary: YYYY-MM-DD", then one
+// section per dream or revert of that day, oldest first, with the dream's
+// own account, what it changed in the core and the bullets the
+// fabrication guard refused. It returns "" when there is nothing.
+func DreamDiary(date string, dreams []agentmem.Dream) string {
+	if len(dreams) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Dream Diary: %s\n", date)
+	for _, d := range dreams {
+		b.WriteByte('\n')
+		writeDream(&b, d)
+	}
+	return b.String()
+}
+
+func writeDream(b *strings.Builder, d agentmem.Dream) {
+	kind := "Dream"
+	if d.Kind == agentmem.DreamKindRevert {
+		kind = "Revert"
+	}
+	fmt.Fprintf(b, "## %s (%s) — %s\n", kind, clock(d.StartedAt), d.Status)
+	fmt.Fprintf(b, "Id `%s`", d.ID)
+	if d.Trigger != "" {
+		fmt.Fprintf(b, ", triggered by %s", d.Trigger)
+	}
+	if d.Model != "" {
+		fmt.Fprintf(b, ", model %s", d.Model)
+	}
+	b.WriteString(".\n")
+	switch {
+	case d.Kind == agentmem.DreamKindRevert:
+		fmt.Fprintf(b, "\nRestored the core as it was before dream `%s`: %d memories put back, %d removed.\n", d.RevertOf, d.Created, d.Deleted)
+		return
+	case d.Status == agentmem.DreamFailed:
+		fmt.Fprintf(b, "\nThe dream failed; nothing changed. %s\n", d.Error)
+	}
+	if d.Records > 0 {
+		fmt.Fprintf(b, "\nConsolidated %d daily records from %s to %s", d.Records, dayOf(d.WindowFrom), lastDay(d.WindowTo))
+		if d.RecordsLeftOut > 0 {
+			fmt.Fprintf(b, " (the %d oldest did not fit in the prompt)", d.RecordsLeftOut)
+		}
+		b.WriteString(".\n")
+	}
+	if text := strings.TrimSpace(d.Diary); text != "" {
+		b.WriteString("\n" + text + "\n")
+	}
+	if d.Status != agentmem.DreamFailed {
+		b.WriteString("\n### Core changes\n")
+		fmt.Fprintf(b, "- %d memories written, %d removed, %d unchanged, %d kept as they were (pinned or manual)\n",
+			d.Created, d.Deleted, d.Unchanged, d.Kept)
+		if d.Compressed > 0 {
+			fmt.Fprintf(b, "- %d old memories compressed\n", d.Compressed)
+		}
+		if d.Status == agentmem.DreamReverted {
+			fmt.Fprintf(b, "- reverted by `%s`\n", d.RevertedBy)
+		}
+	}
+	if len(d.Dropped) > 0 {
+		b.WriteString("\n### Dropped (not supported by the sources)\n")
+		for _, x := range d.Dropped {
+			fmt.Fprintf(b, "- %s: %s", Heading(x.Type), oneLine(x.Content))
+			fmt.Fprintf(b, " (%s; support %s", x.Reason, strconv.FormatFloat(x.Support, 'f', 2, 64))
+			if len(x.Missing) > 0 {
+				fmt.Fprintf(b, "; not in the sources: %s", strings.Join(x.Missing, ", "))
+			}
+			b.WriteString(")\n")
+		}
+	}
+	if len(d.Notes) > 0 {
+		b.WriteString("\n### Notes\n")
+		for _, n := range d.Notes {
+			fmt.Fprintf(b, "- %s\n", oneLine(n))
+		}
+	}
+}
+
+// lastDay is the last day of a window whose end (exclusive) is ts.
+func lastDay(ts string) string {
+	if t, err := agentmem.ParseTime(ts); err == nil {
+		return t.Add(-time.Nanosecond).UTC().Format(agentmem.DateLayout)
+	}
+	return dayOf(ts)
+}
+
+func dayOf(ts string) string {
+	if len(ts) >= len(agentmem.DateLayout) {
+		return ts[:len(agentmem.DateLayout)]
+	}
+	return ts
+}

@@ -1,0 +1,48 @@
+package markdown_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/markdown"
+)
+
+func TestDailyFileIsSeed001Format(t *testing.T) {
+	got := markdown.DailyFile("2026-11-22", []agentmem.DailyRecord{
+		{Title: "run-42", Content: "Summary of run 42.\n", At: "2026-11-22T15:02:59.000000000Z"},
+		{Title: "Trimmed Context", Content: "Messages: 120, tokens: 48000.", At: "2026-11-22T14:30:00.000000000Z"},
+	})
+	want := "# Daily Memory: 2026-11-22\n\n## Trimmed Context (14:30)\nMessages: 120, tokens: 48000.\n\n## run-42 (15:02)\nSummary of run 42.\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if markdown.DailyFile("2026-11-22", nil) != "" {
+		t.Error("an empty day renders as something")
+	}
+}
+
+func TestDreamDiaryShowsChangesAndDroppedBullets(t *testing.T) {
+	got := markdown.DreamDiary("2026-11-22", []agentmem.Dream{
+		{ID: "D1", Kind: agentmem.DreamKindDream, Status: agentmem.DreamCommitted, StartedAt: "2026-11-22T03:00:05Z", Trigger: "schedule",
+			Records: 12, WindowFrom: "2026-11-20T00:00:00Z", WindowTo: "2026-11-23T00:00:00Z", Diary: "I merged the retry notes.",
+			Created: 4, Deleted: 9, Unchanged: 2, Kept: 1, Compressed: 3,
+			Dropped: []agentmem.DroppedBullet{{Type: agentmem.TypeNote, Content: "Deploys happen on Fridays", Support: 0.33, Missing: []string{"friday"}, Reason: "not supported"}}},
+		{ID: "D2", Kind: agentmem.DreamKindDream, Status: agentmem.DreamFailed, StartedAt: "2026-11-22T09:00:00Z", Error: "llm timeout"},
+		{ID: "R1", Kind: agentmem.DreamKindRevert, Status: agentmem.DreamCommitted, StartedAt: "2026-11-22T10:00:00Z", RevertOf: "2026-11-22#D1", Created: 9, Deleted: 4},
+	})
+	for _, want := range []string{
+		"# Dream Diary: 2026-11-22\n",
+		"## Dream (03:00) — committed\n",
+		"Consolidated 12 daily records from 2026-11-20 to 2026-11-22.",
+		"I merged the retry notes.",
+		"- 4 memories written, 9 removed, 2 unchanged, 1 kept as they were (pinned or manual)\n- 3 old memories compressed",
+		"### Dropped (not supported by the sources)\n- Notes: Deploys happen on Fridays (not supported; support 0.33; not in the sources: friday)",
+		"## Dream (09:00) — failed\n", "The dream failed; nothing changed. llm timeout",
+		"## Revert (10:00) — committed", "9 memories put back, 4 removed",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diary lacks %q:\n%s", want, got)
+		}
+	}
+}
