@@ -380,8 +380,8 @@ func TestAlarms(t *testing.T) {
 			}
 		}
 		for metric, want := range map[string]int{
-			"AWS/Lambda/Errors":                           len(routes.Functions),
-			"AWS/Lambda/Throttles":                        len(routes.Functions),
+			"AWS/Lambda/Errors":                          len(routes.Functions),
+			"AWS/Lambda/Throttles":                       len(routes.Functions),
 			"AWS/SQS/ApproximateNumberOfMessagesVisible": 1,
 			"5xx rate": 1,
 		} {
