@@ -54,7 +54,7 @@ func New(scope constructs.Construct, cfg Config) (*Stack, error) {
 	for _, fn := range cfg.Functions {
 		path := filepath.Join(cfg.AssetDir, string(fn), "bootstrap")
 		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("function %s: no %s: run `make build` first (or set -c %s=DIR)", fn, path, CtxAssetDir)
+			return nil, fmt.Errorf("function %s: no %s: `make build` builds one for every functions/<fn>/main.go (or set -c %s=DIR)", fn, path, CtxAssetDir)
 		}
 	}
 	s := &Stack{
