@@ -12,7 +12,9 @@ import (
 )
 
 func main() {
-	defer jsii.Close()
+	// No jsii.Close(): in jsii-runtime-go v1.139.0 it races with the
+	// runtime's own wait on the kernel process ("waitid: no child
+	// processes"); the kernel exits when this process does.
 	app := awscdk.NewApp(nil)
 	cfg, err := stack.ConfigFromContext(func(key string) any { return app.Node().TryGetContext(jsii.String(key)) })
 	if err == nil {
