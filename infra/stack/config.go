@@ -16,7 +16,7 @@ const (
 	CtxStage               = "stage"               // suffix of the stack and resource names, e.g. "dev"
 	CtxAssetDir            = "assetDir"            // folder holding <function>/bootstrap (default .build)
 	CtxThrowaway           = "throwaway"           // true: tables and logs are destroyed with the stack
-	CtxTableKMSKeyARN      = "tableKmsKeyArn"      // customer managed KMS key for the tables and the queues
+	CtxTableKMSKeyARN      = "tableKmsKeyArn"      // customer managed KMS key for the tables
 	CtxLogRetentionDays    = "logRetentionDays"    // function and access log retention (default 30)
 	CtxThrottleRate        = "throttleRate"        // API steady-state requests per second (default 50)
 	CtxThrottleBurst       = "throttleBurst"       // API burst (default 100)

@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
@@ -32,7 +33,7 @@ var DispatchInput = map[string]any{"action": "dispatch"}
 // EventBridge Scheduler schedule invoking the dispatcher, and the SQS queue
 // (with its dead-letter queue) feeding the worker under a concurrency cap.
 func (s *Stack) addDream(fn awslambda.Function) {
-	timeout := functionSpecs["dream"].timeout
+	timeout := functionSpecs[routes.Dream].timeout
 	s.DreamDLQ = awssqs.NewQueue(s.Stack, jsii.String("DreamDLQ"), &awssqs.QueueProps{
 		Encryption:      awssqs.QueueEncryption_SQS_MANAGED,
 		EnforceSSL:      jsii.Bool(true),
