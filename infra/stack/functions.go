@@ -1,0 +1,272 @@
+package stack
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/routes"
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/jsii-runtime-go"
+	"github.com/cdklabs/cdk-nag-go/cdknag/v2"
+)
+
+// functionSpec sizes one function and says what it may touch. Routes come
+// from shared/routes; what each function does with the tables is declared
+// here, once, and nowhere else.
+type functionSpec struct {
+	description string
+	timeout     int // seconds
+	memoryMB    int
+	memories    tableAccess // 0: no access
+	personas    tableAccess
+	journal     tableAccess
+	llm         bool // extraction and dream: AGENTMEM_LLM* and bedrock:InvokeModel on the model
+	llmTimeout  string
+	embeddings  bool // every writer of memories (each write is embedded): AGENTMEM_EMBEDDINGS* and bedrock:InvokeModel on the model
+	env         map[string]string
+}
+
+// functionSpecs: API functions stay under API Gateway's 30 s integration
+// limit; the dream function is also the SQS worker, so its timeout is the
+// longest dream it may run (the queue's visibility timeout is six times it).
+var functionSpecs = map[routes.Function]functionSpec{
+	routes.Memories: {
+		description: "agentmem memories: CRUD, MEMORY.md, bootstrap, daily log, session context, search, stats",
+		timeout:     15, memoryMB: 512,
+		memories: readWrite, personas: readOnly, journal: readWrite,
+		embeddings: true,
+	},
+	routes.Personalities: {
+		description: "agentmem personalities: CRUD",
+		timeout:     10, memoryMB: 256,
+		personas: readWrite,
+	},
+	routes.Extraction: {
+		description: "agentmem extraction: learnings from an agent run's output",
+		timeout:     29, memoryMB: 512,
+		memories: readWrite, journal: readWrite,
+		llm: true, llmTimeout: "25s", embeddings: true,
+	},
+	routes.Dream: {
+		description: "agentmem Deep Dream: API, nightly dispatcher (EventBridge Scheduler) and SQS worker",
+		timeout:     300, memoryMB: 1024,
+		memories: readWrite, journal: readWrite,
+		llm: true, llmTimeout: "240s", embeddings: true,
+		// A dream's lease on its scope must outlast the function that
+		// holds it, so a killed worker's scope frees itself only after
+		// the worker is surely gone.
+		env: map[string]string{"AGENTMEM_DREAM_LEASE": "330s"},
+	},
+}
+
+// addFunctions defines one function per routes.Function: provided.al2023 on
+// arm64 from <AssetDir>/<fn>/bootstrap, its own role with only the
+// statements it needs, its own log group with a retention, JSON logs.
+func (s *Stack) addFunctions() error {
+	for _, fn := range s.Config.Functions {
+		spec, ok := functionSpecs[fn]
+		if !ok {
+			return fmt.Errorf("function %s has no entry in infra/stack functionSpecs: declare its timeout, memory and table access there", fn)
+		}
+		id := logicalName(string(fn), "")
+		logGroup := awslogs.NewLogGroup(s.Stack, jsii.String(id+"Logs"), &awslogs.LogGroupProps{
+			Retention:     awslogs.RetentionDays(retentionDays[s.Config.LogRetentionDays]),
+			RemovalPolicy: s.removalPolicy(),
+		})
+		role := awsiam.NewRole(s.Stack, jsii.String(id+"Role"), &awsiam.RoleProps{
+			AssumedBy:   awsiam.NewServicePrincipal(jsii.String("lambda.amazonaws.com"), nil),
+			Description: jsii.String("agentmem " + string(fn) + " function"),
+		})
+		logGroup.GrantWrite(role)
+		statements, wildcards := s.functionStatements(spec)
+		for _, st := range statements {
+			role.AddToPolicy(st)
+		}
+		if len(wildcards) > 0 {
+			nagSuppress(role, true, nagReason{id: "AwsSolutions-IAM5",
+				reason:    "A cross-region inference profile routes each call to the foundation model in one of several regions; the region is a wildcard, and the statement only applies through that profile (bedrock:InferenceProfileArn condition).",
+				appliesTo: wildcards})
+		}
+		f := awslambda.NewFunction(s.Stack, jsii.String(id+"Function"), &awslambda.FunctionProps{
+			Description:           jsii.String(spec.description),
+			Runtime:               awslambda.Runtime_PROVIDED_AL2023(),
+			Architecture:          awslambda.Architecture_ARM_64(),
+			Handler:               jsii.String("bootstrap"),
+			Code:                  awslambda.Code_FromAsset(jsii.String(filepath.Join(s.Config.AssetDir, string(fn))), nil),
+			Timeout:               awscdk.Duration_Seconds(jsii.Number(float64(spec.timeout))),
+			MemorySize:            jsii.Number(float64(spec.memoryMB)),
+			Role:                  role,
+			LogGroup:              logGroup,
+			LoggingFormat:         awslambda.LoggingFormat_JSON,
+			ApplicationLogLevelV2: awslambda.ApplicationLogLevel_INFO,
+			SystemLogLevelV2:      awslambda.SystemLogLevel_WARN,
+			Environment:           s.functionEnv(spec),
+		})
+		s.Functions[fn] = f
+	}
+	return nil
+}
+
+// functionEnv is a function's environment: the table names for
+// dynamostore.ConfigFromEnv, the LLM settings for llm.ConfigFromEnv, the
+// embeddings settings.
+func (s *Stack) functionEnv(spec functionSpec) *map[string]*string {
+	env := map[string]string{
+		"MEMORIES_TABLE":      s.Schema.Memories.Name,
+		"PERSONALITIES_TABLE": s.Schema.Personalities.Name,
+		"JOURNAL_TABLE":       s.Schema.Journal.Name,
+		"LOG_LEVEL":           "info",
+	}
+	if spec.llm {
+		env["AGENTMEM_LLM"] = s.Config.LLM
+		if s.Config.LLMModel != "" {
+			env["AGENTMEM_LLM_MODEL"] = s.Config.LLMModel
+		}
+		if s.Config.LLMEndpoint != "" {
+			env["AGENTMEM_LLM_ENDPOINT"] = s.Config.LLMEndpoint
+		}
+		if spec.llmTimeout != "" {
+			env["AGENTMEM_LLM_TIMEOUT"] = spec.llmTimeout
+		}
+	}
+	if spec.embeddings {
+		env["AGENTMEM_EMBEDDINGS"] = s.Config.Embeddings
+		if s.Config.Embeddings == EmbeddingsBedrock {
+			env["AGENTMEM_EMBEDDINGS_MODEL"] = s.Config.EmbeddingsModel
+		}
+	}
+	for k, v := range spec.env {
+		env[k] = v
+	}
+	out := map[string]*string{}
+	for k, v := range env {
+		out[k] = jsii.String(v)
+	}
+	return &out
+}
+
+// functionStatements are the statements of a function's role besides its
+// log group: its tables (and their key), and bedrock:InvokeModel on exactly
+// the configured models.
+//
+// wildcards are the cdk-nag IAM5 findings the statements raise, each with
+// its reason: the foundation models behind inference profiles.
+func (s *Stack) functionStatements(spec functionSpec) (out []awsiam.PolicyStatement, wildcards []string) {
+	for _, t := range []struct {
+		access tableAccess
+		name   string
+	}{
+		{spec.memories, s.Schema.Memories.Name},
+		{spec.personas, s.Schema.Personalities.Name},
+		{spec.journal, s.Schema.Journal.Name},
+	} {
+		if t.access == 0 {
+			continue
+		}
+		for _, ts := range s.Schema.Tables() {
+			if ts.Name == t.name {
+				out = append(out, s.tableStatements(ts, t.access)...)
+			}
+		}
+	}
+	if s.TableKey != nil {
+		out = append(out, awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+			Actions:   jsii.Strings(keyActions...),
+			Resources: jsii.Strings(*s.TableKey.KeyArn()),
+		}))
+	}
+	var models []string
+	if spec.llm && s.Config.LLM == llm.ProviderBedrock {
+		models = append(models, s.Config.LLMModel)
+	}
+	if spec.embeddings && s.Config.Embeddings == EmbeddingsBedrock {
+		models = append(models, s.Config.EmbeddingsModel)
+	}
+	for _, model := range models {
+		out = append(out, bedrockInvoke(model)...)
+		if prefix, foundation := inferenceProfile(model); prefix != "" {
+			wildcards = append(wildcards, "Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/"+foundation)
+		}
+	}
+	return out, wildcards
+}
+
+// inferenceProfilePrefixes are the geographies of Bedrock cross-region
+// inference profiles ("global.anthropic...", "us.anthropic...").
+var inferenceProfilePrefixes = []string{"global", "us", "us-gov", "eu", "apac", "jp", "au", "ca"}
+
+// inferenceProfile splits a model id into its inference profile prefix and
+// the foundation model id; prefix is "" for a plain foundation model id.
+func inferenceProfile(model string) (prefix, foundation string) {
+	head, rest, ok := strings.Cut(model, ".")
+	if !ok {
+		return "", model
+	}
+	for _, p := range inferenceProfilePrefixes {
+		if head == p && strings.Contains(rest, ".") {
+			return head, rest
+		}
+	}
+	return "", model
+}
+
+// bedrockInvoke grants bedrock:InvokeModel (which Converse and Titan
+// embeddings use) on exactly one model. A foundation model in the stack's
+// region is one ARN. An inference profile is its ARN plus the foundation
+// model in the regions the profile routes to, only through that profile
+// (bedrock:InferenceProfileArn condition).
+func bedrockInvoke(model string) []awsiam.PolicyStatement {
+	prefix, foundation := inferenceProfile(model)
+	if prefix == "" {
+		return []awsiam.PolicyStatement{awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+			Actions:   jsii.Strings("bedrock:InvokeModel"),
+			Resources: jsii.Strings(*awscdk.Fn_Sub(jsii.String("arn:${AWS::Partition}:bedrock:${AWS::Region}::foundation-model/"+model), nil)),
+		})}
+	}
+	profile := *awscdk.Fn_Sub(jsii.String("arn:${AWS::Partition}:bedrock:${AWS::Region}:${AWS::AccountId}:inference-profile/"+model), nil)
+	return []awsiam.PolicyStatement{
+		awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+			Actions:   jsii.Strings("bedrock:InvokeModel"),
+			Resources: jsii.Strings(profile),
+		}),
+		awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+			Actions: jsii.Strings("bedrock:InvokeModel"),
+			Resources: jsii.Strings(
+				*awscdk.Fn_Sub(jsii.String("arn:${AWS::Partition}:bedrock:*::foundation-model/"+foundation), nil),
+				*awscdk.Fn_Sub(jsii.String("arn:${AWS::Partition}:bedrock:::foundation-model/"+foundation), nil),
+			),
+			Conditions: &map[string]interface{}{
+				"StringEquals": map[string]interface{}{"bedrock:InferenceProfileArn": profile},
+			},
+		}),
+	}
+}
+
+// nagReason is one cdk-nag suppression: the rule, why it does not apply,
+// and (for IAM5) the findings it covers.
+type nagReason struct {
+	id, reason string
+	appliesTo  []string
+}
+
+// nagSuppress records suppressions on a construct (and its children).
+func nagSuppress(construct any, children bool, reasons ...nagReason) {
+	var list []*cdknag.NagPackSuppression
+	for _, r := range reasons {
+		sup := &cdknag.NagPackSuppression{Id: jsii.String(r.id), Reason: jsii.String(r.reason)}
+		if len(r.appliesTo) > 0 {
+			applies := make([]interface{}, len(r.appliesTo))
+			for i, a := range r.appliesTo {
+				applies[i] = a
+			}
+			sup.AppliesTo = &applies
+		}
+		list = append(list, sup)
+	}
+	cdknag.NagSuppressions_AddResourceSuppressions(construct, &list, jsii.Bool(children))
+}
