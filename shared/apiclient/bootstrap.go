@@ -17,20 +17,8 @@ type BootstrapOptions struct {
 }
 
 // Bootstrap is everything `agentmem inject` needs, in one round trip
-// (GET .../bootstrap). Fields the server adds later are ignored.
-type Bootstrap struct {
-	AgentName string `json:"agentName"`
-	ProjectID string `json:"projectId"`
-	// Personality is nil when the agent has none.
-	Personality *agentmem.Personality `json:"personality"`
-	// PersonalitySection is the delimited "# Personality" section to
-	// prepend to CLAUDE.md; empty without a personality.
-	PersonalitySection string `json:"personalitySection"`
-	// MemoryFile is the content of .claude/memory/MEMORY.md; empty when
-	// there are no memories.
-	MemoryFile  string `json:"memoryFile"`
-	MemoryCount int    `json:"memoryCount"`
-}
+// (GET .../bootstrap).
+type Bootstrap = agentmem.Bootstrap
 
 // Bootstrap returns the agent's personality and rendered memory for a
 // project (GET .../bootstrap?projectId=&task=).

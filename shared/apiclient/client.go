@@ -6,7 +6,10 @@
 // carries the HTTP status and the domain error code.
 //
 // The client has one method per route, grouped by resource in files
-// (memories.go, personalities.go, extractions.go). To add a route's method,
+// (memories.go, personalities.go, extractions.go, daily.go, sessions.go,
+// dreams.go, search.go, lifecycle.go). Request and response bodies are the
+// domain package's wire types (agentmem.Stats, agentmem.SearchResult, ...),
+// the very types the handlers encode. To add a route's method,
 // add a file with a method that calls c.Do, e.g.
 //
 //	func (c *Client) GetStats(ctx context.Context, agent, project string) (Stats, error) {
@@ -157,6 +160,9 @@ type Call struct {
 	// Idempotent marks a POST that may be retried (e.g. an extraction,
 	// idempotent per runId). GET, PUT and DELETE always may be.
 	Idempotent bool
+	// Accept is the media type asked for; empty means application/json.
+	// Routes that render Markdown answer text/markdown when asked.
+	Accept string
 }
 
 // AgentPath returns /api/agents/{agent}/{rest...} with every segment
@@ -269,7 +275,11 @@ func (c *Client) send(ctx context.Context, call Call, body []byte) (*Response, e
 	} else {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	req.Header.Set("Accept", "application/json")
+	accept := call.Accept
+	if accept == "" {
+		accept = "application/json"
+	}
+	req.Header.Set("Accept", accept)
 	req.Header.Set("User-Agent", c.userAgent)
 	if err := c.auth.Authorize(ctx, req, body); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", call.Method, call.Path, err)

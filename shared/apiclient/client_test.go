@@ -9,17 +9,14 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/agentmem/agentmem/functions/memories/memoryapi"
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
 	"github.com/agentmem/agentmem/shared/apitest"
-	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
 )
 
@@ -260,33 +257,3 @@ func TestNewConfigErrors(t *testing.T) {
 	}
 }
 
-// TestWireTypesMatchServer keeps the client's copies of the server's
-// answer types honest: every field the client reads is one the server
-// writes, under the same JSON name and type.
-func TestWireTypesMatchServer(t *testing.T) {
-	pairs := []struct{ client, server any }{
-		{apiclient.Bootstrap{}, memoryapi.Bootstrap{}},
-		{apiclient.Page{}, dynamostore.Page{}},
-	}
-	for _, p := range pairs {
-		server := jsonFields(reflect.TypeOf(p.server))
-		for name, typ := range jsonFields(reflect.TypeOf(p.client)) {
-			if server[name] != typ {
-				t.Errorf("%T field %q (%v): the server's %T has %v", p.client, name, typ, p.server, server[name])
-			}
-		}
-	}
-}
-
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
-}

@@ -34,11 +34,7 @@ func (o ListOptions) query() url.Values {
 }
 
 // Page is one page of memories, newest first.
-type Page struct {
-	Memories []agentmem.Memory `json:"memories"`
-	// NextCursor is set when older memories remain.
-	NextCursor string `json:"nextCursor,omitempty"`
-}
+type Page = agentmem.MemoryPage
 
 // ListMemories returns one page of memories (GET .../memories).
 func (c *Client) ListMemories(ctx context.Context, agent string, opt ListOptions) (Page, error) {
@@ -108,7 +104,7 @@ func (c *Client) DeleteMemories(ctx context.Context, agent, project string) erro
 // *Error with code not_found when there are no memories.
 func (c *Client) MemoryMarkdown(ctx context.Context, agent, project string) (string, error) {
 	resp, err := c.DoRaw(ctx, Call{Method: http.MethodGet, Path: AgentPath(agent, "memory.md"),
-		Query: url.Values{"projectId": {project}}})
+		Query: url.Values{"projectId": {project}}, Accept: "text/markdown"})
 	if err != nil {
 		return "", err
 	}

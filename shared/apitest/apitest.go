@@ -34,15 +34,35 @@ type Server struct {
 // when not nil, wraps the API's handler (e.g. to record requests).
 func New(t testing.TB, wrap func(http.Handler) http.Handler) *Server {
 	t.Helper()
+	return Start(t, Options{Wrap: wrap})
+}
+
+// Options configure Start.
+type Options struct {
+	// Wrap, when not nil, wraps the API's handler.
+	Wrap func(http.Handler) http.Handler
+	// LLM is the server's model client (extraction, dreams); nil means
+	// none is configured. Tests give it a real client talking to an
+	// httptest stand-in of the provider.
+	LLM llm.Client
+}
+
+// Start is New with options.
+func Start(t testing.TB, opt Options) *Server {
+	t.Helper()
 	store := dynamotest.NewStore(t)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	handlers, err := functions.Handlers(lambdamain.Deps{Store: store, Log: quiet, LLM: llm.Disabled{}, Getenv: func(string) string { return "" }})
+	client := opt.LLM
+	if client == nil {
+		client = llm.Disabled{}
+	}
+	handlers, err := functions.Handlers(lambdamain.Deps{Store: store, Log: quiet, LLM: client, Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatalf("build the function handlers: %v", err)
 	}
 	var h http.Handler = localapi.New(handlers, quiet)
-	if wrap != nil {
-		h = wrap(h)
+	if opt.Wrap != nil {
+		h = opt.Wrap(h)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

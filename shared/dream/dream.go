@@ -154,21 +154,12 @@ func (r Request) Validate() error {
 
 // Result statuses.
 const (
-	StatusDreamed = "dreamed"
-	StatusSkipped = "skipped"
+	StatusDreamed = agentmem.DreamStatusDreamed
+	StatusSkipped = agentmem.DreamStatusSkipped
 )
 
 // Result is the outcome of a dream that did not fail.
-type Result struct {
-	Status string `json:"status"`
-	// Reason says why a dream was skipped.
-	Reason string `json:"reason,omitempty"`
-	// Dream is the diary entry of a dream that ran.
-	Dream *agentmem.Dream `json:"dream,omitempty"`
-	// RolledForward names a commit of an earlier, interrupted run that
-	// this run finished first ("<date>#<id>").
-	RolledForward string `json:"rolledForward,omitempty"`
-}
+type Result = agentmem.DreamResult
 
 // Failure is the error of a dream that failed after it started: the LLM
 // failed or answered something unusable. Nothing changed in the core and

@@ -26,11 +26,7 @@ const (
 // Totals are the counters summed over every scope: the shard totals items
 // kept next to the scope counters by every write (one BatchGetItem of
 // StatsShards keys, however many scopes there are).
-type Totals struct {
-	// Scopes counts the scopes holding at least one memory.
-	Scopes int64 `json:"scopes"`
-	Counts
-}
+type Totals = agentmem.Totals
 
 func emptyTotals() Totals { return Totals{Counts: newCounts()} }
 
@@ -49,7 +45,7 @@ func (s *Store) GetTotals(ctx context.Context) (Totals, error) {
 	}
 	t := emptyTotals()
 	for _, item := range items {
-		t.add(countsFromItem(item).Counts)
+		t.Add(countsFromItem(item).Counts)
 		t.Scopes += intAttr(item, "scopes")
 	}
 	return t, nil
@@ -69,7 +65,7 @@ func (s *Store) RecountTotals(ctx context.Context) (Totals, error) {
 		shard := emptyTotals()
 		for _, item := range items {
 			c := countsFromItem(item)
-			shard.add(c.Counts)
+			shard.Add(c.Counts)
 			shard.Scopes += boolInt(c.Total > 0)
 		}
 		shard.UpdatedAt = agentmem.FormatTime(s.now())
@@ -79,18 +75,14 @@ func (s *Store) RecountTotals(ctx context.Context) (Totals, error) {
 		if err := s.journal.Put(item).Run(ctx); err != nil {
 			return Totals{}, fmt.Errorf("put totals of %s: %w", shardPK(i), err)
 		}
-		all.add(shard.Counts)
+		all.Add(shard.Counts)
 		all.Scopes += shard.Scopes
 	}
 	return all, nil
 }
 
 // ScopeCountsPage is one page of scopes with their counters.
-type ScopeCountsPage struct {
-	Scopes []ScopeCounts `json:"scopes"`
-	// NextCursor is set when more scopes remain.
-	NextCursor string `json:"nextCursor,omitempty"`
-}
+type ScopeCountsPage = agentmem.ScopeCountsPage
 
 // ListScopeCounts returns the counters of the scopes holding memories, up
 // to limit of them (1..MaxScopesPage, 0: DefaultScopesPage), walking the

@@ -408,10 +408,7 @@ func dreamsOf(items []dreamItem) []agentmem.Dream {
 }
 
 // DreamPage is a page of diary entries, newest first.
-type DreamPage struct {
-	Dreams     []agentmem.Dream `json:"dreams"`
-	NextCursor string           `json:"nextCursor,omitempty"`
-}
+type DreamPage = agentmem.DreamPage
 
 // ListDreams returns a scope's diary entries, newest first, limit per page
 // (1..50, default 20); cursor continues a previous page.

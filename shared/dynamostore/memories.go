@@ -75,11 +75,7 @@ type ListOptions struct {
 }
 
 // Page is one page of memories, newest first.
-type Page struct {
-	Memories []agentmem.Memory `json:"memories"`
-	// NextCursor is set when older memories remain.
-	NextCursor string `json:"nextCursor,omitempty"`
-}
+type Page = agentmem.MemoryPage
 
 // ListMemories returns the newest memories of a scope, newest first.
 func (s *Store) ListMemories(ctx context.Context, opt ListOptions) (Page, error) {

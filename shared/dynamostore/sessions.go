@@ -134,14 +134,10 @@ func (s *Store) EndSession(ctx context.Context, projectID, sessionID string) (in
 	return live, nil
 }
 
-// SessionUsage is what a project's live session context holds.
-type SessionUsage struct {
-	Sessions int `json:"sessions"`
-	Keys     int `json:"keys"`
-	// Bytes approximates the stored size of the live keys (attribute names
-	// and values, as DynamoDB counts item size).
-	Bytes int64 `json:"bytes"`
-}
+// SessionUsage is what a project's live session context holds: Total
+// counts the live keys, Bytes approximates their stored size (attribute
+// names and values, as DynamoDB counts item size).
+type SessionUsage = agentmem.SessionUsage
 
 // SessionUsage counts the live session keys of a project and their size:
 // one query on the project's session partition, expired keys left out.
@@ -158,7 +154,7 @@ func (s *Store) SessionUsage(ctx context.Context, projectID string) (SessionUsag
 			return SessionUsage{}, fmt.Errorf("session usage of %s: %w", projectID, err)
 		}
 		if si.ExpiresAt > now {
-			u.Keys++
+			u.Total++
 			sessions[si.SessionID] = true
 			for k, v := range item {
 				u.Bytes += int64(len(k) + attrSize(v))

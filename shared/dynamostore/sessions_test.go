@@ -83,7 +83,7 @@ func TestEndSessionDeletesEveryKeyAndUsageCountsLiveKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u.Sessions != 3 || u.Keys != many+2 || u.Bytes <= 0 {
+	if u.Sessions != 3 || u.Total != many+2 || u.Bytes <= 0 {
 		t.Errorf("usage: got %+v, want 3 sessions, %d keys, some bytes", u, many+2)
 	}
 	n, err := st.EndSession(ctx, "p", "run-1")
@@ -91,7 +91,7 @@ func TestEndSessionDeletesEveryKeyAndUsageCountsLiveKeys(t *testing.T) {
 		t.Fatalf("end session: deleted %d, err %v; want %d", n, err, many)
 	}
 	u, _ = st.SessionUsage(ctx, "p")
-	if u.Sessions != 2 || u.Keys != 2 {
+	if u.Sessions != 2 || u.Total != 2 {
 		t.Errorf("usage after ending run-1: got %+v, want run-10 and run-2 left", u)
 	}
 	if _, err := st.GetSessionValue(ctx, "p", "run-10", "k"); err != nil {

@@ -25,44 +25,13 @@ const StatsShards = 16
 // successful write or delete); RecountScope rebuilds them from the
 // memories when they have drifted (a process killed between the two
 // writes).
-type ScopeCounts struct {
-	AgentName string `json:"agentName"`
-	ProjectID string `json:"projectId"`
-	Counts
-	// ChangedAt is when a memory of the scope was last created, deleted
-	// or rewritten; a mere lastAccessedAt update leaves it. With Total it
-	// versions the scope's content (search caches key on it).
-	ChangedAt string `json:"changedAt,omitempty"`
-}
+type ScopeCounts = agentmem.ScopeCounts
 
-// Counts are memory counters: how many memories, their stored size, and
-// how many of each type and source.
-type Counts struct {
-	Total int64 `json:"total"`
-	// Bytes approximates the memories' stored size (attribute names plus
-	// values, as DynamoDB counts item size).
-	Bytes     int64                     `json:"bytes"`
-	ByType    map[agentmem.Type]int64   `json:"byType"`
-	BySource  map[agentmem.Source]int64 `json:"bySource"`
-	UpdatedAt string                    `json:"updatedAt,omitempty"`
-}
+// Counts are memory counters.
+type Counts = agentmem.Counts
 
-func newCounts() Counts {
-	return Counts{ByType: map[agentmem.Type]int64{}, BySource: map[agentmem.Source]int64{}}
-}
+func newCounts() Counts { return agentmem.NewCounts() }
 
-// add accumulates o into c; UpdatedAt becomes the later of the two.
-func (c *Counts) add(o Counts) {
-	c.Total += o.Total
-	c.Bytes += o.Bytes
-	for k, v := range o.ByType {
-		c.ByType[k] += v
-	}
-	for k, v := range o.BySource {
-		c.BySource[k] += v
-	}
-	c.UpdatedAt = max(c.UpdatedAt, o.UpdatedAt)
-}
 
 // countDelta is a change to a scope's counters.
 type countDelta struct {

@@ -63,18 +63,7 @@ func (a *API) handler() (*httpapi.Handler, error) {
 }
 
 // CreateDreamInput is the body of POST .../dreams.
-type CreateDreamInput struct {
-	ProjectID string `json:"projectId"`
-	// LookbackDays is the window of daily records (default 3, at most 30).
-	LookbackDays *int `json:"lookbackDays,omitempty"`
-	// KeepManual keeps manual memories as they are (default true).
-	KeepManual *bool `json:"keepManual,omitempty"`
-	// Force dreams even when the daily content is unchanged.
-	Force bool `json:"force,omitempty"`
-	// CompressAfterDays compresses memories older than this (default 7;
-	// 0 disables compression for this dream).
-	CompressAfterDays *int `json:"compressAfterDays,omitempty"`
-}
+type CreateDreamInput = agentmem.CreateDreamInput
 
 func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()
@@ -123,20 +112,11 @@ func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, e
 }
 
 // DreamDay is the JSON answer of GET .../dreams/{date}.
-type DreamDay struct {
-	AgentName string      `json:"agentName"`
-	ProjectID string      `json:"projectId"`
-	Date      string      `json:"date"`
-	Dreams    []DreamView `json:"dreams"`
-}
+type DreamDay = agentmem.DreamDay
 
 // DreamView is a diary entry and, with ?plan=true, what it wrote and the
-// prior memories it replaced (which a revert restores).
-type DreamView struct {
-	agentmem.Dream
-	Written  []agentmem.Memory `json:"written,omitempty"`
-	Replaced []agentmem.Memory `json:"replaced,omitempty"`
-}
+// prior memories it replaced.
+type DreamView = agentmem.DreamView
 
 func (a *API) get(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := r.Scope()

@@ -11,23 +11,7 @@ import (
 )
 
 // Bootstrap is everything `agentmem inject` needs, in one round trip.
-type Bootstrap struct {
-	AgentName string `json:"agentName"`
-	ProjectID string `json:"projectId"`
-	// Personality is null when the agent has none.
-	Personality *agentmem.Personality `json:"personality"`
-	// PersonalitySection is the delimited "# Personality" section to
-	// prepend to CLAUDE.md; empty without a personality.
-	PersonalitySection string `json:"personalitySection"`
-	// MemoryFile is the content of .claude/memory/MEMORY.md; empty when
-	// there are no memories (no file is written then).
-	MemoryFile  string `json:"memoryFile"`
-	MemoryCount int    `json:"memoryCount"`
-	// SuggestedPatterns are the high-confidence patterns relevant to the
-	// task query parameter, best first (also appended to MemoryFile as a
-	// "## Suggested patterns" section); empty without a task.
-	SuggestedPatterns []Scored `json:"suggestedPatterns"`
-}
+type Bootstrap = agentmem.Bootstrap
 
 func (a *API) bootstrap(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := scope(r)

@@ -12,12 +12,7 @@ import (
 )
 
 // DailyDay is the JSON answer of GET .../daily.
-type DailyDay struct {
-	AgentName string                 `json:"agentName"`
-	ProjectID string                 `json:"projectId"`
-	Date      string                 `json:"date"`
-	Records   []agentmem.DailyRecord `json:"records"`
-}
+type DailyDay = agentmem.DailyDay
 
 func (a *API) appendDaily(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()

@@ -159,8 +159,8 @@ func TestJournalBadInputIs4xxAndWritesNothing(t *testing.T) {
 	}
 	recs, err := a.store.DailyRecords(context.Background(), "nori", "p", now.AddDate(-2, 0, 0), now.AddDate(0, 0, 1))
 	usage, err2 := a.store.SessionUsage(context.Background(), "p")
-	if err != nil || err2 != nil || len(recs) != 0 || usage.Keys != 0 {
-		t.Errorf("bad input wrote %d daily records and %d session keys (%v, %v)", len(recs), usage.Keys, err, err2)
+	if err != nil || err2 != nil || len(recs) != 0 || usage.Total != 0 {
+		t.Errorf("bad input wrote %d daily records and %d session keys (%v, %v)", len(recs), usage.Total, err, err2)
 	}
 }
 

@@ -10,21 +10,10 @@ import (
 )
 
 // ForgetInput is the body of ForgetMemories.
-type ForgetInput struct {
-	ProjectID string `json:"projectId"`
-	// OlderThan is an age in whole hours, days or weeks: "12h", "30d",
-	// "2w" (agentmem.ParseAge).
-	OlderThan string `json:"olderThan"`
-	// IncludePinned forgets pinned memories too.
-	IncludePinned bool `json:"includePinned,omitempty"`
-}
+type ForgetInput = agentmem.ForgetInput
 
 // Forgotten is the answer of ForgetMemories.
-type Forgotten struct {
-	Removed int `json:"removed"`
-	// Cutoff is the creation time before which memories were removed.
-	Cutoff string `json:"cutoff"`
-}
+type Forgotten = agentmem.Forgotten
 
 func (a *API) forget(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()
@@ -58,31 +47,13 @@ func (a *API) forget(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 }
 
 // Usage is how many memories a scope holds and their stored size.
-type Usage struct {
-	Total int64 `json:"total"`
-	Bytes int64 `json:"bytes"`
-}
+type Usage = agentmem.Usage
 
 // ScopeUsage breaks a project's usage down by the scopes of seed 003.
-type ScopeUsage struct {
-	// Project is the agent's long-term memories in the project.
-	Project Usage `json:"project"`
-	// Session is the project's session-scoped context (key/values that
-	// expire with the session). It is null: the session context store
-	// does not keep counters yet.
-	Session *Usage `json:"session"`
-}
+type ScopeUsage = agentmem.ScopeUsage
 
-// Stats is the answer of GetStats: the scope's counters (its memories:
-// total, bytes, by type and by source), broken down by scope, and the
-// eviction limit.
-type Stats struct {
-	dynamostore.ScopeCounts
-	ByScope ScopeUsage `json:"byScope"`
-	// Limit is how many memories the scope keeps before the least
-	// recently used are evicted.
-	Limit int `json:"limit"`
-}
+// Stats is the answer of GetStats.
+type Stats = agentmem.Stats
 
 func (a *API) stats(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := scope(r)
@@ -93,17 +64,20 @@ func (a *API) stats(ctx context.Context, r *httpapi.Request) (httpapi.Response, 
 	if err != nil {
 		return httpapi.Response{}, err
 	}
+	// The session scope belongs to the project (every agent of a
+	// pipeline run shares it), so it is the project's live keys.
+	sessions, err := a.Store.SessionUsage(ctx, project)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
 	return httpapi.JSON(http.StatusOK, Stats{
-		ScopeCounts: c, ByScope: ScopeUsage{Project: Usage{Total: c.Total, Bytes: c.Bytes}}, Limit: a.Store.ScopeLimit(),
+		ScopeCounts: c, Limit: a.Store.ScopeLimit(),
+		ByScope: ScopeUsage{Project: Usage{Total: c.Total, Bytes: c.Bytes}, Session: sessions},
 	}), nil
 }
 
-// AllStats is the answer of GetAllStats: the totals over every scope and
-// one page of the scopes holding memories.
-type AllStats struct {
-	Totals dynamostore.Totals `json:"totals"`
-	dynamostore.ScopeCountsPage
-}
+// AllStats is the answer of GetAllStats.
+type AllStats = agentmem.AllStats
 
 func (a *API) allStats(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	limit, err := r.IntQuery("limit", dynamostore.DefaultScopesPage, 1, dynamostore.MaxScopesPage)

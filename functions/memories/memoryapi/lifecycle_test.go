@@ -201,11 +201,24 @@ func TestStatsAndAllStats(t *testing.T) {
 		s.BySource[agentmem.SourceManual] != 3 || s.BySource[agentmem.SourceExtraction] != 1 || s.Bytes <= 0 {
 		t.Errorf("stats: got %+v", s)
 	}
-	if s.ByScope.Project.Total != 4 || s.ByScope.Project.Bytes != s.Bytes || s.ByScope.Session != nil || s.Limit != agentmem.DefaultMemoryLimit {
+	if s.ByScope.Project.Total != 4 || s.ByScope.Project.Bytes != s.Bytes || s.ByScope.Session.Total != 0 || s.Limit != agentmem.DefaultMemoryLimit {
 		t.Errorf("byScope and limit: got %+v, limit %d", s.ByScope, s.Limit)
 	}
-	if !strings.Contains(resp.Body, `"session":null`) {
-		t.Errorf("the session scope should be reported as unknown (null): %s", resp.Body)
+	// The session scope is the project's live session context: two keys
+	// in one session and one in another, of project p only.
+	for _, put := range []struct{ path, body string }{
+		{"/api/projects/p/sessions/run-1/context/auth", `{"value":"JWT with refresh tokens"}`},
+		{"/api/projects/p/sessions/run-1/context/db", `{"value":"postgres 16"}`},
+		{"/api/projects/p/sessions/run-2/context/auth", `{"value":"mTLS"}`},
+		{"/api/projects/q/sessions/run-9/context/auth", `{"value":"elsewhere"}`},
+	} {
+		if r := a.do("PUT", put.path, put.body); r.StatusCode != 201 {
+			t.Fatalf("PUT %s: %d %s", put.path, r.StatusCode, r.Body)
+		}
+	}
+	s = decode[memoryapi.Stats](t, a.do("GET", "/api/agents/nori/stats?projectId=p", ""))
+	if got := s.ByScope.Session; got.Sessions != 2 || got.Total != 3 || got.Bytes <= 0 {
+		t.Errorf("session scope: got %+v, want 2 sessions, 3 keys and their bytes", got)
 	}
 	if empty := decode[memoryapi.Stats](t, a.do("GET", "/api/agents/nobody/stats?projectId=p", "")); empty.Total != 0 || empty.ByType == nil {
 		t.Errorf("empty scope: got %+v", empty)

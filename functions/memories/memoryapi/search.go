@@ -22,35 +22,14 @@ const DefaultSuggestLimit = 5
 // answer waits for them at most this long.
 const touchTimeout = 300 * time.Millisecond
 
-// Scored is a memory with its relevance score for one query. Scores are
-// comparable within one answer only: BM25 for lexical search, cosine
-// similarity for semantic, fused reciprocal ranks for hybrid, relevance ×
-// confidence for pattern suggestions.
-type Scored struct {
-	agentmem.Memory
-	Score float64 `json:"score"`
-}
+// Scored is a memory with its relevance score for one query.
+type Scored = agentmem.ScoredMemory
 
 // SearchResult is the answer of SearchMemories.
-type SearchResult struct {
-	Query string `json:"query"`
-	// Mode is how the memories were ranked: lexical (BM25), semantic
-	// (cosine similarity of embeddings), hybrid (both, fused by
-	// reciprocal rank), or none (the query has no searchable words and no
-	// embedder is configured).
-	Mode search.Mode `json:"mode"`
-	// Searched is how many memories of the scope (of the type asked for)
-	// were ranked.
-	Searched int      `json:"searched"`
-	Results  []Scored `json:"results"`
-}
+type SearchResult = agentmem.SearchResult
 
 // Suggestions is the answer of SuggestPatterns.
-type Suggestions struct {
-	Task          string   `json:"task"`
-	MinConfidence float64  `json:"minConfidence"`
-	Patterns      []Scored `json:"patterns"`
-}
+type Suggestions = agentmem.Suggestions
 
 // text validates a free-text query parameter: required, at most
 // agentmem.MaxQueryBytes, valid UTF-8.
@@ -101,7 +80,7 @@ func (a *API) search(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 		return httpapi.Response{}, err
 	}
 	hits, mode := ix.index.RankMode(q, qvec, limit)
-	out := SearchResult{Query: q, Mode: mode, Searched: ix.index.Len(), Results: a.scored(ctx, hits, ix.memories)}
+	out := SearchResult{Query: q, Mode: string(mode), Searched: ix.index.Len(), Results: a.scored(ctx, hits, ix.memories)}
 	return httpapi.JSON(http.StatusOK, out), nil
 }
 

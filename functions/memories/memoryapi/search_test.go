@@ -67,7 +67,7 @@ func TestSearchLexicalRanksWithinTheScope(t *testing.T) {
 	a.create("toro", `{"projectId":"p","content":"Webhook retries: three, with backoff"}`)
 
 	got := a.search("nori", "projectId=p&q="+url.QueryEscape("webhook retries"))
-	if got.Mode != search.ModeLexical || got.Searched != 3 || got.Query != "webhook retries" {
+	if got.Mode != string(search.ModeLexical) || got.Searched != 3 || got.Query != "webhook retries" {
 		t.Errorf("got mode %q, searched %d, query %q; want lexical over the scope's 3 memories", got.Mode, got.Searched, got.Query)
 	}
 	if want := []string{"Stripe webhooks are retried 3 times with exponential backoff in retryWebhook", "Every webhook handler must be idempotent"}; !slices.Equal(contents(got.Results), want) {
@@ -119,7 +119,7 @@ func TestSearchTypeFilterAndLimit(t *testing.T) {
 			t.Errorf("type filter let a %s through", r.Type)
 		}
 	}
-	if got := a.search("nori", "projectId=p&q=the"); got.Mode != search.ModeNone || len(got.Results) != 0 {
+	if got := a.search("nori", "projectId=p&q=the"); got.Mode != string(search.ModeNone) || len(got.Results) != 0 {
 		t.Errorf("stopwords only: got mode %q and %d results, want none", got.Mode, len(got.Results))
 	}
 }
@@ -187,7 +187,7 @@ func TestSearchHybridFindsParaphrasesThroughTheOpenAIClient(t *testing.T) {
 	}
 
 	got := a.search("nori", "projectId=p&q="+url.QueryEscape("webhook retries"))
-	if got.Mode != search.ModeHybrid {
+	if got.Mode != string(search.ModeHybrid) {
 		t.Errorf("mode: got %q, want hybrid", got.Mode)
 	}
 	if !slices.Contains(contents(got.Results), paraphrase.Content) {
@@ -205,7 +205,7 @@ func TestSearchHybridFindsParaphrasesThroughTheOpenAIClient(t *testing.T) {
 	// The provider failing: search still answers, lexically.
 	srv.Fail.Store(429)
 	fallback := a.search("nori", "projectId=p&q="+url.QueryEscape("webhook retries"))
-	if fallback.Mode != search.ModeLexical || len(fallback.Results) != 1 {
+	if fallback.Mode != string(search.ModeLexical) || len(fallback.Results) != 1 {
 		t.Errorf("embedder down: got mode %q, %q; want lexical with the one literal match", fallback.Mode, contents(fallback.Results))
 	}
 }
@@ -222,7 +222,7 @@ func TestSearchHybridWithTheHashingEmbedder(t *testing.T) {
 	a.create("nori", `{"projectId":"p","type":"finding","content":"Kafka consumers rebalance when a pod restarts"}`)
 	a.create("nori", `{"projectId":"p","content":"The Terraform state lives in the ops account"}`)
 	got := a.search("nori", "projectId=p&q="+url.QueryEscape("kafka consumer rebalance"))
-	if got.Mode != search.ModeHybrid || len(got.Results) < 2 {
+	if got.Mode != string(search.ModeHybrid) || len(got.Results) < 2 {
 		t.Fatalf("got mode %q, %q; want hybrid with both Kafka memories", got.Mode, contents(got.Results))
 	}
 	if got.Results[0].Content != "Kafka consumers rebalance when a pod restarts" {

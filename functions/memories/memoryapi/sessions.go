@@ -9,12 +9,7 @@ import (
 )
 
 // EndedSession is the answer of DELETE .../sessions/{sessionId}.
-type EndedSession struct {
-	ProjectID string `json:"projectId"`
-	SessionID string `json:"sessionId"`
-	// Deleted counts the live keys the end removed.
-	Deleted int `json:"deleted"`
-}
+type EndedSession = agentmem.EndedSession
 
 // session validates the {projectId} and {sessionId} path parameters.
 func session(r *httpapi.Request) (project, sessionID string, err error) {

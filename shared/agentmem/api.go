@@ -1,0 +1,246 @@
+package agentmem
+
+// The request and response bodies of the REST API, shared by the function
+// handlers that produce them and by package apiclient that consumes them,
+// so that the two cannot drift apart and the client links no adapter code.
+
+// MemoryPage is one page of memories, newest first (GET .../memories).
+type MemoryPage struct {
+	Memories []Memory `json:"memories"`
+	// NextCursor is set when older memories remain.
+	NextCursor string `json:"nextCursor,omitempty"`
+}
+
+// Bootstrap is everything `agentmem inject` needs, in one round trip
+// (GET .../bootstrap).
+type Bootstrap struct {
+	AgentName string `json:"agentName"`
+	ProjectID string `json:"projectId"`
+	// Personality is null when the agent has none.
+	Personality *Personality `json:"personality"`
+	// PersonalitySection is the delimited "# Personality" section to
+	// prepend to CLAUDE.md; empty without a personality.
+	PersonalitySection string `json:"personalitySection"`
+	// MemoryFile is the content of .claude/memory/MEMORY.md; empty when
+	// there are no memories (no file is written then).
+	MemoryFile  string `json:"memoryFile"`
+	MemoryCount int    `json:"memoryCount"`
+	// SuggestedPatterns are the high-confidence patterns relevant to the
+	// task query parameter, best first (also appended to MemoryFile as a
+	// "## Suggested patterns" section); empty without a task.
+	SuggestedPatterns []ScoredMemory `json:"suggestedPatterns"`
+}
+
+// ScoredMemory is a memory with its relevance score for one query. Scores
+// are comparable within one answer only: BM25 for lexical search, cosine
+// similarity for semantic, fused reciprocal ranks for hybrid, relevance ×
+// confidence for pattern suggestions.
+type ScoredMemory struct {
+	Memory
+	Score float64 `json:"score"`
+}
+
+// SearchResult is the answer of GET .../memories/search.
+type SearchResult struct {
+	Query string `json:"query"`
+	// Mode is how the memories were ranked: lexical (BM25), semantic
+	// (cosine similarity of embeddings), hybrid (both, fused by
+	// reciprocal rank), or none (the query has no searchable words and no
+	// embedder is configured).
+	Mode string `json:"mode"`
+	// Searched is how many memories of the scope (of the type asked for)
+	// were ranked.
+	Searched int            `json:"searched"`
+	Results  []ScoredMemory `json:"results"`
+}
+
+// Suggestions is the answer of GET .../patterns/suggest.
+type Suggestions struct {
+	Task          string         `json:"task"`
+	MinConfidence float64        `json:"minConfidence"`
+	Patterns      []ScoredMemory `json:"patterns"`
+}
+
+// ForgetInput is the body of POST .../memories/forget.
+type ForgetInput struct {
+	ProjectID string `json:"projectId"`
+	// OlderThan is an age in whole hours, days or weeks: "12h", "30d",
+	// "2w" (ParseAge).
+	OlderThan string `json:"olderThan"`
+	// IncludePinned forgets pinned memories too.
+	IncludePinned bool `json:"includePinned,omitempty"`
+}
+
+// Forgotten is the answer of POST .../memories/forget.
+type Forgotten struct {
+	Removed int `json:"removed"`
+	// Cutoff is the creation time before which memories were removed.
+	Cutoff string `json:"cutoff"`
+}
+
+// Counts are memory counters: how many memories, their stored size, and
+// how many of each type and source.
+type Counts struct {
+	Total int64 `json:"total"`
+	// Bytes approximates the memories' stored size (attribute names plus
+	// values, as DynamoDB counts item size).
+	Bytes     int64            `json:"bytes"`
+	ByType    map[Type]int64   `json:"byType"`
+	BySource  map[Source]int64 `json:"bySource"`
+	UpdatedAt string           `json:"updatedAt,omitempty"`
+}
+
+// NewCounts returns zero counters with their maps made.
+func NewCounts() Counts {
+	return Counts{ByType: map[Type]int64{}, BySource: map[Source]int64{}}
+}
+
+// Add accumulates o into c; UpdatedAt becomes the later of the two. c's
+// maps must have been made (NewCounts).
+func (c *Counts) Add(o Counts) {
+	c.Total += o.Total
+	c.Bytes += o.Bytes
+	for k, v := range o.ByType {
+		c.ByType[k] += v
+	}
+	for k, v := range o.BySource {
+		c.BySource[k] += v
+	}
+	c.UpdatedAt = max(c.UpdatedAt, o.UpdatedAt)
+}
+
+// ScopeCounts are the running counters of one agent+project scope.
+type ScopeCounts struct {
+	AgentName string `json:"agentName"`
+	ProjectID string `json:"projectId"`
+	Counts
+	// ChangedAt is when a memory of the scope was last created, deleted
+	// or rewritten; a mere lastAccessedAt update leaves it. With Total it
+	// versions the scope's content (search caches key on it).
+	ChangedAt string `json:"changedAt,omitempty"`
+}
+
+// Usage is how many items a scope holds and their stored size.
+type Usage struct {
+	Total int64 `json:"total"`
+	Bytes int64 `json:"bytes"`
+}
+
+// SessionUsage is what a project's live session context holds.
+type SessionUsage struct {
+	// Sessions counts the sessions with at least one live key.
+	Sessions int `json:"sessions"`
+	Usage
+}
+
+// ScopeUsage breaks a project's usage down by the scopes of seed 003.
+type ScopeUsage struct {
+	// Project is the agent's long-term memories in the project.
+	Project Usage `json:"project"`
+	// Session is the project's session-scoped context (key/values that
+	// expire with the session), shared by the project's agents.
+	Session SessionUsage `json:"session"`
+}
+
+// Stats is the answer of GET .../stats: the scope's counters (its
+// memories: total, bytes, by type and by source), broken down by scope,
+// and the eviction limit.
+type Stats struct {
+	ScopeCounts
+	ByScope ScopeUsage `json:"byScope"`
+	// Limit is how many memories the scope keeps before the least
+	// recently used are evicted.
+	Limit int `json:"limit"`
+}
+
+// Totals are the counters summed over every scope.
+type Totals struct {
+	// Scopes counts the scopes holding at least one memory.
+	Scopes int64 `json:"scopes"`
+	Counts
+}
+
+// ScopeCountsPage is one page of scopes with their counters.
+type ScopeCountsPage struct {
+	Scopes []ScopeCounts `json:"scopes"`
+	// NextCursor is set when more scopes remain.
+	NextCursor string `json:"nextCursor,omitempty"`
+}
+
+// AllStats is the answer of GET /api/stats: the totals over every scope
+// and one page of the scopes holding memories.
+type AllStats struct {
+	Totals Totals `json:"totals"`
+	ScopeCountsPage
+}
+
+// DailyDay is the JSON answer of GET .../daily.
+type DailyDay struct {
+	AgentName string        `json:"agentName"`
+	ProjectID string        `json:"projectId"`
+	Date      string        `json:"date"`
+	Records   []DailyRecord `json:"records"`
+}
+
+// EndedSession is the answer of DELETE .../sessions/{sessionId}.
+type EndedSession struct {
+	ProjectID string `json:"projectId"`
+	SessionID string `json:"sessionId"`
+	// Deleted counts the live keys the end removed.
+	Deleted int `json:"deleted"`
+}
+
+// CreateDreamInput is the body of POST .../dreams.
+type CreateDreamInput struct {
+	ProjectID string `json:"projectId"`
+	// LookbackDays is the window of daily records (default 3, at most 30).
+	LookbackDays *int `json:"lookbackDays,omitempty"`
+	// KeepManual keeps manual memories as they are (default true).
+	KeepManual *bool `json:"keepManual,omitempty"`
+	// Force dreams even when the daily content is unchanged.
+	Force bool `json:"force,omitempty"`
+	// CompressAfterDays compresses memories older than this (default 7;
+	// 0 disables compression for this dream).
+	CompressAfterDays *int `json:"compressAfterDays,omitempty"`
+}
+
+// Dream result statuses.
+const (
+	DreamStatusDreamed = "dreamed"
+	DreamStatusSkipped = "skipped"
+)
+
+// DreamResult is the answer of POST .../dreams when the dream did not
+// fail: 201 dreamed, 200 skipped.
+type DreamResult struct {
+	Status string `json:"status"`
+	// Reason says why a dream was skipped.
+	Reason string `json:"reason,omitempty"`
+	// Dream is the diary entry of a dream that ran.
+	Dream *Dream `json:"dream,omitempty"`
+	// RolledForward names a commit of an earlier, interrupted run that
+	// this run finished first ("<date>#<id>").
+	RolledForward string `json:"rolledForward,omitempty"`
+}
+
+// DreamPage is a page of diary entries, newest first (GET .../dreams).
+type DreamPage struct {
+	Dreams     []Dream `json:"dreams"`
+	NextCursor string  `json:"nextCursor,omitempty"`
+}
+
+// DreamDay is the JSON answer of GET .../dreams/{date}.
+type DreamDay struct {
+	AgentName string      `json:"agentName"`
+	ProjectID string      `json:"projectId"`
+	Date      string      `json:"date"`
+	Dreams    []DreamView `json:"dreams"`
+}
+
+// DreamView is a diary entry and, with ?plan=true, what it wrote and the
+// prior memories it replaced (which a revert restores).
+type DreamView struct {
+	Dream
+	Written  []Memory `json:"written,omitempty"`
+	Replaced []Memory `json:"replaced,omitempty"`
+}
