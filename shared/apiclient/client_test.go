@@ -256,4 +256,3 @@ func TestNewConfigErrors(t *testing.T) {
 		}
 	}
 }
-

@@ -32,7 +32,6 @@ type Counts = agentmem.Counts
 
 func newCounts() Counts { return agentmem.NewCounts() }
 
-
 // countDelta is a change to a scope's counters.
 type countDelta struct {
 	total, bytes int64
