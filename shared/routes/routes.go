@@ -81,7 +81,7 @@ var All = []Route{
 	{"SuggestPatterns", "GET", "/api/agents/{agentName}/patterns/suggest", Memories, true, "high-confidence patterns relevant to a task (minConfidence, limit)"},
 
 	// Lifecycle and stats (issue 5): memories function.
-	{"ForgetMemories", "POST", "/api/agents/{agentName}/memories/forget", Memories, false, "delete memories older than olderThan (h, d, w); pinned kept unless includePinned"},
+	{"ForgetMemories", "POST", "/api/agents/{agentName}/memories/forget", Memories, true, "delete memories older than olderThan (h, d, w); pinned kept unless includePinned (the MCP memory_forget tool)"},
 	{"GetStats", "GET", "/api/agents/{agentName}/stats", Memories, true, "counts and bytes of a scope, by type, source and scope"},
 	{"GetAllStats", "GET", "/api/stats", Memories, false, "totals over every scope and the scopes' counters, paginated (limit, cursor)"},
 }
