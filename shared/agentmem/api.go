@@ -244,3 +244,35 @@ type DreamView struct {
 	Written  []Memory `json:"written,omitempty"`
 	Replaced []Memory `json:"replaced,omitempty"`
 }
+
+// SkippedLearning is a learning an extraction did not save, and why.
+type SkippedLearning struct {
+	Content string `json:"content"`
+	Reason  string `json:"reason"`
+}
+
+// ExtractionResult is the answer of POST .../extractions (200): the
+// memories saved, the stored patterns reinforced, the learnings skipped
+// and why, and the run's summary with its daily log record. A retry of the
+// same runId gets the same answer with Replayed set.
+type ExtractionResult struct {
+	RunID string   `json:"runId"`
+	Saved []Memory `json:"saved"`
+	// Reinforced are stored patterns this run's patterns matched: their
+	// confidence was raised instead of a copy being saved.
+	Reinforced []Memory          `json:"reinforced,omitempty"`
+	Skipped    []SkippedLearning `json:"skipped"`
+	Summary    string            `json:"summary"`
+	Success    bool              `json:"success"`
+	// Daily is the daily log record of the run's summary (nil when the
+	// run had no summary or the record could not be written; the
+	// learnings are saved either way).
+	Daily *DailyRecord `json:"daily,omitempty"`
+	// Model and Prompt name the LLM and prompt version that extracted
+	// (empty for client-extracted learnings); Truncated says the output
+	// was cut to its tail.
+	Model     string `json:"model,omitempty"`
+	Prompt    string `json:"prompt,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"`
+	Replayed  bool   `json:"replayed,omitempty"`
+}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/extract"
 )
 
 // ExtractionInput is the body of POST .../extractions, in one of two
@@ -17,35 +18,21 @@ type ExtractionInput struct {
 	Output    string     `json:"output,omitempty"`
 	Learnings []Learning `json:"learnings,omitempty"`
 	Summary   string     `json:"summary,omitempty"`
+	// Success says whether the run achieved its goal (learnings form
+	// only); the patterns of successful runs are captured.
+	Success *bool `json:"success,omitempty"`
 }
 
 // Learning is one learning extracted by the caller: a memory type, its
 // content and the typed fields of that type.
-type Learning struct {
-	Type       agentmem.Type `json:"type"`
-	Content    string        `json:"content"`
-	Rationale  string        `json:"rationale,omitempty"`
-	Status     string        `json:"status,omitempty"`
-	Trigger    string        `json:"trigger,omitempty"`
-	Context    string        `json:"context,omitempty"`
-	Solution   string        `json:"solution,omitempty"`
-	Confidence *float64      `json:"confidence,omitempty"`
-}
+type Learning = extract.Learning
 
-// Extraction is the answer of an extraction: what was saved and what was
-// skipped (duplicates of existing memories, or a retried runId).
-type Extraction struct {
-	RunID   string            `json:"runId"`
-	Saved   []agentmem.Memory `json:"saved"`
-	Skipped []Skipped         `json:"skipped"`
-	Summary string            `json:"summary"`
-}
+// Extraction is the answer of an extraction: what was saved, reinforced
+// and skipped (duplicates of existing memories, or a retried runId).
+type Extraction = agentmem.ExtractionResult
 
 // Skipped is a learning that was not saved, and why.
-type Skipped struct {
-	Content string `json:"content"`
-	Reason  string `json:"reason"`
-}
+type Skipped = agentmem.SkippedLearning
 
 // CreateExtraction sends a run's output (or learnings) for extraction
 // (POST .../extractions). The call is retried once on a transport failure

@@ -86,10 +86,7 @@ func (l Learning) Validate() error {
 }
 
 // Skipped is a proposed learning that is not kept, and why.
-type Skipped struct {
-	Content string `json:"content"`
-	Reason  string `json:"reason"`
-}
+type Skipped = agentmem.SkippedLearning
 
 // Result is what one extraction yields.
 type Result struct {

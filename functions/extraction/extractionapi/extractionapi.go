@@ -6,8 +6,12 @@
 // extract --llm claude`). Either way the request is idempotent per runId
 // (a journal record claims the run before any work, and a retry gets the
 // first answer back), learnings that repeat a memory of the scope are
-// skipped, and a failure writes nothing. The Lambda main and cmd/devserver
-// both serve it.
+// skipped, and a failure writes nothing. The patterns of a successful run
+// go through Store.SavePattern: a pattern seen again raises the stored
+// one's confidence instead of adding a copy (seed 003). The run's summary
+// becomes a record of the agent's daily log titled with the run id, which
+// the nightly Deep Dream consolidates (seed 001). The Lambda main and
+// cmd/devserver both serve it.
 package extractionapi
 
 import (
@@ -47,23 +51,8 @@ type Request struct {
 	Success   *bool               `json:"success,omitempty"`
 }
 
-// Response is the answer (200): the memories saved, the learnings
-// skipped and why, and the run's summary. A retry of the same runId gets
-// the same answer with Replayed set.
-type Response struct {
-	RunID   string            `json:"runId"`
-	Saved   []agentmem.Memory `json:"saved"`
-	Skipped []extract.Skipped `json:"skipped"`
-	Summary string            `json:"summary"`
-	Success bool              `json:"success"`
-	// Model and Prompt name the LLM and prompt version that extracted
-	// (empty for client-extracted learnings); Truncated says the output
-	// was cut to its tail.
-	Model     string `json:"model,omitempty"`
-	Prompt    string `json:"prompt,omitempty"`
-	Truncated bool   `json:"truncated,omitempty"`
-	Replayed  bool   `json:"replayed,omitempty"`
-}
+// Response is the answer (200): see agentmem.ExtractionResult.
+type Response = agentmem.ExtractionResult
 
 // API serves the extraction function's route.
 type API struct {
@@ -130,6 +119,7 @@ func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 		a.undo(ctx, run, saved)
 		return httpapi.Response{}, err
 	}
+	a.recordDaily(ctx, agent, in, &resp)
 	ids := make([]string, len(saved))
 	for i, m := range saved {
 		ids[i] = m.ID
@@ -223,17 +213,36 @@ func (a *API) extract(ctx context.Context, agent string, in Request) (Response, 
 	seen := map[string]bool{}
 	for _, l := range res.Learnings {
 		key := search.NormalizeText(l.Content)
-		if id, dup := existing[key]; dup {
-			resp.Skipped = append(resp.Skipped, extract.Skipped{Content: l.Content, Reason: "duplicate of memory " + id})
-			continue
-		}
 		if seen[key] {
 			resp.Skipped = append(resp.Skipped, extract.Skipped{Content: l.Content, Reason: "repeats another learning of this run"})
 			continue
 		}
 		seen[key] = true
 		mi := l.Input(in.ProjectID, in.RunID)
-		m, err := a.Store.CreateMemory(ctx, mi.Memory(agent, agentmem.SourceExtraction))
+		m := mi.Memory(agent, agentmem.SourceExtraction)
+		if l.Type == agentmem.TypePattern {
+			// Seed 003 captures the patterns of successful runs; seeing
+			// one again reinforces it rather than adding a copy.
+			if !res.Success {
+				resp.Skipped = append(resp.Skipped, extract.Skipped{Content: l.Content, Reason: "patterns are captured from successful runs only"})
+				continue
+			}
+			p, raised, err := a.Store.SavePattern(ctx, m)
+			if err != nil {
+				return Response{}, saved, err
+			}
+			if raised {
+				resp.Reinforced = append(resp.Reinforced, p)
+			} else {
+				saved = append(saved, p)
+			}
+			continue
+		}
+		if id, dup := existing[key]; dup {
+			resp.Skipped = append(resp.Skipped, extract.Skipped{Content: l.Content, Reason: "duplicate of memory " + id})
+			continue
+		}
+		m, err := a.Store.CreateMemory(ctx, m)
 		if err != nil {
 			return Response{}, saved, err
 		}
@@ -241,6 +250,37 @@ func (a *API) extract(ctx context.Context, agent string, in Request) (Response, 
 	}
 	resp.Saved = append(resp.Saved, saved...)
 	return resp, saved, nil
+}
+
+// recordDaily writes the run's summary to the agent's daily log, titled
+// with the run id, for Deep Dream to consolidate. It runs after the
+// learnings are saved and is best effort: a failure is logged and the
+// answer says no record was written, but the learnings stay.
+func (a *API) recordDaily(ctx context.Context, agent string, in Request, resp *Response) {
+	if strings.TrimSpace(resp.Summary) == "" {
+		return
+	}
+	outcome := "The run did not achieve its goal."
+	if resp.Success {
+		outcome = "The run achieved its goal."
+	}
+	content := strings.TrimSpace(resp.Summary) + "\n\n" + outcome
+	if n := len(resp.Saved) + len(resp.Reinforced); n > 0 {
+		content += fmt.Sprintf(" %d learning%s saved.", n, plural(n))
+	}
+	rec, err := a.Store.AppendDaily(ctx, agentmem.DailyRecord{AgentName: agent, ProjectID: in.ProjectID, Title: in.RunID, Content: content})
+	if err != nil {
+		a.Log.WarnContext(ctx, "run summary not written to the daily log", "agent", agent, "project", in.ProjectID, "runId", in.RunID, "err", err)
+		return
+	}
+	resp.Daily = &rec
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // undo deletes what a failed extraction saved and releases its claim, so
