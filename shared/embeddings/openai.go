@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync/atomic"
+
+	"github.com/agentmem/agentmem/shared/llm/openai"
 )
 
 // DefaultOpenAIEndpoint is the API base used when none is configured.
-const DefaultOpenAIEndpoint = "https://api.openai.com/v1"
+const DefaultOpenAIEndpoint = openai.DefaultEndpoint
 
 // openAIBatch is how many texts one /embeddings request carries.
 const openAIBatch = 64
@@ -44,35 +44,13 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("openai embeddings: AGENTMEM_EMBEDDINGS_MODEL is required (e.g. text-embedding-3-small, or nomic-embed-text for Ollama)")
 	}
-	u, err := embeddingsURL(cfg.Endpoint)
+	u, err := openai.EndpointURL(cfg.Endpoint, "embeddings")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("openai embeddings: %w", err)
 	}
 	c := &OpenAI{cfg: cfg, url: u, HTTP: &http.Client{}}
 	c.dims.Store(int64(cfg.Dimensions))
 	return c, nil
-}
-
-// embeddingsURL returns the /embeddings URL for an endpoint as NewOpenAI
-// interprets it.
-func embeddingsURL(endpoint string) (string, error) {
-	if endpoint == "" {
-		endpoint = DefaultOpenAIEndpoint
-	}
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("openai embeddings: endpoint %q is not an http(s) URL", endpoint)
-	}
-	p := strings.TrimRight(u.Path, "/")
-	switch {
-	case strings.HasSuffix(p, "/embeddings"):
-	case p == "":
-		p = "/v1/embeddings"
-	default:
-		p += "/embeddings"
-	}
-	u.Path = p
-	return u.String(), nil
 }
 
 // Name implements Embedder.
@@ -138,7 +116,7 @@ func (c *OpenAI) embedBatch(ctx context.Context, texts []string) ([][]float32, e
 		return nil, transportError(ProviderOpenAI, ctx, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, &Error{Kind: kindForStatus(resp.StatusCode), Provider: ProviderOpenAI, Status: resp.StatusCode, Message: openAIErrorMessage(data)}
+		return nil, &Error{Kind: kindForStatus(resp.StatusCode), Provider: ProviderOpenAI, Status: resp.StatusCode, Message: openai.ErrorMessage(data)}
 	}
 	malformed := func(format string, args ...any) error {
 		return &Error{Kind: KindMalformed, Provider: ProviderOpenAI, Status: resp.StatusCode, Message: fmt.Sprintf(format, args...)}
@@ -175,34 +153,4 @@ func (c *OpenAI) embedBatch(ctx context.Context, texts []string) ([][]float32, e
 		}
 	}
 	return out, nil
-}
-
-// openAIErrorMessage reads {"error":{"message":...}} (OpenAI, vLLM) or
-// {"error":"..."} (Ollama), else the start of the body.
-func openAIErrorMessage(data []byte) string {
-	var e struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(data, &e) == nil && len(e.Error) > 0 {
-		var obj struct {
-			Message string `json:"message"`
-		}
-		if json.Unmarshal(e.Error, &obj) == nil && obj.Message != "" {
-			return obj.Message
-		}
-		var s string
-		if json.Unmarshal(e.Error, &s) == nil && s != "" {
-			return s
-		}
-	}
-	return snippet(data)
-}
-
-// snippet returns the start of a body for an error message.
-func snippet(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
 }

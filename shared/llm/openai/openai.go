@@ -44,20 +44,34 @@ func New(cfg llm.Config) (*Client, error) {
 // ChatCompletionsURL returns the chat completions URL for an endpoint as
 // New interprets it.
 func ChatCompletionsURL(endpoint string) (string, error) {
+	u, err := EndpointURL(endpoint, "chat/completions")
+	if err != nil {
+		return "", fmt.Errorf("openai: %w", err)
+	}
+	return u, nil
+}
+
+// EndpointURL returns the URL of resource ("chat/completions",
+// "embeddings") under an OpenAI-compatible endpoint, by the rules every
+// OpenAI-compatible client of agentmem follows: "" is DefaultEndpoint; a
+// bare host such as http://localhost:11434 (Ollama) gets "/v1"; an API base
+// ".../v1" gets "/<resource>"; a URL that already ends in the resource is
+// used as given.
+func EndpointURL(endpoint, resource string) (string, error) {
 	if endpoint == "" {
 		endpoint = DefaultEndpoint
 	}
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("openai: endpoint %q is not an http(s) URL", endpoint)
+		return "", fmt.Errorf("endpoint %q is not an http(s) URL", endpoint)
 	}
 	p := strings.TrimRight(u.Path, "/")
 	switch {
-	case strings.HasSuffix(p, "/chat/completions"):
+	case strings.HasSuffix(p, "/"+resource):
 	case p == "":
-		p = "/v1/chat/completions"
+		p = "/v1/" + resource
 	default:
-		p += "/chat/completions"
+		p += "/" + resource
 	}
 	u.Path = p
 	return u.String(), nil
@@ -137,7 +151,7 @@ func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 		return llm.Response{}, &llm.Error{Kind: llm.KindServer, Provider: llm.ProviderOpenAI, Status: resp.StatusCode, Message: "reading the answer failed", Err: err}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return llm.Response{}, llm.HTTPError(llm.ProviderOpenAI, resp, openAIErrorMessage(data))
+		return llm.Response{}, llm.HTTPError(llm.ProviderOpenAI, resp, ErrorMessage(data))
 	}
 	var out openAIResponse
 	if err := json.Unmarshal(data, &out); err != nil {
@@ -156,7 +170,10 @@ func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 	}, nil
 }
 
-func openAIErrorMessage(data []byte) string {
+// ErrorMessage returns the message of an OpenAI-compatible error body:
+// {"error":{"message":...}} (OpenAI, vLLM) or {"error":"..."} (older
+// Ollama), else the start of the body.
+func ErrorMessage(data []byte) string {
 	var e openAIError
 	if json.Unmarshal(data, &e) == nil && len(e.Error) > 0 {
 		var obj struct {
