@@ -136,7 +136,7 @@ func (b *Bedrock) Embed(ctx context.Context, texts []string) ([][]float32, error
 func (b *Bedrock) embedOne(ctx context.Context, text string) ([]float32, error) {
 	body, err := json.Marshal(titanRequest{InputText: text, Dimensions: b.dims, Normalize: true})
 	if err != nil {
-		return nil, &Error{Kind: KindBadRequest, Provider: ProviderBedrock, Err: err}
+		return nil, &Error{Kind: KindBadRequest, Service: service, Provider: ProviderBedrock, Err: err}
 	}
 	var data []byte
 	for attempt := 1; ; attempt++ {
@@ -158,10 +158,10 @@ func (b *Bedrock) embedOne(ctx context.Context, text string) ([]float32, error) 
 	}
 	var ans titanResponse
 	if err := json.Unmarshal(data, &ans); err != nil {
-		return nil, &Error{Kind: KindMalformed, Provider: ProviderBedrock, Message: "answer is not Titan embeddings JSON", Err: err}
+		return nil, &Error{Kind: KindMalformed, Service: service, Provider: ProviderBedrock, Message: "answer is not Titan embeddings JSON", Err: err}
 	}
 	if len(ans.Embedding) != b.dims {
-		return nil, &Error{Kind: KindMalformed, Provider: ProviderBedrock, Message: fmt.Sprintf("embedding has %d dimensions, want %d", len(ans.Embedding), b.dims)}
+		return nil, &Error{Kind: KindMalformed, Service: service, Provider: ProviderBedrock, Message: fmt.Sprintf("embedding has %d dimensions, want %d", len(ans.Embedding), b.dims)}
 	}
 	return ans.Embedding, nil
 }
@@ -171,17 +171,17 @@ func (b *Bedrock) invoke(ctx context.Context, body []byte) ([]byte, error) {
 	u := *b.url
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
 	if err != nil {
-		return nil, &Error{Kind: KindBadRequest, Provider: ProviderBedrock, Err: err}
+		return nil, &Error{Kind: KindBadRequest, Service: service, Provider: ProviderBedrock, Err: err}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	creds, err := b.creds.Retrieve(ctx)
 	if err != nil {
-		return nil, &Error{Kind: KindAuth, Provider: ProviderBedrock, Message: "no AWS credentials", Err: err}
+		return nil, &Error{Kind: KindAuth, Service: service, Provider: ProviderBedrock, Message: "no AWS credentials", Err: err}
 	}
 	sum := sha256.Sum256(body)
 	if err := b.signer.SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), "bedrock", b.region, time.Now()); err != nil {
-		return nil, &Error{Kind: KindAuth, Provider: ProviderBedrock, Message: "signing failed", Err: err}
+		return nil, &Error{Kind: KindAuth, Service: service, Provider: ProviderBedrock, Message: "signing failed", Err: err}
 	}
 	resp, err := b.http.Do(req)
 	if err != nil {
@@ -208,7 +208,7 @@ func bedrockError(resp *http.Response, data []byte) error {
 		MessageUpper string `json:"Message"`
 	}
 	_ = json.Unmarshal(data, &body)
-	e := &Error{Kind: kindForStatus(resp.StatusCode), Provider: ProviderBedrock, Status: resp.StatusCode,
+	e := &Error{Kind: kindForStatus(resp.StatusCode), Service: service, Provider: ProviderBedrock, Status: resp.StatusCode,
 		Message: strings.TrimSpace(code + " " + body.Message + body.MessageUpper)}
 	switch code {
 	case "ThrottlingException", "ServiceQuotaExceededException":

@@ -77,3 +77,20 @@ func TestNewPicksTheProvider(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsNameTheEmbeddingsService: embedders share llm's error type,
+// but their failures say they are embeddings failures.
+func TestErrorsNameTheEmbeddingsService(t *testing.T) {
+	_, err := embeddings.NewOpenAI(embeddings.Config{Model: "m", Endpoint: "ftp://nowhere"})
+	if err == nil || !strings.HasPrefix(err.Error(), "openai embeddings:") {
+		t.Errorf("bad endpoint: got %v", err)
+	}
+	c, err := embeddings.NewOpenAI(embeddings.Config{Model: "m", Endpoint: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Embed(context.Background(), []string{"text"})
+	if embeddings.KindOf(err) != embeddings.KindServer || !strings.HasPrefix(err.Error(), "embeddings openai: server") {
+		t.Errorf("unreachable endpoint: got %v (kind %q)", err, embeddings.KindOf(err))
+	}
+}

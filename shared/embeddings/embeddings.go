@@ -11,10 +11,10 @@ package embeddings
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"strings"
+
+	"github.com/agentmem/agentmem/shared/llm"
 )
 
 // Embedder computes one vector per text. Implementations are safe for
@@ -33,85 +33,48 @@ type Embedder interface {
 	Dimensions() int
 }
 
-// Kind classifies a failure.
-type Kind string
+// Kind classifies a failure: the kinds of package llm, which classifies
+// the same HTTP providers' failures the same way.
+type Kind = llm.Kind
 
 // Failure kinds.
 const (
-	KindTimeout    Kind = "timeout"     // the deadline passed
-	KindThrottled  Kind = "throttled"   // 429 or the provider's throttling error
-	KindAuth       Kind = "auth"        // credentials refused (401, 403)
-	KindBadRequest Kind = "bad_request" // the provider refused the request (400, 404, 413, 422)
-	KindServer     Kind = "server"      // 5xx, or a transport failure
-	KindMalformed  Kind = "malformed"   // an answer that does not follow the provider's format
+	KindTimeout    = llm.KindTimeout    // the deadline passed
+	KindThrottled  = llm.KindThrottled  // 429 or the provider's throttling error
+	KindAuth       = llm.KindAuth       // credentials refused (401, 403)
+	KindBadRequest = llm.KindBadRequest // the provider refused the request (400, 404, 413, 422)
+	KindServer     = llm.KindServer     // 5xx, or a transport failure
+	KindMalformed  = llm.KindMalformed  // an answer that does not follow the provider's format
 )
 
-// Error is every failure of a remote embedder.
-type Error struct {
-	Kind     Kind
-	Provider string
-	// Status is the HTTP status when there was one.
-	Status  int
-	Message string
-	Err     error
-}
+// Error is every failure of a remote embedder: an *llm.Error whose
+// Service is "embeddings" (set by the constructors below).
+type Error = llm.Error
 
-// Error implements error.
-func (e *Error) Error() string {
-	s := fmt.Sprintf("embeddings %s: %s", e.Provider, e.Kind)
-	if e.Status != 0 {
-		s += fmt.Sprintf(" (HTTP %d)", e.Status)
-	}
-	if e.Message != "" {
-		s += ": " + e.Message
-	}
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
-	return s
-}
-
-// Unwrap returns the underlying error.
-func (e *Error) Unwrap() error { return e.Err }
+// service names the embedders in error messages.
+const service = "embeddings"
 
 // KindOf returns the Kind of err's *Error, or "" when it has none.
-func KindOf(err error) Kind {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return ""
-}
+func KindOf(err error) Kind { return llm.KindOf(err) }
 
 // kindForStatus classifies a non-2xx HTTP status.
-func kindForStatus(status int) Kind {
-	switch {
-	case status == http.StatusTooManyRequests:
-		return KindThrottled
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return KindAuth
-	case status == http.StatusRequestTimeout || status == http.StatusGatewayTimeout:
-		return KindTimeout
-	case status >= 500:
-		return KindServer
-	}
-	return KindBadRequest
-}
+func kindForStatus(status int) Kind { return llm.StatusKind(status) }
 
 // transportError classifies a failure with no HTTP answer: a timeout when
 // ctx is done, a server failure otherwise.
 func transportError(provider string, ctx context.Context, err error) *Error {
-	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Kind: KindTimeout, Provider: provider, Message: "no answer before the deadline", Err: err}
+	if e := llm.ContextError(provider, ctx, err); e != nil {
+		e.Service = service
+		return e
 	}
-	return &Error{Kind: KindServer, Provider: provider, Message: "request failed", Err: err}
+	return &Error{Kind: KindServer, Service: service, Provider: provider, Message: "request failed", Err: err}
 }
 
 // checkTexts refuses blank texts, which no provider embeds.
 func checkTexts(provider string, texts []string) error {
 	for i, t := range texts {
 		if strings.TrimSpace(t) == "" {
-			return &Error{Kind: KindBadRequest, Provider: provider, Message: fmt.Sprintf("text %d of %d is blank", i+1, len(texts))}
+			return &Error{Kind: KindBadRequest, Service: service, Provider: provider, Message: fmt.Sprintf("text %d of %d is blank", i+1, len(texts))}
 		}
 	}
 	return nil

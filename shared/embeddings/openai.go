@@ -95,11 +95,11 @@ func (c *OpenAI) Embed(ctx context.Context, texts []string) ([][]float32, error)
 func (c *OpenAI) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
 	raw, err := json.Marshal(openAIRequest{Model: c.cfg.Model, Input: texts, EncodingFormat: "float", Dimensions: c.cfg.Dimensions})
 	if err != nil {
-		return nil, &Error{Kind: KindBadRequest, Provider: ProviderOpenAI, Err: err}
+		return nil, &Error{Kind: KindBadRequest, Service: service, Provider: ProviderOpenAI, Err: err}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(raw))
 	if err != nil {
-		return nil, &Error{Kind: KindBadRequest, Provider: ProviderOpenAI, Err: err}
+		return nil, &Error{Kind: KindBadRequest, Service: service, Provider: ProviderOpenAI, Err: err}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
@@ -116,10 +116,10 @@ func (c *OpenAI) embedBatch(ctx context.Context, texts []string) ([][]float32, e
 		return nil, transportError(ProviderOpenAI, ctx, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, &Error{Kind: kindForStatus(resp.StatusCode), Provider: ProviderOpenAI, Status: resp.StatusCode, Message: openai.ErrorMessage(data)}
+		return nil, &Error{Kind: kindForStatus(resp.StatusCode), Service: service, Provider: ProviderOpenAI, Status: resp.StatusCode, Message: openai.ErrorMessage(data)}
 	}
 	malformed := func(format string, args ...any) error {
-		return &Error{Kind: KindMalformed, Provider: ProviderOpenAI, Status: resp.StatusCode, Message: fmt.Sprintf(format, args...)}
+		return &Error{Kind: KindMalformed, Service: service, Provider: ProviderOpenAI, Status: resp.StatusCode, Message: fmt.Sprintf(format, args...)}
 	}
 	var body openAIResponse
 	if err := json.Unmarshal(data, &body); err != nil {

@@ -65,9 +65,12 @@ const (
 	KindMalformed     Kind = "malformed"      // an answer that does not follow the provider's format
 )
 
-// Error is every failure a Client returns.
+// Error is every failure a Client returns. The embedders of package
+// embeddings return it too, with Service "embeddings".
 type Error struct {
-	Kind     Kind
+	Kind Kind
+	// Service names what failed in messages: "llm" when empty.
+	Service  string
 	Provider string
 	// Status is the HTTP status when there was one.
 	Status int
@@ -80,7 +83,11 @@ type Error struct {
 // Error implements error.
 func (e *Error) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "llm %s: %s", e.Provider, e.Kind)
+	service := e.Service
+	if service == "" {
+		service = "llm"
+	}
+	fmt.Fprintf(&b, "%s %s: %s", service, e.Provider, e.Kind)
 	if e.Status != 0 {
 		fmt.Fprintf(&b, " (HTTP %d)", e.Status)
 	}
