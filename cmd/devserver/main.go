@@ -17,7 +17,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -121,7 +120,7 @@ func run() error {
 		}
 	case <-ctx.Done():
 	}
-	slog.Info("stopping")
+	log.Info("stopping")
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(shutdown)
