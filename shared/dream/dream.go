@@ -133,6 +133,14 @@ type Request struct {
 	CompressAfterDays *int
 	// Trigger is agentmem.TriggerAPI or agentmem.TriggerSchedule.
 	Trigger string
+	// ModelBudget bounds the dream's model calls together (0: only the
+	// LLM client's own timeout). A dream run through the API sets it so
+	// that it answers before API Gateway's 30 s integration timeout: a
+	// model slower than that fails the dream cleanly (recorded in the
+	// diary, nothing changed) instead of leaving the caller with a 503
+	// while it goes on. The store writes are not bounded by it, so a
+	// commit is never cut short.
+	ModelBudget time.Duration
 }
 
 // Validate checks the request.
@@ -145,6 +153,9 @@ func (r Request) Validate() error {
 	}
 	if r.LookbackDays < 0 || r.LookbackDays > MaxLookbackDays {
 		return agentmem.Errorf(agentmem.EInvalid, "lookbackDays must be from 1 to %d", MaxLookbackDays)
+	}
+	if r.ModelBudget < 0 {
+		return agentmem.Errorf(agentmem.EInvalid, "the model budget must not be negative")
 	}
 	if c := r.CompressAfterDays; c != nil && (*c < 0 || *c > MaxCompressAfterDays) {
 		return agentmem.Errorf(agentmem.EInvalid, "compressAfterDays must be from 0 (never) to %d", MaxCompressAfterDays)
@@ -295,6 +306,13 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 		trigger = agentmem.TriggerAPI
 	}
 	agent, project := req.AgentName, req.ProjectID
+	// mctx bounds the model calls only (see Request.ModelBudget).
+	mctx := ctx
+	if req.ModelBudget > 0 {
+		var cancel context.CancelFunc
+		mctx, cancel = context.WithTimeout(ctx, req.ModelBudget)
+		defer cancel()
+	}
 	// appendSeq was read with the lease, before the window: a record that
 	// arrives from here on keeps the scope pending.
 	seq := st.AppendSeq
@@ -342,7 +360,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	if err != nil {
 		return Result{}, err
 	}
-	resp, err := d.LLM.Complete(ctx, llm.Request{Prompt: prompt, MaxTokens: d.Config.MaxTokens})
+	resp, err := d.LLM.Complete(mctx, llm.Request{Prompt: prompt, MaxTokens: d.Config.MaxTokens})
 	if err != nil {
 		return Result{}, d.fail(ctx, dr, err)
 	}
@@ -377,7 +395,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	dr.Kept = len(view.fixed) + view.untouched
 
 	if compressAfter > 0 {
-		cp := d.compress(ctx, c.unchanged, agent, project, now, compressAfter)
+		cp := d.compress(mctx, c.unchanged, agent, project, now, compressAfter)
 		dr.Dropped = append(dr.Dropped, cp.dropped...)
 		dr.Notes = append(dr.Notes, cp.notes...)
 		if len(cp.create) > 0 {

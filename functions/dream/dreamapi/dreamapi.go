@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
@@ -20,11 +21,19 @@ import (
 	"github.com/agentmem/agentmem/shared/routes"
 )
 
+// DefaultAPIModelBudget bounds the model calls of a dream run through
+// POST .../dreams (AGENTMEM_DREAM_API_MODEL_BUDGET): with the reads and
+// writes around them, the answer comes before API Gateway's 30 s
+// integration timeout. Scheduled dreams have the function's whole timeout.
+const DefaultAPIModelBudget = 22 * time.Second
+
 // API serves the dream function's routes.
 type API struct {
 	Store   *dynamostore.Store
 	Dreamer *dream.Dreamer
 	Log     *slog.Logger
+	// ModelBudget bounds the model calls of a dream run through the API.
+	ModelBudget time.Duration
 }
 
 // newAPI builds the API and its dreamer from deps.
@@ -41,7 +50,13 @@ func newAPI(deps lambdamain.Deps) (*API, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &API{Store: deps.Store, Dreamer: dream.New(deps.Store, deps.LLM, log, cfg), Log: log}, nil
+	budget := DefaultAPIModelBudget
+	if v := getenv("AGENTMEM_DREAM_API_MODEL_BUDGET"); v != "" {
+		if budget, err = time.ParseDuration(v); err != nil || budget <= 0 {
+			return nil, fmt.Errorf("AGENTMEM_DREAM_API_MODEL_BUDGET=%q: want a positive Go duration such as 22s", v)
+		}
+	}
+	return &API{Store: deps.Store, Dreamer: dream.New(deps.Store, deps.LLM, log, cfg), Log: log, ModelBudget: budget}, nil
 }
 
 // New returns the API Gateway handler of the dream function.
@@ -83,6 +98,7 @@ func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 	res, err := a.Dreamer.Run(ctx, dream.Request{
 		AgentName: agent, ProjectID: in.ProjectID, LookbackDays: days, KeepManual: in.KeepManual,
 		Force: in.Force, CompressAfterDays: in.CompressAfterDays, Trigger: agentmem.TriggerAPI,
+		ModelBudget: a.ModelBudget,
 	})
 	if err != nil {
 		return httpapi.Response{}, err
