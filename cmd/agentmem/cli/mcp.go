@@ -8,11 +8,11 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
 	"github.com/agentmem/agentmem/shared/mcpserver"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func init() {
@@ -81,7 +81,9 @@ func (o *mcpOptions) run(ctx context.Context, in *Invocation) error {
 	}
 	log.Info("serving memory tools on stdio", "agent", agent, "project", project, "session", session,
 		"tools", len(mcpserver.Tools), "callTimeout", in.Timeout().String())
-	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in.Stdin), Writer: nopWriteCloser{in.Stdout}})
+	// A client that closes its end right after its last request still gets
+	// every answer: the transport waits for them (at most a call's timeout).
+	err = srv.Run(ctx, mcpserver.Transport(in.Stdin, in.Stdout, in.Timeout()+time.Second))
 	switch {
 	case err == nil, errors.Is(err, io.EOF):
 		log.Info("client closed the connection")
@@ -92,9 +94,3 @@ func (o *mcpOptions) run(ctx context.Context, in *Invocation) error {
 	}
 	return fmt.Errorf("serve MCP: %w", err)
 }
-
-// nopWriteCloser leaves standard output open when the transport closes.
-type nopWriteCloser struct{ io.Writer }
-
-// Close implements io.Closer.
-func (nopWriteCloser) Close() error { return nil }

@@ -3,6 +3,8 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -125,7 +127,7 @@ func TestMCPCommandLine(t *testing.T) {
 		{"an argument", a.URL, env, []string{"mcp", "extra"}, cli.ExitUsage, "", []string{`unexpected argument "extra"`}},
 		{"no API URL", "", env, []string{"mcp"}, cli.ExitFailure, "", []string{"AGENTMEM_API_URL is not set"}},
 		{"standard input closed at once", a.URL, env, []string{"mcp"}, 0, "", []string{"serving memory tools", "session=\"none (session-scope calls will fail)\"", "client closed the connection"}},
-		{"no session: a warning, not a failure", a.URL, env, []string{"mcp", "--timeout", "5s"}, 0, "", []string{"callTimeout=5s"}},
+		{"--timeout bounds each call", a.URL, env, []string{"mcp", "--timeout", "5s"}, 0, "", []string{"callTimeout=5s"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,5 +144,43 @@ func TestMCPCommandLine(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMCPPipedRequests: a client that writes its requests and closes its
+// end at once (printf ... | agentmem mcp) gets every answer.
+func TestMCPPipedRequests(t *testing.T) {
+	a := newAPI(t)
+	script := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":"list","method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory_store","arguments":{"scope":"project","type":"decision","content":"Use idempotency keys on every payment POST","rationale":"the provider retries"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_stats","arguments":{"scope":"session"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":""}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"ping"}`,
+	}, "\n") + "\n"
+	r := run(t, opts{url: a.URL, stdin: script, env: map[string]string{"AGENTMEM_AGENT": "nori", "AGENTMEM_PROJECT": "checkout"}}, "mcp")
+	if r.code != 0 {
+		t.Fatalf("exit status %d; stderr %q", r.code, r.stderr)
+	}
+	answers := map[string]map[string]any{}
+	for _, line := range lines(r.stdout) {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("stdout line %q is not JSON: %v", line, err)
+		}
+		answers[fmt.Sprint(m["id"])] = m
+	}
+	for _, id := range []string{"1", "list", "2", "3", "4", "5"} {
+		if answers[id] == nil || answers[id]["error"] != nil {
+			t.Errorf("answer to request %s: %v, want a result", id, answers[id])
+		}
+	}
+	if res, _ := answers["4"]["result"].(map[string]any); res == nil || res["isError"] != true {
+		t.Errorf("blank query: %v, want a tool error", answers["4"])
+	}
+	if got := a.memories("nori", "checkout"); len(got) != 1 || got[0].RunID != "" {
+		t.Errorf("memories %+v, want the decision, without a run", got)
 	}
 }
