@@ -81,7 +81,7 @@ func TestMCPOverStdio(t *testing.T) {
 		{mcpserver.ToolRecall, map[string]any{"key": "auth-patterns"}, false, "JWT with refresh tokens"},
 		{mcpserver.ToolStore, map[string]any{"scope": "project", "type": "decision", "content": "Use idempotency keys on every payment POST", "rationale": "the provider retries"}, false, "Stored decision memory"},
 		{mcpserver.ToolSearch, map[string]any{"query": "idempotency payment"}, false, "1. [decision] Use idempotency keys"},
-		{mcpserver.ToolStats, map[string]any{"scope": "project"}, false, "1 memories"},
+		{mcpserver.ToolStats, map[string]any{"scope": "project"}, false, "checkout-service: 1 memory,"},
 		{mcpserver.ToolSearch, map[string]any{"query": "x", "limit": 500}, true, "limit: maximum: 500 is greater than 50"},
 		{mcpserver.ToolRecall, map[string]any{"key": "never-stored"}, true, `no value for key "never-stored"`},
 	}

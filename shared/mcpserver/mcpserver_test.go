@@ -391,7 +391,7 @@ func TestTools(t *testing.T) {
 		if len(res.Patterns) != 1 || res.Patterns[0].Content != "Retry webhook handlers idempotently" || res.MinConfidence != 0.7 {
 			t.Fatalf("suggestions %+v (min %v), want the confident pattern only", res.Patterns, res.MinConfidence)
 		}
-		containsAll(t, "text", text, "1 patterns with a confidence above 0.7", "trigger: a webhook handler fails", "solution: store the event id", "confidence 0.9")
+		containsAll(t, "text", text, "1 pattern with a confidence above 0.7", "trigger: a webhook handler fails", "solution: store the event id", "confidence 0.9")
 
 		res, _ = ok[agentmem.Suggestions](t, cs, mcpserver.ToolSuggestPatterns, map[string]any{"task": "undocumented webhook payload", "min_confidence": 0.2, "limit": 5})
 		if len(res.Patterns) != 2 || res.MinConfidence != 0.2 {
@@ -411,10 +411,10 @@ func TestTools(t *testing.T) {
 			wantProject, wantSession bool
 			wantText                 []string
 		}{
-			{nil, true, true, []string{"6 memories", "By type: pattern 2, decision 1, blocker 1, finding 1, note 1", "By source: manual 6", "1 live keys in 1 sessions"}},
+			{nil, true, true, []string{"6 memories", "By type: pattern 2, decision 1, blocker 1, finding 1, note 1", "By source: manual 6", "1 live key in 1 session"}},
 			{"all", true, true, []string{"6 memories", "Session context"}},
 			{"project", true, false, []string{"Project memory of agent nori in checkout-service: 6 memories", "limit 1000"}},
-			{"session", false, true, []string{"Session context of project checkout-service: 1 live keys"}},
+			{"session", false, true, []string{"Session context of project checkout-service: 1 live key"}},
 		}
 		for _, tt := range tests {
 			args := map[string]any{}
@@ -457,7 +457,7 @@ func TestTools(t *testing.T) {
 		if out.Removed != 1 {
 			t.Errorf("removed %d, want the old unpinned note", out.Removed)
 		}
-		containsAll(t, "text", text, "Forgot 1 memories", "pinned ones kept")
+		containsAll(t, "text", text, "Forgot 1 memory", "pinned ones kept")
 		out, text = ok[agentmem.Forgotten](t, cs, mcpserver.ToolForget, map[string]any{"older_than": "4w", "include_pinned": true})
 		if out.Removed != 1 {
 			t.Errorf("include_pinned: removed %d, want the old pinned note", out.Removed)

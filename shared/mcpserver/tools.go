@@ -426,7 +426,7 @@ func (s *server) forget(ctx context.Context, in ForgetInput) (agentmem.Forgotten
 	if in.IncludePinned {
 		pinned = "pinned ones included"
 	}
-	return out, fmt.Sprintf("Forgot %d memories of agent %s in project %s created before %s (%s).", out.Removed, s.cfg.Agent, s.cfg.Project, out.Cutoff, pinned), nil
+	return out, fmt.Sprintf("Forgot %s of agent %s in project %s created before %s (%s).", count(int64(out.Removed), "memory", "memories"), s.cfg.Agent, s.cfg.Project, out.Cutoff, pinned), nil
 }
 
 func (s *server) stats(ctx context.Context, in StatsInput) (StatsOutput, string, error) {
@@ -452,8 +452,8 @@ func (s *server) stats(ctx context.Context, in StatsInput) (StatsOutput, string,
 			counts.BySource = map[agentmem.Source]int64{}
 		}
 		out.Project = &ProjectStats{Counts: counts, Limit: st.Limit}
-		lines = append(lines, fmt.Sprintf("Project memory of agent %s in %s: %d memories, %s (limit %d; past it the least recently used are evicted).",
-			s.cfg.Agent, s.cfg.Project, counts.Total, bytesText(counts.Bytes), st.Limit))
+		lines = append(lines, fmt.Sprintf("Project memory of agent %s in %s: %s, %s (limit %d; past it the least recently used are evicted).",
+			s.cfg.Agent, s.cfg.Project, count(counts.Total, "memory", "memories"), bytesText(counts.Bytes), st.Limit))
 		if len(counts.ByType) > 0 {
 			lines = append(lines, "By type: "+countList(agentmem.Types, counts.ByType)+".")
 		}
@@ -464,7 +464,7 @@ func (s *server) stats(ctx context.Context, in StatsInput) (StatsOutput, string,
 	if scope != ScopeProject {
 		u := st.ByScope.Session
 		out.Session = &u
-		lines = append(lines, fmt.Sprintf("Session context of project %s: %d live keys in %d sessions, %s.", s.cfg.Project, u.Total, u.Sessions, bytesText(u.Bytes)))
+		lines = append(lines, fmt.Sprintf("Session context of project %s: %s in %s, %s.", s.cfg.Project, count(u.Total, "live key", "live keys"), count(int64(u.Sessions), "session", "sessions"), bytesText(u.Bytes)))
 	}
 	return out, strings.Join(lines, "\n"), nil
 }
@@ -492,7 +492,7 @@ func (s *server) suggest(ctx context.Context, in SuggestInput) (agentmem.Suggest
 		return res, fmt.Sprintf("No pattern with a confidence above %g matches this task yet. Go on with your own approach; if it works, store it with memory_store scope \"project\" type \"pattern\".", res.MinConfidence), nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d patterns with a confidence above %g for this task, best first:", len(res.Patterns), res.MinConfidence)
+	fmt.Fprintf(&b, "%s with a confidence above %g for this task, best first:", count(int64(len(res.Patterns)), "pattern", "patterns"), res.MinConfidence)
 	for i, p := range res.Patterns {
 		fmt.Fprintf(&b, "\n%d. %s", i+1, formatMemory(p.Memory, fmt.Sprintf("score %.3g", p.Score)))
 	}
@@ -556,6 +556,14 @@ func countList[K ~string](keys []K, counts map[K]int64) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// count renders n with the singular or plural noun.
+func count(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // bytesText renders a byte count for people.
