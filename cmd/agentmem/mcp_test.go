@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,25 +15,6 @@ import (
 	"github.com/agentmem/agentmem/shared/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// syncBuffer is the server process's standard error, written by the
-// os/exec copying goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestMCPOverStdio starts the built binary as an MCP client would (Claude
 // Code's .mcp.json: command agentmem, args mcp, the configuration in the
@@ -46,12 +26,15 @@ func TestMCPOverStdio(t *testing.T) {
 	cmd := exec.Command(binary, "mcp", "--verbose")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "AGENTMEM_AUTH=none", "AGENTMEM_API_URL=" + api.URL,
 		"AGENTMEM_AGENT=nori", "AGENTMEM_PROJECT=checkout-service", "AGENTMEM_RUN_ID=run-7"}
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
+	// stderr is read once the process has exited: a failed Connect and
+	// cs.Close both wait for it.
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "stdio-test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v; stderr %q", err, stderr.String())
 	}
+	t.Cleanup(func() { cs.Close() }) // stops the server when the test fails half-way
 	if got := cs.InitializeResult().ServerInfo.Name; got != "agentmem" {
 		t.Errorf("server name %q, want agentmem", got)
 	}
@@ -88,7 +71,7 @@ func TestMCPOverStdio(t *testing.T) {
 	for _, c := range calls {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
 		if err != nil {
-			t.Fatalf("%s: protocol error %v; stderr %q", c.tool, err, stderr.String())
+			t.Fatalf("%s: protocol error %v", c.tool, err)
 		}
 		var text strings.Builder
 		for _, content := range res.Content {
