@@ -8,15 +8,20 @@ import (
 )
 
 // ExtractionInput is the body of POST .../extractions, in one of two
-// forms: Output (the server asks its LLM for the learnings) or Learnings
-// and Summary (the caller already extracted them, e.g. with the claude
-// CLI in the agent's container). Both are idempotent per RunID.
+// forms: Output (the server asks its LLM for the learnings) or Learnings,
+// Summary and Success (the caller already extracted them, e.g. with the
+// claude CLI in the agent's container). Both are idempotent per RunID.
 type ExtractionInput struct {
-	ProjectID string     `json:"projectId"`
-	RunID     string     `json:"runId"`
-	Output    string     `json:"output,omitempty"`
-	Learnings []Learning `json:"learnings,omitempty"`
+	ProjectID string `json:"projectId"`
+	RunID     string `json:"runId"`
+	Output    string `json:"output,omitempty"`
+	// Learnings is sent when not nil, an empty list too: a run that
+	// taught nothing still records its summary.
+	Learnings []Learning `json:"learnings,omitzero"`
 	Summary   string     `json:"summary,omitempty"`
+	// Success is the extractor's judgement of whether the run achieved
+	// its goal (with Learnings only).
+	Success *bool `json:"success,omitempty"`
 }
 
 // Learning is one learning extracted by the caller: a memory type, its
@@ -39,6 +44,10 @@ type Extraction struct {
 	Saved   []agentmem.Memory `json:"saved"`
 	Skipped []Skipped         `json:"skipped"`
 	Summary string            `json:"summary"`
+	Success bool              `json:"success"`
+	// Replayed is set when the run id was extracted before: the answer
+	// is the first one, and nothing was saved this time.
+	Replayed bool `json:"replayed,omitempty"`
 }
 
 // Skipped is a learning that was not saved, and why.
