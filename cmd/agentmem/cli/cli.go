@@ -84,11 +84,13 @@ func OSEnv() Env {
 const (
 	GroupPipeline    = "Pipeline (best effort: on failure one warning on stderr and exit 0, unless --strict)"
 	GroupMemories    = "Memories (seed 004's memory document, on the service)"
+	GroupSearch      = "Search, patterns and lifecycle (seed 003)"
+	GroupTiers       = "Daily log, session context and Deep Dream (seed 001's three tiers)"
 	GroupPersonality = "Personalities"
 	GroupOther       = "Other"
 )
 
-var groups = []string{GroupPipeline, GroupMemories, GroupPersonality, GroupOther}
+var groups = []string{GroupPipeline, GroupMemories, GroupSearch, GroupTiers, GroupPersonality, GroupOther}
 
 // Runner runs a command once its flags are parsed.
 type Runner func(ctx context.Context, in *Invocation) error
@@ -226,7 +228,7 @@ func (in *Invocation) IsSet(name string) bool {
 // (extra < 0: any number).
 func (in *Invocation) ProjectAgent(extra int) (project, agent string, err error) {
 	if len(in.Args) < 2 || (extra >= 0 && len(in.Args) != 2+extra) {
-		return "", "", Usagef("expected %s %s", in.Path, in.Command.Args)
+		return "", "", Usagef("expected agentmem %s %s", in.Path, in.Command.Args)
 	}
 	project, agent = in.Args[0], in.Args[1]
 	if err := agentmem.ValidateProjectID(project); err != nil {
@@ -469,7 +471,8 @@ func sortedCommands(group string) []*Command {
 
 // order keeps help in a reading order independent of file names.
 func order(name string) int {
-	known := []string{"inject", "extract", "show", "add", "session", "list", "rm", "clear", "personality", "help", "version"}
+	known := []string{"inject", "extract", "context", "show", "add", "session", "list", "rm", "clear",
+		"search", "patterns", "forget", "stats", "daily", "session-context", "dream", "personality", "help", "version"}
 	if i := slices.Index(known, name); i >= 0 {
 		return i
 	}

@@ -78,14 +78,16 @@ Environment:
   AGENTMEM_API_URL, AGENTMEM_AUTH, AGENTMEM_TIMEOUT  as the flags above
   AGENTMEM_REGION     SigV4 signing region (default: from an execute-api host name, else AWS_REGION)
   AGENTMEM_AGENT, AGENTMEM_PROJECT, AGENTMEM_RUN_ID  defaults for --agent, --project and --run-id
+  AGENTMEM_SESSION_ID default for session-context --session
+  AGENTMEM_CLAUDE_COMMAND, AGENTMEM_LLM_MODEL  the claude CLI and model of extract --llm claude
   AWS_*               the AWS credential chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, the ECS container credentials)
 
 Exit codes:
   0  success; also inject and extract failures without --strict (they print one warning line)
   1  failure: the API refused the call or could not be reached, a file could not be written
   2  usage: unknown command or flag, missing or bad argument
-  3  not found: no such memory or personality
-  4  refused: clear needs a confirmation (a terminal, or --yes)
+  3  not found: no such memory, personality, daily log day, dream or session key
+  4  refused: clear and forget need a confirmation (a terminal, or --yes)
 
 Run 'agentmem <command> --help' for a command's flags and examples.
 `
@@ -99,7 +101,7 @@ func writeMainHelp(w io.Writer) {
 		}
 		fmt.Fprintf(w, "\n%s:\n", g)
 		for _, c := range list {
-			fmt.Fprintf(w, "  %-12s %s\n", c.Name, c.Summary)
+			fmt.Fprintf(w, "  %-15s %s\n", c.Name, c.Summary)
 		}
 	}
 	fmt.Fprintln(w)
