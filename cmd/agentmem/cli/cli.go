@@ -45,7 +45,7 @@ import (
 
 // Exit codes, documented in `agentmem help`.
 const (
-	ExitOK       = 0 // success; also inject and extract failures without --strict
+	ExitOK       = 0 // success; also pipeline command failures without --strict
 	ExitFailure  = 1 // the API refused or could not be reached, a file could not be written
 	ExitUsage    = 2 // unknown command or flag, missing or bad argument
 	ExitNotFound = 3 // no such memory or personality
@@ -54,7 +54,7 @@ const (
 
 // Default timeouts for a whole command (AGENTMEM_TIMEOUT, --timeout).
 const (
-	PipelineTimeout = 3 * time.Second  // inject, extract: they must not slow the pipeline
+	PipelineTimeout = 3 * time.Second  // inject, extract, context flush: they must not slow the pipeline
 	DefaultTimeout  = 30 * time.Second // commands for people
 )
 
@@ -161,7 +161,7 @@ type globals struct {
 func (g *globals) define(fs *flag.FlagSet) {
 	fs.StringVar(&g.apiURL, "api-url", g.apiURL, "API base `URL` (env AGENTMEM_API_URL)")
 	fs.StringVar(&g.auth, "auth", g.auth, "`MODE`: sigv4 (IAM, the default) or none (make dev) (env AGENTMEM_AUTH)")
-	fs.StringVar(&g.timeout, "timeout", g.timeout, "`DURATION` for the whole command, e.g. 3s or 500ms (env AGENTMEM_TIMEOUT; default 3s for inject and extract, 30s otherwise)")
+	fs.StringVar(&g.timeout, "timeout", g.timeout, "`DURATION` for the whole command, e.g. 3s or 500ms (env AGENTMEM_TIMEOUT; default 3s for inject, extract and context flush, 60s for extract --llm claude, 30s otherwise)")
 }
 
 func isGlobal(name string) bool { return name == "api-url" || name == "auth" || name == "timeout" }

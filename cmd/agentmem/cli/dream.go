@@ -237,7 +237,7 @@ func init() {
 							return writeJSON(in.Stdout, rev)
 						}
 						in.Printf("reverted dream %s of %s: %d memor%s put back, %d removed (revert %s)\n",
-							rev.RevertOf, day, rev.Created, pluralY(rev.Created), rev.Deleted, rev.ID)
+							dreamID(rev.RevertOf), day, rev.Created, pluralY(rev.Created), rev.Deleted, rev.ID)
 						return nil
 					}
 				},
@@ -294,7 +294,7 @@ func dreamCounts(d agentmem.Dream) string {
 	case d.Status == agentmem.DreamFailed:
 		return oneLine(truncateUTF8(d.Error, 60))
 	case d.Kind == agentmem.DreamKindRevert:
-		return fmt.Sprintf("+%d -%d (undid %s)", d.Created, d.Deleted, d.RevertOf)
+		return fmt.Sprintf("+%d -%d (undid %s)", d.Created, d.Deleted, dreamID(d.RevertOf))
 	}
 	s := fmt.Sprintf("+%d -%d =%d kept %d", d.Created, d.Deleted, d.Unchanged, d.Kept)
 	if len(d.Dropped) > 0 {
@@ -320,6 +320,11 @@ func writeDreamPlans(w io.Writer, day agentmem.DreamDay) {
 			}
 		}
 	}
+}
+
+// dreamID is the id of a dream reference "<date>#<id>".
+func dreamID(ref string) string {
+	return ref[strings.LastIndexByte(ref, '#')+1:]
 }
 
 func pluralY(n int) string {

@@ -72,7 +72,8 @@ const mainFooter = `Global flags (before or after the command):
                       https://<api-id>.execute-api.<region>.amazonaws.com, or http://127.0.0.1:3000 for make dev
   --auth MODE         sigv4: sign with AWS SigV4 (service execute-api) using the default credential chain
                       (env, shared config, ECS task role); none: unsigned, for make dev (env AGENTMEM_AUTH)
-  --timeout DURATION  bound on the whole command: 3s for inject and extract, 30s otherwise (env AGENTMEM_TIMEOUT)
+  --timeout DURATION  bound on the whole command: 3s for inject, extract and context flush (60s for
+                      extract --llm claude), 30s otherwise (env AGENTMEM_TIMEOUT)
 
 Environment:
   AGENTMEM_API_URL, AGENTMEM_AUTH, AGENTMEM_TIMEOUT  as the flags above
@@ -83,7 +84,7 @@ Environment:
   AWS_*               the AWS credential chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, the ECS container credentials)
 
 Exit codes:
-  0  success; also inject and extract failures without --strict (they print one warning line)
+  0  success; also failures of inject, extract and context flush without --strict (one warning line)
   1  failure: the API refused the call or could not be reached, a file could not be written
   2  usage: unknown command or flag, missing or bad argument
   3  not found: no such memory, personality, daily log day, dream or session key

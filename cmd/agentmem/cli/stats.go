@@ -70,6 +70,10 @@ func writeStats(w io.Writer, s agentmem.Stats) {
 	_ = tw.Flush()
 }
 
+// scopesPage is how many scopes stats asks for per page (the API's
+// maximum); tests lower it to walk several pages.
+var scopesPage = 1000
+
 // allStats prints the totals and every scope (at most limit, 0: all).
 func allStats(ctx context.Context, in *Invocation, limit int, asJSON bool) error {
 	if limit < 0 {
@@ -83,9 +87,9 @@ func allStats(ctx context.Context, in *Invocation, limit int, asJSON bool) error
 	out.Scopes = []agentmem.ScopeCounts{}
 	more := false
 	for cursor, first := "", true; first || cursor != ""; first = false {
-		n := 0
+		n := scopesPage
 		if limit > 0 {
-			n = min(limit-len(out.Scopes), 1000)
+			n = min(limit-len(out.Scopes), n)
 		}
 		page, err := c.GetAllStats(ctx, n, cursor)
 		if err != nil {
