@@ -156,7 +156,9 @@ func TestDreamFailures(t *testing.T) {
 	}
 
 	before := a.memories("nori", "checkout")
-	chat.SetAnswer(func(context.Context, string) dreamtest.Reply { return dreamtest.Reply{Status: 500, Text: "model crashed"} })
+	chat.SetAnswer(func(context.Context, string) dreamtest.Reply {
+		return dreamtest.Reply{Status: 500, Text: "model crashed"}
+	})
 	if r := run(t, o, "dream", "run", "checkout", "nori", "--force"); r.code != 1 || !strings.Contains(r.stderr, "502 llm_failed") {
 		t.Errorf("failing model: code %d, stderr %q", r.code, r.stderr)
 	}
