@@ -124,10 +124,46 @@ type line struct {
 }
 
 type message struct {
-	ID      string          `json:"id"`
-	Model   string          `json:"model"`
-	Content json.RawMessage `json:"content"`
-	Usage   *usage          `json:"usage"`
+	ID      string  `json:"id"`
+	Model   string  `json:"model"`
+	Content content `json:"content"`
+	Usage   *usage  `json:"usage"`
+}
+
+// content is message.content: a string, or an array of blocks (a block
+// that does not decode is left out). Anything else leaves it empty.
+type content struct {
+	text     string
+	blocks   []block
+	isString bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler; it never fails, so that a
+// strange content does not make its whole line unreadable.
+func (c *content) UnmarshalJSON(raw []byte) error {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) > 0 && raw[0] == '"':
+		c.isString = true
+		_ = json.Unmarshal(raw, &c.text)
+	case len(raw) > 0 && raw[0] == '[':
+		if json.Unmarshal(raw, &c.blocks) == nil {
+			return nil
+		}
+		// One bad block: decode them one by one and keep the good ones.
+		c.blocks = nil
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return nil
+		}
+		for _, it := range items {
+			var b block
+			if json.Unmarshal(it, &b) == nil {
+				c.blocks = append(c.blocks, b)
+			}
+		}
+	}
+	return nil
 }
 
 type usage struct {
@@ -256,7 +292,7 @@ func (p *parser) user(l line) {
 	if l.IsMeta || l.IsCompactSummary {
 		return
 	}
-	text, blocks, isString := content(l.Message.Content)
+	text, blocks, isString := l.Message.Content.text, l.Message.Content.blocks, l.Message.Content.isString
 	if !isString {
 		var texts []string
 		for _, b := range blocks {
@@ -310,8 +346,7 @@ func (p *parser) assistant(l line, key string) {
 	if m := oneLine(l.Message.Model); m != "" && m != "<synthetic>" && !slices.Contains(p.s.Models, m) {
 		p.s.Models = append(p.s.Models, m)
 	}
-	_, blocks, _ := content(l.Message.Content)
-	for _, b := range blocks {
+	for _, b := range l.Message.Content.blocks {
 		switch b.Type {
 		case "text":
 			if t := oneLine(b.Text); t != "" && !l.IsSidechain {
@@ -387,29 +422,6 @@ func (p *parser) finish() *Session {
 		return strings.Compare(a.Name, b.Name)
 	})
 	return &p.s
-}
-
-// content decodes message.content: a string, or an array of blocks (a
-// block that does not decode is left out).
-func content(raw json.RawMessage) (text string, blocks []block, isString bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) > 0 && raw[0] == '"' {
-		if json.Unmarshal(raw, &text) == nil {
-			return text, nil, true
-		}
-		return "", nil, true
-	}
-	var items []json.RawMessage
-	if json.Unmarshal(raw, &items) != nil {
-		return "", nil, false
-	}
-	for _, it := range items {
-		var b block
-		if json.Unmarshal(it, &b) == nil {
-			blocks = append(blocks, b)
-		}
-	}
-	return "", blocks, false
 }
 
 // stripReminders removes the <system-reminder> blocks Claude Code adds to

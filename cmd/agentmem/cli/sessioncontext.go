@@ -239,6 +239,9 @@ func parseTTL(s string) (int, error) {
 		if err != nil {
 			return 0, Usagef("--ttl %q: use a duration such as 30m, 24h or 7d", s)
 		}
+		if n < 0 || n > 7 { // before multiplying: no overflow
+			return 0, Usagef("--ttl %q must be whole seconds from 1m to 7d", s)
+		}
 		d = time.Duration(n) * 24 * time.Hour
 	} else {
 		var err error
