@@ -169,15 +169,7 @@ func init() {
 					plan := fs.Bool("plan", false, "add the memories each dream wrote and the ones it replaced")
 					asJSON := JSONFlag(fs)
 					return func(ctx context.Context, in *Invocation) error {
-						project, agent, err := in.ProjectAgent(0)
-						if err != nil {
-							return err
-						}
-						c, err := in.Client(ctx)
-						if err != nil {
-							return err
-						}
-						day, err := dreamDay(ctx, in, c, agent, project, *date, false)
+						project, agent, c, day, err := dreamScope(ctx, in, *date, false)
 						if err != nil {
 							return err
 						}
@@ -217,15 +209,7 @@ func init() {
 					date := fs.String("date", "", "the `DAY` of the dream: YYYY-MM-DD, today or yesterday (default: the newest committed dream's)")
 					asJSON := JSONFlag(fs)
 					return func(ctx context.Context, in *Invocation) error {
-						project, agent, err := in.ProjectAgent(0)
-						if err != nil {
-							return err
-						}
-						c, err := in.Client(ctx)
-						if err != nil {
-							return err
-						}
-						day, err := dreamDay(ctx, in, c, agent, project, *date, true)
+						project, agent, c, day, err := dreamScope(ctx, in, *date, true)
 						if err != nil {
 							return err
 						}
@@ -246,12 +230,28 @@ func init() {
 	})
 }
 
-// dreamDay resolves a --date of dream show or revert; without one, the
-// day of the newest diary entry (committed: the newest committed dream).
-func dreamDay(ctx context.Context, in *Invocation, c *apiclient.Client, agent, project, date string, committed bool) (string, error) {
-	if date != "" {
-		return dayArg(in, date)
+// dreamScope returns the <project> <agent> of dream show or revert, the
+// API client and the day: --date, else the day of the newest diary entry
+// (committed: of the newest committed dream).
+func dreamScope(ctx context.Context, in *Invocation, date string, committed bool) (project, agent string, c *apiclient.Client, day string, err error) {
+	if project, agent, err = in.ProjectAgent(0); err != nil {
+		return
 	}
+	if date != "" {
+		if day, err = dayArg(in, date); err != nil {
+			return
+		}
+	}
+	if c, err = in.Client(ctx); err != nil || day != "" {
+		return
+	}
+	day, err = newestDreamDay(ctx, c, agent, project, committed)
+	return
+}
+
+// newestDreamDay is the day of the scope's newest diary entry (committed:
+// of its newest committed dream).
+func newestDreamDay(ctx context.Context, c *apiclient.Client, agent, project string, committed bool) (string, error) {
 	cursor := ""
 	for {
 		page, err := c.ListDreams(ctx, agent, project, agentmem.MaxListLimit, cursor)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -59,11 +58,9 @@ func init() {
 					if pinned > 0 {
 						kept = fmt.Sprintf(" (%d pinned kept)", pinned)
 					}
-					fmt.Fprintf(in.Stderr, "Forget %d memor%s of agent %s in project %s created before %s UTC%s? This cannot be undone. [y/N] ",
-						n, pluralY(n), agent, project, shortTime(cutoff), kept)
-					answer, _ := bufio.NewReader(in.Stdin).ReadString('\n')
-					if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-						return &RefusedError{Message: "not confirmed; nothing was forgotten"}
+					q := fmt.Sprintf("Forget %d memor%s of agent %s in project %s created before %s UTC%s?", n, pluralY(n), agent, project, shortTime(cutoff), kept)
+					if err := confirm(in, q, "nothing was forgotten"); err != nil {
+						return err
 					}
 				}
 				tctx, cancel := in.WithTimeout(ctx)
