@@ -29,9 +29,9 @@ const dreamAnswer = `[MEMORY]
 Two runs on the webhook handler: the provider retries, so every payment POST now carries an idempotency key.
 `
 
-// dreamScope writes the daily records and the manual memory TestDream
+// seedDreamScope writes the daily records and the manual memory TestDream
 // consolidates.
-func dreamScope(t *testing.T, a *api) {
+func seedDreamScope(t *testing.T, a *api) {
 	t.Helper()
 	steps := [][]string{
 		{"daily", "add", "checkout", "nori", "--title", "run-41", "The payment provider retries webhooks 3 times."},
@@ -51,7 +51,7 @@ func dreamScope(t *testing.T, a *api) {
 func TestDream(t *testing.T) {
 	chat := dreamtest.NewChat(t, dreamtest.Fixed(dreamAnswer))
 	a := newTierAPI(t, chat.Client(t, 5*time.Second))
-	dreamScope(t, a)
+	seedDreamScope(t, a)
 	o := opts{url: a.URL}
 
 	r := run(t, o, "dream", "run", "checkout", "nori")
@@ -140,7 +140,7 @@ func TestDreamFailures(t *testing.T) {
 		}
 	})
 	a := newTierAPI(t, chat.Client(t, 5*time.Second))
-	dreamScope(t, a)
+	seedDreamScope(t, a)
 	o := opts{url: a.URL}
 
 	// A dream already running: the second one is refused as busy.
@@ -175,7 +175,7 @@ func TestDreamFailures(t *testing.T) {
 	}
 
 	noModel := newTierAPI(t, nil)
-	dreamScope(t, noModel)
+	seedDreamScope(t, noModel)
 	tests := []struct {
 		name string
 		url  string

@@ -79,7 +79,7 @@ Environment:
   AGENTMEM_API_URL, AGENTMEM_AUTH, AGENTMEM_TIMEOUT  as the flags above
   AGENTMEM_REGION     SigV4 signing region (default: from an execute-api host name, else AWS_REGION)
   AGENTMEM_AGENT, AGENTMEM_PROJECT, AGENTMEM_RUN_ID  defaults for --agent, --project and --run-id
-  AGENTMEM_SESSION_ID default for session-context --session
+  AGENTMEM_SESSION_ID default for session-context --session (else AGENTMEM_RUN_ID)
   AGENTMEM_CLAUDE_COMMAND, AGENTMEM_LLM_MODEL  the claude CLI and model of extract --llm claude
   AWS_*               the AWS credential chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, the ECS container credentials)
 

@@ -18,7 +18,7 @@ func init() {
 		Summary: "set, get or remove the key/values the agents of one pipeline run share, or end the run's session",
 		Description: `Session context (seed 003's session scope) is key/value context shared by the agents of one pipeline run: the session. Keys live until the session ends (agentmem session-context end deletes them all at once) or their TTL passes (default 24h, from 1m to 7d), so sessions that never end clean themselves up.
 
-Every subcommand takes the project (--project, or AGENTMEM_PROJECT) and the session id (--session, or AGENTMEM_SESSION_ID, e.g. the pipeline's run id).`,
+Every subcommand takes the project (--project, or AGENTMEM_PROJECT) and the session id (--session, else AGENTMEM_SESSION_ID, else AGENTMEM_RUN_ID: the pipeline run), as agentmem mcp does.`,
 		Examples: []string{
 			`export AGENTMEM_PROJECT=checkout-service AGENTMEM_SESSION_ID=run-42`,
 			`agentmem session-context set auth-pattern "JWT with refresh tokens"`,
@@ -173,7 +173,7 @@ type sessionFlags struct{ project, session string }
 
 func (s *sessionFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&s.project, "project", "", "project `ID` (env AGENTMEM_PROJECT)")
-	fs.StringVar(&s.session, "session", "", "session `ID`, e.g. the pipeline run's id (env AGENTMEM_SESSION_ID)")
+	fs.StringVar(&s.session, "session", "", "session `ID` (env AGENTMEM_SESSION_ID, else AGENTMEM_RUN_ID: the pipeline run)")
 }
 
 // projectSession resolves and validates the project and the session id.
@@ -182,11 +182,9 @@ func (s *sessionFlags) projectSession(in *Invocation) (project, session string, 
 	if project == "" {
 		project = in.Getenv("AGENTMEM_PROJECT")
 	}
-	if session == "" {
-		session = in.Getenv("AGENTMEM_SESSION_ID")
-	}
+	session = firstNonEmpty(session, in.Getenv("AGENTMEM_SESSION_ID"), in.Getenv("AGENTMEM_RUN_ID"))
 	if project == "" || session == "" {
-		return "", "", Usagef("--project and --session are required (or AGENTMEM_PROJECT and AGENTMEM_SESSION_ID)")
+		return "", "", Usagef("--project and --session are required (or AGENTMEM_PROJECT, and AGENTMEM_SESSION_ID or AGENTMEM_RUN_ID)")
 	}
 	if err := agentmem.ValidateProjectID(project); err != nil {
 		return "", "", Usagef("--project: %s", agentmem.ErrorMessage(err))

@@ -46,6 +46,12 @@ func TestSessionContext(t *testing.T) {
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &e) != nil || e.Value != "Sessions in Redis" || e.SessionID != "run-42" || e.AccessedAt == "" {
 		t.Errorf("get --json: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
+	// The pipeline's run id names the session when AGENTMEM_SESSION_ID
+	// does not.
+	r = run(t, opts{url: a.URL, env: map[string]string{"AGENTMEM_PROJECT": "checkout", "AGENTMEM_RUN_ID": "run-42"}}, "session-context", "get", "auth-pattern")
+	if r.code != 0 || r.stdout != "Sessions in Redis" {
+		t.Errorf("get with AGENTMEM_RUN_ID: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
 	// Another session does not see the keys.
 	if r := run(t, opts{url: a.URL, env: env}, "session-context", "get", "auth-pattern", "--session", "run-43"); r.code != 3 {
 		t.Errorf("get from another session: code %d, stdout %q", r.code, r.stdout)
@@ -73,7 +79,7 @@ func TestSessionContext(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no session", opts{}, []string{"session-context", "get", "--project", "checkout", "k"}, "--project and --session are required (or AGENTMEM_PROJECT and AGENTMEM_SESSION_ID)"},
+		{"no session", opts{}, []string{"session-context", "get", "--project", "checkout", "k"}, "--project and --session are required (or AGENTMEM_PROJECT, and AGENTMEM_SESSION_ID or AGENTMEM_RUN_ID)"},
 		{"bad session id", opts{}, []string{"session-context", "get", "--project", "checkout", "--session", "run 42", "k"}, "--session: sessionId \"run 42\" may only contain"},
 		{"bad key", opts{}, append(append([]string{"session-context", "get"}, flags...), "a/b"), "key \"a/b\" may only contain"},
 		{"no key", opts{}, append([]string{"session-context", "get"}, flags...), "expected agentmem session-context get <key>"},
