@@ -15,15 +15,14 @@ import (
 func init() {
 	Register(&Command{
 		Name: "session-context", Group: GroupTiers,
-		Summary: "set, get or remove the key/values the agents of one pipeline run share, or end the run's session",
+		Summary: "set, get or remove the key/values one pipeline run's agents share; end the session",
 		Description: `Session context (seed 003's session scope) is key/value context shared by the agents of one pipeline run: the session. Keys live until the session ends (agentmem session-context end deletes them all at once) or their TTL passes (default 24h, from 1m to 7d), so sessions that never end clean themselves up.
 
 Every subcommand takes the project (--project, or AGENTMEM_PROJECT) and the session id (--session, else AGENTMEM_SESSION_ID, else AGENTMEM_RUN_ID: the pipeline run), as agentmem mcp does.`,
 		Examples: []string{
-			`export AGENTMEM_PROJECT=checkout-service AGENTMEM_SESSION_ID=run-42`,
-			`agentmem session-context set auth-pattern "JWT with refresh tokens"`,
-			"agentmem session-context get auth-pattern",
-			"agentmem session-context end",
+			`agentmem session-context set --project checkout-service --session run-42 auth-pattern "JWT with refresh tokens"`,
+			"AGENTMEM_PROJECT=checkout-service AGENTMEM_SESSION_ID=run-42 agentmem session-context get auth-pattern",
+			"agentmem session-context end --project checkout-service --session run-42",
 		},
 		Subcommands: []*Command{
 			{
