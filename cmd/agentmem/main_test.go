@@ -5,6 +5,7 @@ import (
 	"context"
 	"debug/buildinfo"
 	"debug/elf"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,8 +14,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentmem/agentmem/shared/apitest"
+	"github.com/agentmem/agentmem/shared/dream/dreamtest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/markdown"
 )
@@ -158,5 +161,72 @@ func TestBinaryAgainstTheAPI(t *testing.T) {
 	}
 	if r := agentmem(t, nil, nil, "help"); r.code != 0 || !strings.Contains(r.stdout, "Exit codes:") {
 		t.Errorf("help: %d", r.code)
+	}
+}
+
+// TestBinaryThreeTiersSearchAndDreams runs the built binary through a
+// command of each group added for the three tiers, search and lifecycle,
+// against the real API whose model is the real OpenAI-compatible client
+// talking to a chat completions stand-in. The server's clock is real, so
+// days come from the records written, never from "today".
+func TestBinaryThreeTiersSearchAndDreams(t *testing.T) {
+	chat := dreamtest.NewChat(t, dreamtest.Fixed("[MEMORY]\n## Findings\n- The payment provider retries webhooks 3 times\n[DREAM]\nThe provider retries webhooks.\n"))
+	srv := apitest.Start(t, apitest.Options{LLM: chat.Client(t, 5*time.Second)})
+	claude, err := filepath.Abs("cli/testdata/fake-claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"AGENTMEM_API_URL=" + srv.URL, "AGENTMEM_AGENT=nori", "AGENTMEM_PROJECT=checkout", "AGENTMEM_SESSION_ID=run-42"}
+	fixture := filepath.Join("..", "..", "shared", "transcript", "testdata", "session.jsonl")
+
+	r := agentmem(t, nil, env, "daily", "add", "checkout", "nori", "--title", "run-41", "The payment provider retries webhooks 3 times.", "--json")
+	var rec struct{ At string }
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rec) != nil || len(rec.At) < 10 {
+		t.Fatalf("daily add: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	day := rec.At[:10]
+	r = agentmem(t, nil, env, "context", "flush", "--transcript", fixture, "--print-summary")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "# Daily Memory: ") || !strings.Contains(r.stdout, "## Trimmed Context (") || !strings.Contains(r.stderr, "appended \"Trimmed Context (") {
+		t.Errorf("context flush: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := agentmem(t, nil, env, "daily", "show", "checkout", "nori", "--date", day); r.code != 0 || !strings.Contains(r.stdout, "## run-41 (") || !strings.Contains(r.stdout, "Request: Fix the webhook retries") {
+		t.Errorf("daily show: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	if r := agentmem(t, nil, env, "dream", "run", "checkout", "nori"); r.code != 0 || !strings.HasPrefix(r.stdout, "dreamed nori in checkout: 1 memory written") {
+		t.Errorf("dream run: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := agentmem(t, nil, env, "dream", "show", "checkout", "nori"); r.code != 0 || !strings.HasPrefix(r.stdout, "# Dream Diary: ") {
+		t.Errorf("dream show: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+
+	value := "JWT with refresh tokens\n"
+	if r := agentmem(t, strings.NewReader(value), env, "session-context", "set", "auth-pattern"); r.code != 0 {
+		t.Errorf("session-context set: %d %q", r.code, r.stderr)
+	}
+	if r := agentmem(t, nil, env, "session-context", "get", "auth-pattern"); r.code != 0 || r.stdout != value {
+		t.Errorf("session-context get: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+
+	r = agentmem(t, strings.NewReader("The run fixed the webhook handler.\n"), append(env, "AGENTMEM_CLAUDE_COMMAND="+claude, "FAKE_CLAUDE_MODE=learnings"),
+		"extract", "--llm", "claude", "--run-id", "run-42")
+	if r.code != 0 || r.stderr != "agentmem: extract: run run-42: saved 2 learnings, skipped 1 (1 no content)\n" {
+		t.Errorf("extract --llm claude: %d %q", r.code, r.stderr)
+	}
+
+	if r := agentmem(t, nil, env, "search", "checkout", "nori", "webhook", "retries"); r.code != 0 || !strings.HasPrefix(r.stdout, "SCORE") || !strings.Contains(r.stdout, "The payment provider retries webhooks 3 times") {
+		t.Errorf("search: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := agentmem(t, nil, env, "stats"); r.code != 0 || !strings.HasPrefix(r.stdout, "scopes:    1\n") {
+		t.Errorf("stats: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := agentmem(t, strings.NewReader("y\n"), env, "forget", "checkout", "nori", "--older-than", "30d"); r.code != 4 {
+		t.Errorf("forget without a terminal: code %d, want 4", r.code)
+	}
+	r = agentmem(t, nil, nil, "help")
+	for _, group := range []string{"Pipeline", "Memories", "Search, patterns and lifecycle", "Daily log, session context and Deep Dream", "Personalities"} {
+		if !strings.Contains(r.stdout, "\n"+group) {
+			t.Errorf("help lacks the group %q", group)
+		}
 	}
 }

@@ -9,14 +9,16 @@ import (
 )
 
 // ExtractionInput is the body of POST .../extractions, in one of two
-// forms: Output (the server asks its LLM for the learnings) or Learnings
-// and Summary (the caller already extracted them, e.g. with the claude
-// CLI in the agent's container). Both are idempotent per RunID.
+// forms: Output (the server asks its LLM for the learnings) or Learnings,
+// Summary and Success (the caller already extracted them, e.g. with the
+// claude CLI in the agent's container). Both are idempotent per RunID.
 type ExtractionInput struct {
-	ProjectID string     `json:"projectId"`
-	RunID     string     `json:"runId"`
-	Output    string     `json:"output,omitempty"`
-	Learnings []Learning `json:"learnings,omitempty"`
+	ProjectID string `json:"projectId"`
+	RunID     string `json:"runId"`
+	Output    string `json:"output,omitempty"`
+	// Learnings is sent when not nil, an empty list too: a run that
+	// taught nothing still records its summary.
+	Learnings []Learning `json:"learnings,omitzero"`
 	Summary   string     `json:"summary,omitempty"`
 	// Success says whether the run achieved its goal (learnings form
 	// only); the patterns of successful runs are captured.

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/agentmem/agentmem/functions"
 	"github.com/agentmem/agentmem/shared/dynamostore"
@@ -45,12 +46,18 @@ type Options struct {
 	// none is configured. Tests give it a real client talking to an
 	// httptest stand-in of the provider.
 	LLM llm.Client
+	// Now, when not nil, is the store's clock (the server's "now": days
+	// of the daily log, dream windows, session expiry, forget cutoffs).
+	Now func() time.Time
 }
 
 // Start is New with options.
 func Start(t testing.TB, opt Options) *Server {
 	t.Helper()
 	store := dynamotest.NewStore(t)
+	if opt.Now != nil {
+		store.Now = opt.Now
+	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	client := opt.LLM
 	if client == nil {

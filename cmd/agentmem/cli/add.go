@@ -135,13 +135,20 @@ func (o *addOptions) run(ctx context.Context, in *Invocation) error {
 }
 
 // textArg joins the words of a free-text argument; "-" reads standard
-// input.
+// input (up to a memory's size limit).
 func textArg(in *Invocation, words []string, what string) (string, error) {
+	return textArgMax(in, words, what, agentmem.MaxContentBytes)
+}
+
+// textArgMax is textArg for a text of at most max bytes: standard input
+// is read up to one byte more, so that the API reports an over-long text
+// rather than the CLI cutting it silently.
+func textArgMax(in *Invocation, words []string, what string, max int) (string, error) {
 	if len(words) == 1 && words[0] == "-" {
 		if in.StdinIsTerminal() {
 			return "", Usagef("%s is - but standard input is a terminal: pipe the %s in", what, what)
 		}
-		b, err := io.ReadAll(io.LimitReader(in.Stdin, agentmem.MaxContentBytes+1))
+		b, err := io.ReadAll(io.LimitReader(in.Stdin, int64(max)+1))
 		if err != nil {
 			return "", fmt.Errorf("read %s from standard input: %w", what, err)
 		}

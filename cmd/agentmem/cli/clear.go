@@ -43,10 +43,9 @@ func init() {
 						in.Notef("clear: %s has no memories in %s; nothing to delete", agent, project)
 						return nil
 					}
-					fmt.Fprintf(in.Stderr, "Delete all %d memories of agent %s in project %s? This cannot be undone. [y/N] ", n, agent, project)
-					answer, _ := bufio.NewReader(in.Stdin).ReadString('\n')
-					if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-						return &RefusedError{Message: "not confirmed; nothing was deleted"}
+					q := fmt.Sprintf("Delete all %d memories of agent %s in project %s?", n, agent, project)
+					if err := confirm(in, q, "nothing was deleted"); err != nil {
+						return err
 					}
 				}
 				tctx, cancel := in.WithTimeout(ctx)
@@ -59,6 +58,18 @@ func init() {
 			}
 		},
 	})
+}
+
+// confirm asks question on the terminal ("This cannot be undone. [y/N]"
+// follows) and returns a *RefusedError saying nothing happened unless the
+// answer is y or yes.
+func confirm(in *Invocation, question, nothing string) error {
+	fmt.Fprintf(in.Stderr, "%s This cannot be undone. [y/N] ", question)
+	answer, _ := bufio.NewReader(in.Stdin).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		return &RefusedError{Message: "not confirmed; " + nothing}
+	}
+	return nil
 }
 
 // count counts the memories of a scope within the command's timeout.

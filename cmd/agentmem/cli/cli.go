@@ -45,7 +45,7 @@ import (
 
 // Exit codes, documented in `agentmem help`.
 const (
-	ExitOK       = 0 // success; also inject and extract failures without --strict
+	ExitOK       = 0 // success; also pipeline command failures without --strict
 	ExitFailure  = 1 // the API refused or could not be reached, a file could not be written
 	ExitUsage    = 2 // unknown command or flag, missing or bad argument
 	ExitNotFound = 3 // no such memory or personality
@@ -54,7 +54,7 @@ const (
 
 // Default timeouts for a whole command (AGENTMEM_TIMEOUT, --timeout).
 const (
-	PipelineTimeout = 3 * time.Second  // inject, extract: they must not slow the pipeline
+	PipelineTimeout = 3 * time.Second  // inject, extract, context flush: they must not slow the pipeline
 	DefaultTimeout  = 30 * time.Second // commands for people
 )
 
@@ -84,11 +84,13 @@ func OSEnv() Env {
 const (
 	GroupPipeline    = "Pipeline (best effort: on failure one warning on stderr and exit 0, unless --strict)"
 	GroupMemories    = "Memories (seed 004's memory document, on the service)"
+	GroupSearch      = "Search, patterns and lifecycle (seed 003)"
+	GroupTiers       = "Daily log, session context and Deep Dream (seed 001's three tiers)"
 	GroupPersonality = "Personalities"
 	GroupOther       = "Other"
 )
 
-var groups = []string{GroupPipeline, GroupMemories, GroupPersonality, GroupOther}
+var groups = []string{GroupPipeline, GroupMemories, GroupSearch, GroupTiers, GroupPersonality, GroupOther}
 
 // Runner runs a command once its flags are parsed.
 type Runner func(ctx context.Context, in *Invocation) error
@@ -159,7 +161,7 @@ type globals struct {
 func (g *globals) define(fs *flag.FlagSet) {
 	fs.StringVar(&g.apiURL, "api-url", g.apiURL, "API base `URL` (env AGENTMEM_API_URL)")
 	fs.StringVar(&g.auth, "auth", g.auth, "`MODE`: sigv4 (IAM, the default) or none (make dev) (env AGENTMEM_AUTH)")
-	fs.StringVar(&g.timeout, "timeout", g.timeout, "`DURATION` for the whole command, e.g. 3s or 500ms (env AGENTMEM_TIMEOUT; default 3s for inject and extract, 30s otherwise)")
+	fs.StringVar(&g.timeout, "timeout", g.timeout, "`DURATION` for the whole command, e.g. 3s or 500ms (env AGENTMEM_TIMEOUT; default 3s for inject, extract and context flush, 60s for extract --llm claude, 30s otherwise)")
 }
 
 func isGlobal(name string) bool { return name == "api-url" || name == "auth" || name == "timeout" }
@@ -226,7 +228,7 @@ func (in *Invocation) IsSet(name string) bool {
 // (extra < 0: any number).
 func (in *Invocation) ProjectAgent(extra int) (project, agent string, err error) {
 	if len(in.Args) < 2 || (extra >= 0 && len(in.Args) != 2+extra) {
-		return "", "", Usagef("expected %s %s", in.Path, in.Command.Args)
+		return "", "", Usagef("expected agentmem %s %s", in.Path, in.Command.Args)
 	}
 	project, agent = in.Args[0], in.Args[1]
 	if err := agentmem.ValidateProjectID(project); err != nil {
@@ -469,7 +471,8 @@ func sortedCommands(group string) []*Command {
 
 // order keeps help in a reading order independent of file names.
 func order(name string) int {
-	known := []string{"inject", "extract", "show", "add", "session", "list", "rm", "clear", "personality", "help", "version"}
+	known := []string{"inject", "extract", "context", "show", "add", "session", "list", "rm", "clear",
+		"search", "patterns", "forget", "stats", "daily", "session-context", "dream", "personality", "help", "version"}
 	if i := slices.Index(known, name); i >= 0 {
 		return i
 	}

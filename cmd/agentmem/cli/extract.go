@@ -9,6 +9,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
@@ -24,23 +25,40 @@ const OutputCap = 48 << 10
 // limit with room to spare.
 const bodyBudget = agentmem.MaxBodyBytes - 1<<10
 
-// Extractor turns a run's prepared output into the extraction route's
-// body. "server" sends the output for the server's LLM; another mode (the
-// claude CLI in the container, which sends learnings instead) is one more
-// entry in extractors, in its own file.
-type Extractor func(ctx context.Context, in *Invocation, base apiclient.ExtractionInput, output string) (apiclient.ExtractionInput, error)
+// Extractor is one way of getting a run's learnings (--llm MODE). "server"
+// sends the output for the server's LLM; "claude" (extract_claude.go)
+// runs the claude CLI in the container and sends the learnings instead.
+// Another mode is one more entry in extractors, in its own file.
+type Extractor struct {
+	// Run turns the run's prepared output into the extraction route's
+	// body; skipped lists what the mode itself refused (e.g. learnings
+	// that break the memory rules), for the report.
+	Run func(ctx context.Context, in *Invocation, base apiclient.ExtractionInput, output string) (body apiclient.ExtractionInput, skipped []apiclient.Skipped, err error)
+	// Timeout is the command's default timeout in this mode
+	// (0: PipelineTimeout); --timeout and AGENTMEM_TIMEOUT override it.
+	Timeout time.Duration
+	// Help describes the mode in --llm's help.
+	Help string
+}
 
 // extractors maps --llm values to their Extractor.
 var extractors = map[string]Extractor{
-	"server": func(_ context.Context, _ *Invocation, base apiclient.ExtractionInput, output string) (apiclient.ExtractionInput, error) {
-		base.Output = output
-		return base, nil
+	"server": {
+		Help: "server (the API's LLM reads the output)",
+		Run: func(_ context.Context, _ *Invocation, base apiclient.ExtractionInput, output string) (apiclient.ExtractionInput, []apiclient.Skipped, error) {
+			base.Output = output
+			return base, nil, nil
+		},
 	},
 }
 
-func extractorNames() string {
+// extractorNames lists the modes, sorted; with help, each with its Help.
+func extractorNames(help bool) string {
 	names := make([]string, 0, len(extractors))
 	for n := range extractors {
+		if help {
+			n = extractors[n].Help
+		}
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -49,22 +67,25 @@ func extractorNames() string {
 
 func init() {
 	Register(&Command{
-		Name: "extract", Group: GroupPipeline, Pipeline: true,
+		Name: "extract", Group: GroupPipeline, Pipeline: true, OwnTimeout: true,
 		Fallback: "no learnings were saved from this run",
 		Summary:  "send a run's output to the extraction route, which saves its learnings as memories",
 		Description: `Reads the run's output (--input FILE, or standard input), keeps its last 48 KiB (less if JSON escaping would take the request over the API's 64 KiB body limit; a first line then says the start was cut), removes terminal escape sequences and control characters, and posts it to POST /api/agents/{agent}/extractions with the run id. The server asks its LLM for up to 5 learnings and saves each as a memory (source "extraction"); a retried run id saves nothing twice, so retrying is safe.
 
-Best effort: on any failure (no output, API unreachable, no LLM configured on the server, timeout) one warning line goes to stderr and the exit status is 0; --strict exits non-zero instead. The server's LLM call takes seconds: give extract a longer --timeout than inject (e.g. 30s); if it times out, the server may still save the learnings.`,
+--llm claude extracts in the container instead (seed 002 decision 4), with no LLM on the server: it runs the claude CLI once (claude -p, no tools, one turn, the shared extraction prompt, answers capped at 1024 tokens; AGENTMEM_CLAUDE_COMMAND names another binary, AGENTMEM_LLM_MODEL a model), parses its answer defensively and sends the learnings, the run summary and whether the run succeeded. Its default timeout is 60s, for the claude call.
+
+Best effort: on any failure (no output, API unreachable, no LLM configured on the server, claude missing or failing, timeout) one warning line goes to stderr and the exit status is 0; --strict exits non-zero instead. The server's LLM call takes seconds: give extract a longer --timeout than inject (e.g. 30s); if it times out, the server may still save the learnings.`,
 		Examples: []string{
 			"agentmem extract --agent nori --project checkout-service --run-id run-42 --input run.log --timeout 30s",
 			"claude -p \"$PROMPT\" | tee /tmp/run.log; agentmem extract --agent nori --project checkout-service --run-id \"$RUN_ID\" < /tmp/run.log",
+			"agentmem extract --llm claude --agent nori --project checkout-service --run-id run-42 --input run.log",
 		},
 		Setup: func(fs *flag.FlagSet) Runner {
 			var o extractOptions
 			agentProjectFlags(fs, &o.agent, &o.project)
 			fs.StringVar(&o.runID, "run-id", "", "the pipeline run's `ID`; extraction is idempotent per run id (env AGENTMEM_RUN_ID)")
 			fs.StringVar(&o.input, "input", "-", "`FILE` holding the run's output, - for standard input")
-			fs.StringVar(&o.llm, "llm", "server", "who extracts the learnings (`MODE`): server, the API's LLM")
+			fs.StringVar(&o.llm, "llm", "server", "who extracts the learnings (`MODE`): "+extractorNames(true))
 			o.json = JSONFlag(fs)
 			fs.BoolVar(&o.quiet, "quiet", false, "print nothing on success")
 			return o.run
@@ -79,6 +100,15 @@ type extractOptions struct {
 }
 
 func (o *extractOptions) run(ctx context.Context, in *Invocation) error {
+	mode, ok := extractors[o.llm]
+	if !ok {
+		return Usagef("--llm %q is not available; use one of: %s", o.llm, extractorNames(false))
+	}
+	if mode.Timeout > 0 && in.globals.timeout == "" {
+		in.timeout = mode.Timeout
+	}
+	ctx, cancel := in.WithTimeout(ctx)
+	defer cancel()
 	if len(in.Args) > 0 {
 		return Usagef("unexpected argument %q (the output goes in --input FILE or standard input)", in.Args[0])
 	}
@@ -94,10 +124,6 @@ func (o *extractOptions) run(ctx context.Context, in *Invocation) error {
 	}
 	if err := agentmem.ValidateRunID(o.runID); err != nil {
 		return Usagef("--run-id: %s", agentmem.ErrorMessage(err))
-	}
-	extract, ok := extractors[o.llm]
-	if !ok {
-		return Usagef("--llm %q is not available; use one of: %s", o.llm, extractorNames())
 	}
 
 	var r io.Reader = in.Stdin
@@ -122,7 +148,7 @@ func (o *extractOptions) run(ctx context.Context, in *Invocation) error {
 		return fmt.Errorf("the run's output is empty: nothing to extract")
 	}
 
-	body, err := extract(ctx, in, apiclient.ExtractionInput{ProjectID: project, RunID: o.runID}, output)
+	body, skipped, err := mode.Run(ctx, in, apiclient.ExtractionInput{ProjectID: project, RunID: o.runID}, output)
 	if err != nil {
 		return err
 	}
@@ -137,6 +163,7 @@ func (o *extractOptions) run(ctx context.Context, in *Invocation) error {
 	if err != nil {
 		return err
 	}
+	res.Skipped = append(res.Skipped, skipped...)
 	if *o.json {
 		return writeJSON(in.Stdout, res)
 	}
@@ -148,6 +175,9 @@ func (o *extractOptions) run(ctx context.Context, in *Invocation) error {
 
 func extractionSummary(res apiclient.Extraction) string {
 	s := fmt.Sprintf("saved %d learning%s", len(res.Saved), plural(len(res.Saved)))
+	if res.Replayed {
+		s = "already extracted before: nothing saved again"
+	}
 	if len(res.Skipped) > 0 {
 		reasons := map[string]int{}
 		for _, sk := range res.Skipped {

@@ -170,7 +170,7 @@ func TestExtractUsage(t *testing.T) {
 		{"run id from the environment", opts{stdin: "x", env: map[string]string{"AGENTMEM_RUN_ID": "run-7", "AGENTMEM_AGENT": "nori", "AGENTMEM_PROJECT": "p"}},
 			[]string{"extract", "--strict"}, 0, "agentmem: extract: run run-7: saved 2"},
 		{"bad run id", opts{stdin: "x"}, extractArgs("--run-id", "a#b", "--strict"), 2, "runId \"a#b\" may only contain"},
-		{"unknown llm mode", opts{stdin: "x"}, extractArgs("--llm", "claude", "--strict"), 2, `--llm "claude" is not available; use one of: server`},
+		{"unknown llm mode", opts{stdin: "x"}, extractArgs("--llm", "gpt", "--strict"), 2, `--llm "gpt" is not available; use one of: claude, server`},
 		{"missing file", opts{}, extractArgs("--input", "/nonexistent/run.log"), 0, "agentmem: warning: extract failed, no learnings were saved from this run: read the run's output"},
 	}
 	for _, tt := range tests {

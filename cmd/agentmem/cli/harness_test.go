@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/agentmem/agentmem/shared/apitest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
+	"github.com/agentmem/agentmem/shared/llm"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
@@ -26,9 +28,35 @@ type api struct {
 	t     testing.TB
 	URL   string
 	Store *dynamostore.Store
+	clock *testClock // newTierAPI's server clock
 
 	mu      sync.Mutex
 	queries []string // raw query strings of bootstrap calls
+}
+
+// cliNow is the CLI's clock in run.
+var cliNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// testClock is the server's clock in newTierAPI: it reads base plus 1 ms
+// per reading (so that records written in a row keep their order), and
+// a test may move base (to write memories in the past).
+type testClock struct{ base, ticks atomic.Int64 }
+
+func (c *testClock) now() time.Time {
+	return time.Unix(0, c.base.Load()).UTC().Add(time.Duration(c.ticks.Add(1)) * time.Millisecond)
+}
+
+func (c *testClock) set(t time.Time) { c.base.Store(t.UnixNano()) }
+
+// newTierAPI is the real API with model as the server's LLM (nil: none)
+// and a server clock starting at cliNow, so that the CLI and the server
+// agree on what "today" is.
+func newTierAPI(t testing.TB, model llm.Client) *api {
+	t.Helper()
+	clock := &testClock{}
+	clock.set(cliNow)
+	srv := apitest.Start(t, apitest.Options{LLM: model, Now: clock.now})
+	return &api{t: t, URL: srv.URL, Store: srv.Store, clock: clock}
 }
 
 func newAPI(t testing.TB) *api {
@@ -113,7 +141,7 @@ func run(t testing.TB, o opts, args ...string) result {
 		Stdin: strings.NewReader(o.stdin), Stdout: &stdout, Stderr: &stderr,
 		Getenv:          func(k string) string { return env[k] },
 		StdinIsTerminal: func() bool { return o.terminal },
-		Now:             func() time.Time { return time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC) },
+		Now:             func() time.Time { return cliNow },
 	})
 	return result{stdout.String(), stderr.String(), code}
 }

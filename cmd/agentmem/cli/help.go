@@ -72,20 +72,23 @@ const mainFooter = `Global flags (before or after the command):
                       https://<api-id>.execute-api.<region>.amazonaws.com, or http://127.0.0.1:3000 for make dev
   --auth MODE         sigv4: sign with AWS SigV4 (service execute-api) using the default credential chain
                       (env, shared config, ECS task role); none: unsigned, for make dev (env AGENTMEM_AUTH)
-  --timeout DURATION  bound on the whole command: 3s for inject and extract, 30s otherwise (env AGENTMEM_TIMEOUT)
+  --timeout DURATION  bound on the whole command: 3s for inject, extract and context flush (60s for
+                      extract --llm claude), 30s otherwise (env AGENTMEM_TIMEOUT)
 
 Environment:
   AGENTMEM_API_URL, AGENTMEM_AUTH, AGENTMEM_TIMEOUT  as the flags above
   AGENTMEM_REGION     SigV4 signing region (default: from an execute-api host name, else AWS_REGION)
   AGENTMEM_AGENT, AGENTMEM_PROJECT, AGENTMEM_RUN_ID  defaults for --agent, --project and --run-id
+  AGENTMEM_SESSION_ID default for session-context --session (else AGENTMEM_RUN_ID)
+  AGENTMEM_CLAUDE_COMMAND, AGENTMEM_LLM_MODEL  the claude CLI and model of extract --llm claude
   AWS_*               the AWS credential chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, the ECS container credentials)
 
 Exit codes:
-  0  success; also inject and extract failures without --strict (they print one warning line)
+  0  success; also failures of inject, extract and context flush without --strict (one warning line)
   1  failure: the API refused the call or could not be reached, a file could not be written
   2  usage: unknown command or flag, missing or bad argument
-  3  not found: no such memory or personality
-  4  refused: clear needs a confirmation (a terminal, or --yes)
+  3  not found: no such memory, personality, daily log day, dream or session key
+  4  refused: clear and forget need a confirmation (a terminal, or --yes)
 
 Run 'agentmem <command> --help' for a command's flags and examples.
 `
@@ -99,7 +102,7 @@ func writeMainHelp(w io.Writer) {
 		}
 		fmt.Fprintf(w, "\n%s:\n", g)
 		for _, c := range list {
-			fmt.Fprintf(w, "  %-12s %s\n", c.Name, c.Summary)
+			fmt.Fprintf(w, "  %-15s %s\n", c.Name, c.Summary)
 		}
 	}
 	fmt.Fprintln(w)

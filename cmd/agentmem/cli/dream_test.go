@@ -1,0 +1,203 @@
+package cli_test
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dream/dreamtest"
+)
+
+// invented is a bullet no source supports: the fabrication guard drops it.
+const invented = "The team deploys to production every Friday from the Zurich office"
+
+// dreamAnswer consolidates the daily records TestDream writes, plus the
+// invented bullet.
+const dreamAnswer = `[MEMORY]
+## Findings
+- The payment provider retries webhooks 3 times
+## Decisions
+- Use idempotency keys on every payment POST
+## Notes
+- ` + invented + `
+[DREAM]
+Two runs on the webhook handler: the provider retries, so every payment POST now carries an idempotency key.
+`
+
+// seedDreamScope writes the daily records and the manual memory TestDream
+// consolidates.
+func seedDreamScope(t *testing.T, a *api) {
+	t.Helper()
+	steps := [][]string{
+		{"daily", "add", "checkout", "nori", "--title", "run-41", "The payment provider retries webhooks 3 times."},
+		{"daily", "add", "checkout", "nori", "--title", "run-42", "We decided to use idempotency keys on every payment POST."},
+		{"add", "checkout", "nori", "note", "Ask Koji before touching billing"},
+	}
+	for _, args := range steps {
+		if r := run(t, opts{url: a.URL}, args...); r.code != 0 {
+			t.Fatalf("%v: code %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+}
+
+// TestDream runs, lists, shows and reverts a Deep Dream through the CLI
+// against the real API, whose model is the real OpenAI-compatible client
+// talking to a scripted chat completions stand-in.
+func TestDream(t *testing.T) {
+	chat := dreamtest.NewChat(t, dreamtest.Fixed(dreamAnswer))
+	a := newTierAPI(t, chat.Client(t, 5*time.Second))
+	seedDreamScope(t, a)
+	o := opts{url: a.URL}
+
+	r := run(t, o, "dream", "run", "checkout", "nori")
+	want := "dreamed nori in checkout: 2 memories written, 0 removed, 0 unchanged, 1 kept as they were (pinned or manual); 1 bullet dropped as unsupported by the sources\n" +
+		"the diary: agentmem dream show checkout nori --date 2026-03-01\n"
+	if r.code != 0 || r.stdout != want || !strings.HasPrefix(r.stderr, "agentmem: dream: nori in checkout: asking the server to dream") {
+		t.Fatalf("dream run: code %d\nstdout %q\nwant   %q\nstderr %q", r.code, r.stdout, want, r.stderr)
+	}
+	if got := len(chat.Prompts()); got != 1 {
+		t.Fatalf("the model was asked %d times, want 1", got)
+	}
+	core := map[string]agentmem.Source{}
+	for _, m := range a.memories("nori", "checkout") {
+		core[m.Content] = m.Source
+	}
+	wantCore := map[string]agentmem.Source{"The payment provider retries webhooks 3 times": agentmem.SourceSystem,
+		"Use idempotency keys on every payment POST": agentmem.SourceSystem, "Ask Koji before touching billing": agentmem.SourceManual}
+	if len(core) != len(wantCore) {
+		t.Errorf("core after the dream: %v", core)
+	}
+	for c, s := range wantCore {
+		if core[c] != s {
+			t.Errorf("core: %q has source %q, want %q", c, core[c], s)
+		}
+	}
+
+	// Nothing new since: skipped, without asking the model.
+	r = run(t, o, "dream", "run", "checkout", "nori")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "skipped: ") || !strings.HasSuffix(r.stdout, "(--force dreams anyway)\n") || len(chat.Prompts()) != 1 {
+		t.Errorf("second dream: code %d, stdout %q, %d prompts", r.code, r.stdout, len(chat.Prompts()))
+	}
+
+	r = run(t, o, "dream", "ls", "checkout", "nori")
+	rows := lines(r.stdout)
+	if r.code != 0 || len(rows) != 2 || !strings.HasPrefix(rows[0], "DATE") ||
+		!regexp.MustCompile(`^2026-03-01  12:00  +dream  committed  \+2 -0 =0 kept 1, dropped 1  [0-9A-Z]{26}$`).MatchString(rows[1]) {
+		t.Errorf("dream ls: code %d, stdout:\n%s", r.code, r.stdout)
+	}
+
+	r = run(t, o, "dream", "show", "checkout", "nori")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "# Dream Diary: 2026-03-01\n") || !strings.Contains(r.stdout, "### Dropped (not supported by the sources)") ||
+		!strings.Contains(r.stdout, invented) || !strings.Contains(r.stdout, "Two runs on the webhook handler") {
+		t.Errorf("dream show: code %d, stdout:\n%s", r.code, r.stdout)
+	}
+	r = run(t, o, "dream", "show", "checkout", "nori", "--date", "today", "--plan")
+	if r.code != 0 || !strings.Contains(r.stdout, "\n### Written: 2\n- [finding] The payment provider retries webhooks 3 times `") || !strings.Contains(r.stdout, "### Replaced (a revert puts these back): 0\n") {
+		t.Errorf("dream show --plan: code %d, stdout:\n%s", r.code, r.stdout)
+	}
+	r = run(t, o, "dream", "show", "checkout", "nori", "--plan", "--json")
+	var day agentmem.DreamDay
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &day) != nil || len(day.Dreams) != 1 || len(day.Dreams[0].Written) != 2 || len(day.Dreams[0].Dropped) != 1 {
+		t.Errorf("dream show --plan --json: code %d, stdout %.400q", r.code, r.stdout)
+	}
+
+	r = run(t, o, "dream", "revert", "checkout", "nori")
+	if r.code != 0 || !regexp.MustCompile(`^reverted dream [0-9A-Z]{26} of 2026-03-01: 0 memories put back, 2 removed \(revert [0-9A-Z]{26}\)\n$`).MatchString(r.stdout) {
+		t.Errorf("dream revert: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if m := a.memories("nori", "checkout"); len(m) != 1 || m[0].Content != "Ask Koji before touching billing" {
+		t.Errorf("core after the revert: %+v", m)
+	}
+	if r := run(t, o, "dream", "revert", "checkout", "nori"); r.code != 3 || !strings.Contains(r.stderr, "nori has no committed dream to revert in checkout") {
+		t.Errorf("revert again: code %d, stderr %q", r.code, r.stderr)
+	}
+	if r := run(t, o, "dream", "revert", "checkout", "nori", "--date", "2026-03-01"); r.code != 1 || !strings.Contains(r.stderr, "409 conflict") || !strings.Contains(r.stderr, "already reverted") {
+		t.Errorf("revert again by date: code %d, stderr %q", r.code, r.stderr)
+	}
+	if r := run(t, o, "dream", "ls", "checkout", "nori", "--limit", "1"); r.code != 0 || len(lines(r.stdout)) != 2 || !strings.Contains(r.stdout, "revert  committed  +0 -2 (undid ") ||
+		!strings.Contains(r.stderr, "showing the newest 1; older entries remain") {
+		t.Errorf("dream ls --limit 1: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestDreamFailures: a failing model, a dream already running, no model,
+// a timeout, nothing to show; each a clear error and the core unchanged.
+func TestDreamFailures(t *testing.T) {
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	var once sync.Once
+	chat := dreamtest.NewChat(t, func(ctx context.Context, _ string) dreamtest.Reply {
+		once.Do(func() { started <- struct{}{} })
+		select {
+		case <-release:
+			return dreamtest.Reply{Text: dreamAnswer}
+		case <-ctx.Done():
+			return dreamtest.Reply{Status: 503, Text: "client went away"}
+		}
+	})
+	a := newTierAPI(t, chat.Client(t, 5*time.Second))
+	seedDreamScope(t, a)
+	o := opts{url: a.URL}
+
+	// A dream already running: the second one is refused as busy.
+	first := make(chan result, 1)
+	go func() { first <- run(t, o, "dream", "run", "checkout", "nori") }()
+	<-started
+	if r := run(t, o, "dream", "run", "checkout", "nori"); r.code != 1 || !strings.Contains(r.stderr, "409 busy") {
+		t.Errorf("concurrent dream: code %d, stderr %q", r.code, r.stderr)
+	}
+	close(release)
+	if r := <-first; r.code != 0 || !strings.HasPrefix(r.stdout, "dreamed nori in checkout") {
+		t.Errorf("first dream: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+
+	before := a.memories("nori", "checkout")
+	chat.SetAnswer(func(context.Context, string) dreamtest.Reply {
+		return dreamtest.Reply{Status: 500, Text: "model crashed"}
+	})
+	if r := run(t, o, "dream", "run", "checkout", "nori", "--force"); r.code != 1 || !strings.Contains(r.stderr, "502 llm_failed") {
+		t.Errorf("failing model: code %d, stderr %q", r.code, r.stderr)
+	}
+	chat.SetAnswer(func(ctx context.Context, _ string) dreamtest.Reply {
+		<-ctx.Done()
+		return dreamtest.Reply{Status: 503, Text: "client went away"}
+	})
+	if r := run(t, o, "dream", "run", "checkout", "nori", "--force", "--timeout", "300ms"); r.code != 1 ||
+		!strings.Contains(r.stderr, "timed out after 300ms") || !strings.Contains(r.stderr, "the dream may still finish on the server: agentmem dream ls checkout nori") {
+		t.Errorf("timeout: code %d, stderr %q", r.code, r.stderr)
+	}
+	if got := a.memories("nori", "checkout"); len(got) != len(before) {
+		t.Errorf("failed dreams changed the core: %d memories, want %d", len(got), len(before))
+	}
+
+	noModel := newTierAPI(t, nil)
+	seedDreamScope(t, noModel)
+	tests := []struct {
+		name string
+		url  string
+		args []string
+		code int
+		want string
+	}{
+		{"no model on the server", noModel.URL, []string{"dream", "run", "checkout", "nori"}, 1, "503 llm_unavailable"},
+		{"nothing to show", noModel.URL, []string{"dream", "show", "checkout", "nori"}, 3, "nori has no dreams in checkout"},
+		{"no dream that day", a.URL, []string{"dream", "show", "checkout", "nori", "--date", "2026-01-01"}, 3, "404 not_found"},
+		{"nothing to revert", noModel.URL, []string{"dream", "revert", "checkout", "nori"}, 3, "no committed dream to revert"},
+		{"bad lookback", a.URL, []string{"dream", "run", "checkout", "nori", "--lookback-days", "0"}, 2, "--lookback-days must be at least 1"},
+		{"lookback over the server's bound", a.URL, []string{"dream", "run", "checkout", "nori", "--lookback-days", "31"}, 1, "400 invalid: lookbackDays must be from 1 to 30"},
+		{"bad date", a.URL, []string{"dream", "show", "checkout", "nori", "--date", "March 1"}, 2, `--date "March 1"`},
+		{"no subcommand", a.URL, []string{"dream"}, 2, "Usage: agentmem dream <command>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(t, opts{url: tt.url}, tt.args...)
+			if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("got code %d, stderr %q; want %d and %q", r.code, r.stderr, tt.code, tt.want)
+			}
+		})
+	}
+}
