@@ -163,20 +163,45 @@ func (s *Store) DeleteMemory(ctx context.Context, agentName, id string) error {
 	return nil
 }
 
-// deleteOne deletes the stored item of m if it still is m (same id), and
-// returns it as it was. The item deleted is what the counters lose, so m
-// itself need only carry the key and id.
+// deleteOne deletes the memory m names (its id, in its scope) and returns
+// it as it was stored. m's createdAt is where it is looked for first; a
+// memory restored or re-created may have moved a little later (a write
+// that finds its createdAt taken steps forward), so when that slot holds
+// another memory or none, the id index says where m is now. The item
+// deleted is what the counters lose, so m itself need only carry the key
+// and id.
 func (s *Store) deleteOne(ctx context.Context, m agentmem.Memory) (agentmem.Memory, bool, error) {
+	scope := agentmem.Scope(m.AgentName, m.ProjectID)
+	old, deleted, err := s.deleteAt(ctx, scope, m.CreatedAt, m.ID)
+	if deleted || err != nil {
+		return old, deleted, err
+	}
+	var item memoryItem
+	err = s.memories.Get("id", m.ID).Index(IDIndex).One(ctx, &item)
+	switch {
+	case notFound(err):
+		return agentmem.Memory{}, false, nil
+	case err != nil:
+		return agentmem.Memory{}, false, fmt.Errorf("find memory %s: %w", m.ID, err)
+	case item.Scope != scope || item.CreatedAt == m.CreatedAt:
+		return agentmem.Memory{}, false, nil
+	}
+	return s.deleteAt(ctx, scope, item.CreatedAt, m.ID)
+}
+
+// deleteAt deletes the memory at scope and createdAt if it is the one
+// with id, and returns it as it was.
+func (s *Store) deleteAt(ctx context.Context, scope, createdAt, id string) (agentmem.Memory, bool, error) {
 	var old memoryItem
-	err := s.memories.Delete("scope", agentmem.Scope(m.AgentName, m.ProjectID)).
-		Range("createdAt", m.CreatedAt).
-		If("$ = ?", "id", m.ID).
+	err := s.memories.Delete("scope", scope).
+		Range("createdAt", createdAt).
+		If("$ = ?", "id", id).
 		OldValue(ctx, &old)
 	switch {
 	case dynamo.IsCondCheckFailed(err), notFound(err):
 		return agentmem.Memory{}, false, nil
 	case err != nil:
-		return agentmem.Memory{}, false, fmt.Errorf("delete memory %s: %w", m.ID, err)
+		return agentmem.Memory{}, false, fmt.Errorf("delete memory %s: %w", id, err)
 	}
 	return old.Memory, true, nil
 }
@@ -184,10 +209,10 @@ func (s *Store) deleteOne(ctx context.Context, m agentmem.Memory) (agentmem.Memo
 // deleteConcurrency bounds the parallel deletes of DeleteMemories.
 const deleteConcurrency = 16
 
-// DeleteMemories deletes the given memories (identified by agent, project,
-// createdAt and id; other fields are ignored) and returns how many it
-// deleted. A memory already gone, or replaced by another at the same key,
-// is skipped, not an error. Deletes run in parallel, each conditional on
+// DeleteMemories deletes the given memories (identified by agent, project
+// and id, looked for at their createdAt first; other fields are ignored)
+// and returns how many it deleted. A memory already gone is skipped, not
+// an error. Deletes run in parallel, each conditional on
 // the id, and the counters lose exactly the items deleted.
 func (s *Store) DeleteMemories(ctx context.Context, ms []agentmem.Memory) (int, error) {
 	deleted, err := s.deleteMemories(ctx, ms)

@@ -131,3 +131,42 @@ func TestRecountScopeRepairsDrift(t *testing.T) {
 		t.Errorf("stored after recount: got %+v, want %+v", c, got)
 	}
 }
+
+// TestDeleteFindsAMemoryThatMovedFromItsSlot: a memory restored at a
+// createdAt another memory holds lands a little later; deleting it by the
+// createdAt it was asked for (as a dream's plan remembers it) deletes it
+// where it is, and leaves the slot's own memory alone.
+func TestDeleteFindsAMemoryThatMovedFromItsSlot(t *testing.T) {
+	st := dynamotest.NewStore(t)
+	ctx := context.Background()
+	holder, err := st.CreateMemory(ctx, newMemory("nori", "p", "holds the slot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := newMemory("nori", "p", "restored into a taken slot")
+	moved.ID, moved.CreatedAt = "01JD5Q8Z3K7M2N4P6R8T0V2X4Y", holder.CreatedAt
+	if n, err := st.RestoreMemories(ctx, []agentmem.Memory{moved}); err != nil || n != 1 {
+		t.Fatalf("restore: %d, %v", n, err)
+	}
+	got, err := st.GetMemory(ctx, "nori", moved.ID)
+	if err != nil || got.CreatedAt == holder.CreatedAt {
+		t.Fatalf("restored memory: %+v, %v; want it moved after the taken slot", got, err)
+	}
+	n, err := st.DeleteMemories(ctx, []agentmem.Memory{moved}) // the createdAt asked for, not the one it got
+	if err != nil || n != 1 {
+		t.Fatalf("DeleteMemories: got %d, %v; want the moved memory deleted", n, err)
+	}
+	if _, err := st.GetMemory(ctx, "nori", moved.ID); agentmem.ErrorCode(err) != agentmem.ENotFound {
+		t.Errorf("the moved memory is still there: %v", err)
+	}
+	if _, err := st.GetMemory(ctx, "nori", holder.ID); err != nil {
+		t.Errorf("the slot's own memory was deleted: %v", err)
+	}
+	if c := counts(t, st, "nori", "p"); c.Total != 1 {
+		t.Errorf("counters: got %d, want 1", c.Total)
+	}
+	// A memory of another scope with that id is not this one.
+	if n, err := st.DeleteMemories(ctx, []agentmem.Memory{{AgentName: "koji", ProjectID: "p", ID: holder.ID, CreatedAt: holder.CreatedAt}}); err != nil || n != 0 {
+		t.Errorf("delete across scopes: got %d, %v; want nothing deleted", n, err)
+	}
+}
