@@ -142,7 +142,7 @@ func (r InjectResult) String() string {
 	} else {
 		parts = append(parts, "no personality")
 	}
-	parts = append(parts, fmt.Sprintf("%d memories", r.Memories))
+	parts = append(parts, fmt.Sprintf("%d memor%s", r.Memories, pluralY(r.Memories)))
 	if r.GitIdentity != "" {
 		parts = append(parts, "git identity "+r.GitIdentity)
 	}
