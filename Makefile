@@ -38,11 +38,12 @@ test: $(TOOLS_STAMP) vet ## vet, then every test with -race against a DynamoDB L
 	$(GO) run ./tools/ddblocal -- $(GO) test -race -count=1 ./...
 
 FUZZTIME ?= 20s
-fuzz: $(TOOLS_STAMP) ## run each fuzz target for FUZZTIME
-	@for target in $$(grep -rhoE '^func Fuzz[A-Za-z0-9_]+' --include='*_test.go' . | sed 's/func //' | sort -u); do \
-	  pkg=$$(dirname $$(grep -rlE "^func $$target\(" --include='*_test.go' . | head -1)); \
-	  echo "== $$target ($$pkg)"; \
-	  $(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+fuzz: $(TOOLS_STAMP) ## run each fuzz target of each package for FUZZTIME
+	@for pkg in $$(grep -rlE '^func Fuzz' --include='*_test.go' --exclude-dir=node_modules . | xargs -n1 dirname | sort -u); do \
+	  for target in $$(grep -hoE '^func Fuzz[A-Za-z0-9_]+' $$pkg/*_test.go | sed 's/func //' | sort -u); do \
+	    echo "== $$target ($$pkg)"; \
+	    $(GO) test -run='^$$' -fuzz="^$$target\$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+	  done; \
 	done
 
 bench: $(TOOLS_STAMP) ## run the benchmarks recorded in docs/BENCHMARKS.md
