@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/apitest"
-	"github.com/agentmem/agentmem/shared/dream/dreamtest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/agentmem/agentmem/shared/markdown"
 )
 
@@ -170,7 +170,7 @@ func TestBinaryAgainstTheAPI(t *testing.T) {
 // talking to a chat completions stand-in. The server's clock is real, so
 // days come from the records written, never from "today".
 func TestBinaryThreeTiersSearchAndDreams(t *testing.T) {
-	chat := dreamtest.NewChat(t, dreamtest.Fixed("[MEMORY]\n## Findings\n- The payment provider retries webhooks 3 times\n[DREAM]\nThe provider retries webhooks.\n"))
+	chat := llmtest.NewChat(t, llmtest.Fixed("[MEMORY]\n## Findings\n- The payment provider retries webhooks 3 times\n[DREAM]\nThe provider retries webhooks.\n"))
 	srv := apitest.Start(t, apitest.Options{LLM: chat.Client(t, 5*time.Second)})
 	claude, err := filepath.Abs("cli/testdata/fake-claude")
 	if err != nil {

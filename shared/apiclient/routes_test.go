@@ -9,7 +9,7 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
 	"github.com/agentmem/agentmem/shared/apitest"
-	"github.com/agentmem/agentmem/shared/dream/dreamtest"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
 )
 
 // TestThreeTierAndSearchRoutes drives every route added after the core
@@ -17,7 +17,7 @@ import (
 // context, Deep Dream (with a real OpenAI-compatible client talking to a
 // chat-completions stand-in), search, patterns, forget and stats.
 func TestThreeTierAndSearchRoutes(t *testing.T) {
-	chat := dreamtest.NewChat(t, dreamtest.Fixed("[MEMORY]\n## Findings\n- The webhook handler retries three times with backoff\n\n[DREAM]\nToday I learned how the webhook handler retries."))
+	chat := llmtest.NewChat(t, llmtest.Fixed("[MEMORY]\n## Findings\n- The webhook handler retries three times with backoff\n\n[DREAM]\nToday I learned how the webhook handler retries."))
 	srv := apitest.Start(t, apitest.Options{LLM: chat.Client(t, 10*time.Second)})
 	c, err := apiclient.New(context.Background(), apiclient.Config{URL: srv.URL, Auth: apiclient.AuthNone})
 	if err != nil {

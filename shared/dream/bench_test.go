@@ -10,9 +10,9 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
-	"github.com/agentmem/agentmem/shared/dream/dreamtest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/sqsqueue"
 	"github.com/agentmem/agentmem/shared/sqsqueue/sqstest"
@@ -68,10 +68,10 @@ func benchScope(b *testing.B, st *dynamostore.Store, agent string, keep int) str
 
 // benchAnswer answers the dream prompt with *dreamAnswer and the compress
 // prompt with one item per ten listed memories, in their own words.
-func benchAnswer(dreamAnswer *string) dreamtest.Answer {
-	return func(_ context.Context, prompt string) dreamtest.Reply {
+func benchAnswer(dreamAnswer *string) llmtest.Answer {
+	return func(_ context.Context, prompt string) llmtest.Reply {
 		if !strings.Contains(prompt, "<memories>") {
-			return dreamtest.Reply{Text: *dreamAnswer}
+			return llmtest.Reply{Text: *dreamAnswer}
 		}
 		var out strings.Builder
 		out.WriteString("[MEMORY]\n## Findings\n")
@@ -83,7 +83,7 @@ func benchAnswer(dreamAnswer *string) dreamtest.Answer {
 			}
 			fmt.Fprintf(&out, "- %s (sources: %s)\n", strings.Join(texts, "; "), strings.Join(ids, ", "))
 		}
-		return dreamtest.Reply{Text: out.String()}
+		return llmtest.Reply{Text: out.String()}
 	}
 }
 
@@ -101,7 +101,7 @@ func BenchmarkDream200(b *testing.B) {
 			st := dynamotest.NewStore(b)
 			st.Now = func() time.Time { return now }
 			var answer string
-			chat := dreamtest.NewChat(b, benchAnswer(&answer))
+			chat := llmtest.NewChat(b, benchAnswer(&answer))
 			d := dream.New(st, chat.Client(b, 30*time.Second), quiet, dream.Config{})
 			var res dream.Result
 			for i := 0; i < b.N; i++ {

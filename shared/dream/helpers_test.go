@@ -14,36 +14,36 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
-	"github.com/agentmem/agentmem/shared/dream/dreamtest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-type reply = dreamtest.Reply
+type reply = llmtest.Reply
 
 // chatServer is the chat completions stand-in.
-type chatServer = dreamtest.Chat
+type chatServer = llmtest.Chat
 
 // newChat starts the stand-in and returns it with the real OpenAI client
 // pointed at it.
-func newChat(t testing.TB, answer dreamtest.Answer) (*chatServer, llm.Client) {
+func newChat(t testing.TB, answer llmtest.Answer) (*chatServer, llm.Client) {
 	t.Helper()
 	return newChatTimeout(t, answer, 5*time.Second)
 }
 
 // newChatTimeout is newChat with the client's timeout.
-func newChatTimeout(t testing.TB, answer dreamtest.Answer, timeout time.Duration) (*chatServer, llm.Client) {
+func newChatTimeout(t testing.TB, answer llmtest.Answer, timeout time.Duration) (*chatServer, llm.Client) {
 	t.Helper()
-	c := dreamtest.NewChat(t, answer)
+	c := llmtest.NewChat(t, answer)
 	return c, c.Client(t, timeout)
 }
 
-var fixed = dreamtest.Fixed
+var fixed = llmtest.Fixed
 
 // now is the tests' clock: the dream runs at 03:00 UTC on 2026-11-22.
 var now = time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)

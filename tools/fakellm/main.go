@@ -31,7 +31,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentmem/agentmem/shared/dream/dreamtest"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
 )
 
 func main() {
@@ -72,7 +72,7 @@ func run() error {
 	return srv.Shutdown(shutdown)
 }
 
-// newHandler serves POST /v1/chat/completions (dreamtest.Handler, the
+// newHandler serves POST /v1/chat/completions (llmtest.Handler, the
 // OpenAI wire format) and GET /v1/models.
 func newHandler(a answerer, log *slog.Logger) http.Handler {
 	mux := http.NewServeMux()
@@ -80,10 +80,10 @@ func newHandler(a answerer, log *slog.Logger) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": []map[string]any{{"id": "fakellm", "object": "model", "owned_by": "agentmem"}}})
 	})
-	mux.Handle("/v1/chat/completions", dreamtest.Handler(func(_ context.Context, prompt string) dreamtest.Reply {
+	mux.Handle("/v1/chat/completions", llmtest.Handler(func(_ context.Context, prompt string) llmtest.Reply {
 		text := a.answer(prompt)
 		log.Info("answered", "promptBytes", len(prompt), "answerBytes", len(text))
-		return dreamtest.Reply{Text: text}
+		return llmtest.Reply{Text: text}
 	}))
 	return mux
 }

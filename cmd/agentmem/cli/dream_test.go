@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/dream/dreamtest"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
 )
 
 // invented is a bullet no source supports: the fabrication guard drops it.
@@ -49,7 +49,7 @@ func seedDreamScope(t *testing.T, a *api) {
 // against the real API, whose model is the real OpenAI-compatible client
 // talking to a scripted chat completions stand-in.
 func TestDream(t *testing.T) {
-	chat := dreamtest.NewChat(t, dreamtest.Fixed(dreamAnswer))
+	chat := llmtest.NewChat(t, llmtest.Fixed(dreamAnswer))
 	a := newTierAPI(t, chat.Client(t, 5*time.Second))
 	seedDreamScope(t, a)
 	o := opts{url: a.URL}
@@ -130,13 +130,13 @@ func TestDream(t *testing.T) {
 func TestDreamFailures(t *testing.T) {
 	started, release := make(chan struct{}, 1), make(chan struct{})
 	var once sync.Once
-	chat := dreamtest.NewChat(t, func(ctx context.Context, _ string) dreamtest.Reply {
+	chat := llmtest.NewChat(t, func(ctx context.Context, _ string) llmtest.Reply {
 		once.Do(func() { started <- struct{}{} })
 		select {
 		case <-release:
-			return dreamtest.Reply{Text: dreamAnswer}
+			return llmtest.Reply{Text: dreamAnswer}
 		case <-ctx.Done():
-			return dreamtest.Reply{Status: 503, Text: "client went away"}
+			return llmtest.Reply{Status: 503, Text: "client went away"}
 		}
 	})
 	a := newTierAPI(t, chat.Client(t, 5*time.Second))
@@ -156,15 +156,15 @@ func TestDreamFailures(t *testing.T) {
 	}
 
 	before := a.memories("nori", "checkout")
-	chat.SetAnswer(func(context.Context, string) dreamtest.Reply {
-		return dreamtest.Reply{Status: 500, Text: "model crashed"}
+	chat.SetAnswer(func(context.Context, string) llmtest.Reply {
+		return llmtest.Reply{Status: 500, Text: "model crashed"}
 	})
 	if r := run(t, o, "dream", "run", "checkout", "nori", "--force"); r.code != 1 || !strings.Contains(r.stderr, "502 llm_failed") {
 		t.Errorf("failing model: code %d, stderr %q", r.code, r.stderr)
 	}
-	chat.SetAnswer(func(ctx context.Context, _ string) dreamtest.Reply {
+	chat.SetAnswer(func(ctx context.Context, _ string) llmtest.Reply {
 		<-ctx.Done()
-		return dreamtest.Reply{Status: 503, Text: "client went away"}
+		return llmtest.Reply{Status: 503, Text: "client went away"}
 	})
 	if r := run(t, o, "dream", "run", "checkout", "nori", "--force", "--timeout", "300ms"); r.code != 1 ||
 		!strings.Contains(r.stderr, "timed out after 300ms") || !strings.Contains(r.stderr, "the dream may still finish on the server: agentmem dream ls checkout nori") {

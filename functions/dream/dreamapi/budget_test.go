@@ -8,8 +8,8 @@ import (
 
 	"github.com/agentmem/agentmem/functions/dream/dreamapi"
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/dream/dreamtest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
 )
 
 // TestAPIDreamAnswersWithinItsModelBudget: a model slower than the API's
@@ -18,9 +18,9 @@ import (
 // failure is recorded in the diary and the core is unchanged.
 func TestAPIDreamAnswersWithinItsModelBudget(t *testing.T) {
 	e := newEnv(t, true)
-	e.chat.SetAnswer(func(ctx context.Context, _ string) dreamtest.Reply {
+	e.chat.SetAnswer(func(ctx context.Context, _ string) llmtest.Reply {
 		<-ctx.Done() // a model that never answers in time
-		return dreamtest.Reply{Text: goodAnswer}
+		return llmtest.Reply{Text: goodAnswer}
 	})
 	e.deps.Getenv = func(k string) string {
 		return map[string]string{"AGENTMEM_DREAM_API_MODEL_BUDGET": "300ms"}[k]

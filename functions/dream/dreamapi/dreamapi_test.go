@@ -15,12 +15,12 @@ import (
 	"github.com/agentmem/agentmem/functions/dream/dreamapi"
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
-	"github.com/agentmem/agentmem/shared/dream/dreamtest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/agentmem/agentmem/shared/localapi"
 	"github.com/agentmem/agentmem/shared/sqsqueue/sqstest"
 	"github.com/aws/aws-lambda-go/events"
@@ -37,7 +37,7 @@ const goodAnswer = "[MEMORY]\n## Decisions\n- Use idempotency keys on every paym
 type env struct {
 	t     testing.TB
 	store *dynamostore.Store
-	chat  *dreamtest.Chat
+	chat  *llmtest.Chat
 	deps  lambdamain.Deps
 	h     *httpapi.Handler
 }
@@ -46,7 +46,7 @@ type env struct {
 func newEnv(t testing.TB, withLLM bool) *env {
 	e := &env{t: t, store: dynamotest.NewStore(t)}
 	e.store.Now = func() time.Time { return time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC) }
-	e.chat = dreamtest.NewChat(t, dreamtest.Fixed(goodAnswer))
+	e.chat = llmtest.NewChat(t, llmtest.Fixed(goodAnswer))
 	var c llm.Client = llm.Disabled{}
 	if withLLM {
 		c = e.chat.Client(t, 5*time.Second)
@@ -142,11 +142,11 @@ func TestDreamRouteErrors(t *testing.T) {
 	if _, err := e.store.AcquireDreamLease(context.Background(), "miso", "p", "someone-else", time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	e.chat.SetAnswer(func(_ context.Context, prompt string) dreamtest.Reply {
+	e.chat.SetAnswer(func(_ context.Context, prompt string) llmtest.Reply {
 		if strings.Contains(prompt, `agent "koji"`) {
-			return dreamtest.Reply{Text: "I could not do it."}
+			return llmtest.Reply{Text: "I could not do it."}
 		}
-		return dreamtest.Reply{Text: goodAnswer}
+		return llmtest.Reply{Text: goodAnswer}
 	})
 	tests := []struct {
 		name, method, target, body string
@@ -231,11 +231,11 @@ func TestLambdaReplaysTheScheduleAndTheSQSBatch(t *testing.T) {
 	// The batch: nori/checkout-service dreams; koji/checkout-service meets
 	// an overloaded LLM (temporary: retried); nori/payments-api is busy.
 	// Plus a message that is not a dream message.
-	e.chat.SetAnswer(func(_ context.Context, prompt string) dreamtest.Reply {
+	e.chat.SetAnswer(func(_ context.Context, prompt string) llmtest.Reply {
 		if strings.Contains(prompt, `agent "koji"`) {
-			return dreamtest.Reply{Status: 503, Text: "overloaded"}
+			return llmtest.Reply{Status: 503, Text: "overloaded"}
 		}
-		return dreamtest.Reply{Text: goodAnswer}
+		return llmtest.Reply{Text: goodAnswer}
 	})
 	// Another dream holds nori/payments-api: the worker leaves it, done.
 	if _, err := e.store.AcquireDreamLease(ctx, "nori", "payments-api", "someone-else", time.Hour); err != nil {

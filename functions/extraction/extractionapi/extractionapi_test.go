@@ -21,6 +21,7 @@ import (
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/agentmem/agentmem/shared/llm/openai"
 	"github.com/agentmem/agentmem/shared/localapi"
 )
@@ -36,11 +37,11 @@ type reply struct {
 	hang    bool   // answer only when the client gives up
 }
 
-// llmServer is an OpenAI-compatible chat completions endpoint: the
-// network boundary of the real openai.Client. It answers each request
-// with the next scripted reply (the last one repeats) and records the
-// user messages it got. With hold set, a request waits until hold closes
-// and signals arrived first.
+// llmServer scripts llmtest's chat-completions stand-in, the network
+// boundary of the real openai.Client: it answers each request with the
+// next scripted reply (the last one repeats) and records the user messages
+// it got. With hold set, a request waits until hold closes and signals
+// arrived first.
 type llmServer struct {
 	*httptest.Server
 	mu      sync.Mutex
@@ -52,20 +53,14 @@ type llmServer struct {
 
 func newLLMServer(t testing.TB, replies ...reply) *llmServer {
 	s := &llmServer{replies: replies}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.Server = httptest.NewServer(llmtest.Handler(s.answer))
 	t.Cleanup(s.Close)
 	return s
 }
 
-func (s *llmServer) serve(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Messages []struct{ Role, Content string } `json:"messages"`
-	}
-	json.NewDecoder(r.Body).Decode(&body)
+func (s *llmServer) answer(ctx context.Context, prompt string) llmtest.Reply {
 	s.mu.Lock()
-	if n := len(body.Messages); n > 0 {
-		s.prompts = append(s.prompts, body.Messages[n-1].Content)
-	}
+	s.prompts = append(s.prompts, prompt)
 	rep := s.replies[min(len(s.prompts)-1, len(s.replies)-1)]
 	hold, arrived := s.hold, s.arrived
 	s.mu.Unlock()
@@ -75,22 +70,14 @@ func (s *llmServer) serve(w http.ResponseWriter, r *http.Request) {
 	if hold != nil {
 		<-hold
 	}
-	if rep.hang {
-		<-r.Context().Done()
-		return
+	switch {
+	case rep.hang:
+		<-ctx.Done() // the client has given up; what follows is never read
+		return llmtest.Reply{Status: http.StatusGatewayTimeout, Text: "too late"}
+	case rep.status != 0 && rep.status != http.StatusOK:
+		return llmtest.Reply{Status: rep.status, Text: "upstream failure"}
 	}
-	w.Header().Set("Content-Type", "application/json")
-	if rep.status != 0 && rep.status != 200 {
-		w.WriteHeader(rep.status)
-		io.WriteString(w, `{"error":{"message":"upstream failure","type":"server_error"}}`)
-		return
-	}
-	out, _ := json.Marshal(map[string]any{
-		"id": "chatcmpl-1", "object": "chat.completion", "model": "llama3.1:8b",
-		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": rep.content}, "finish_reason": "stop"}},
-		"usage":   map[string]any{"prompt_tokens": 900, "completion_tokens": 120},
-	})
-	w.Write(out)
+	return llmtest.Reply{Text: rep.content}
 }
 
 func (s *llmServer) calls() int {

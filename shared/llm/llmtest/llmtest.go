@@ -1,6 +1,7 @@
-// Package llmtest holds what the provider tests share: checking that a
-// failure is classified as expected, and recording the request a
-// provider's stand-in server received.
+// Package llmtest holds what the tests of LLM callers and providers share:
+// Chat, a scripted chat-completions stand-in that the real OpenAI-compatible
+// client talks to; checking that a failure is classified as expected; and
+// recording the request a provider's stand-in server received.
 package llmtest
 
 import (

@@ -1,10 +1,11 @@
-// Package dreamtest is a scripted stand-in for an OpenAI-compatible chat
-// completions endpoint, for the tests and benchmarks of Deep Dream (and,
-// through Handler, the tools/fakellm development server): it decodes
-// requests as the real API receives them and answers in the documented
-// response format, so that the real openai.Client is what talks to
-// it.
-package dreamtest
+package llmtest
+
+// Chat is a scripted stand-in for an OpenAI-compatible chat completions
+// endpoint, for the tests and benchmarks of everything that asks a model
+// (extraction, Deep Dream, the CLI and API client tests) and, through
+// Handler, the tools/fakellm development server: it decodes requests as
+// the real API receives them and answers in the documented response
+// format, so that the real openai.Client is what talks to it.
 
 import (
 	"context"
