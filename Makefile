@@ -23,6 +23,19 @@ dev: $(TOOLS_STAMP) ## run the API on http://127.0.0.1:$(PORT) over DynamoDB Loc
 	$(GO) build -o bin/devserver ./cmd/devserver
 	PORT=$(PORT) exec bin/devserver
 
+# The agentmem CLI, stamped with what `agentmem --version` prints: the
+# version (a git tag, else dev), the commit (+modified for uncommitted
+# changes) and the build date.
+.PHONY: cli
+CLI_VERSION = $(shell git describe --tags --dirty 2>/dev/null || echo dev)
+CLI_COMMIT = $(shell c=$$(git rev-parse HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c="$$c+modified"; echo "$$c"; })
+CLI_LDFLAGS = -X main.version=$(CLI_VERSION) -X main.commit=$(CLI_COMMIT) -X main.date=$(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+
+cli: ## build the agentmem CLI into bin/agentmem (bin/agentmem --version says which build)
+	@mkdir -p bin
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(CLI_LDFLAGS)" -o bin/agentmem ./cmd/agentmem
+	@bin/agentmem --version
+
 dev-reset: ## wipe the local data kept by make dev
 	rm -rf .data
 

@@ -230,3 +230,36 @@ func TestBinaryThreeTiersSearchAndDreams(t *testing.T) {
 		}
 	}
 }
+
+// TestBinaryVersion: --version and version print the same line; a plain
+// build reports the commit Go recorded (or says it is unknown), and a
+// release build's -ldflags -X main.version, main.commit and main.date
+// reach it.
+func TestBinaryVersion(t *testing.T) {
+	info, err := buildinfo.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCommit := "commit unknown"
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" {
+			wantCommit = "commit " + s.Value
+		}
+	}
+	flag, word := agentmem(t, nil, nil, "--version"), agentmem(t, nil, nil, "version")
+	if flag.code != 0 || flag.stdout != word.stdout || !strings.HasPrefix(flag.stdout, "agentmem ") || !strings.Contains(flag.stdout, wantCommit) || flag.stderr != "" {
+		t.Errorf("--version: code %d, %q; version: %q; want the same line with %q", flag.code, flag.stdout, word.stdout, wantCommit)
+	}
+
+	release := filepath.Join(t.TempDir(), "agentmem")
+	build := exec.Command("go", "build", "-trimpath", "-o", release,
+		"-ldflags", "-X main.version=v1.2.0 -X main.commit=0123456789abcdef -X main.date=2026-03-02T08:00:00Z", ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(release, "--version").Output()
+	if want := "agentmem v1.2.0 (commit 0123456789abcdef, built 2026-03-02T08:00:00Z, go"; err != nil || !strings.HasPrefix(string(out), want) {
+		t.Errorf("release build: %q, %v; want %q...", out, err, want)
+	}
+}

@@ -19,118 +19,132 @@ var addTypes = []agentmem.Type{agentmem.TypeFinding, agentmem.TypeDecision, agen
 
 func init() {
 	Register(&Command{
-		Name: "add", Args: "<project> <agent> finding|decision|blocker|note|learning <text...>", Group: GroupMemories,
+		Name: "add", Args: "finding|decision|blocker|note|learning <text...>", Group: GroupMemories,
+		Needs: NeedsAgentProject, Shorthand: ShorthandFirst, Keyword: isMemoryType,
 		Summary: "add a memory: a finding, a decision with its rationale, a blocker, a note",
 		Description: `Adds one memory (source "manual") to the agent's memory in the project. The words after the type are the text (quote it or not); "-" reads the text from standard input.
 
-A decision's text is the choice; --rationale says why and --topic what was decided (stored as "TOPIC: CHOICE", shown in the Decision column of agentmem show). A blocker is open unless --status resolved.`,
+A decision's text is the choice; --rationale says why and --topic what was decided (stored as "TOPIC: CHOICE", shown in the Decision column of agentmem show). A blocker is open unless --status resolved.
+
+In the shorthand, <project> <agent> come before the type: agentmem add checkout-service nori finding "...".`,
 		Examples: []string{
-			`agentmem add checkout-service nori finding "The payment provider retries webhooks 3 times"`,
-			`agentmem add checkout-service nori decision "use sqlc" --topic "ORM" --rationale "typed queries, no ORM magic"`,
-			`agentmem add checkout-service nori blocker "CI has no Docker" --status open`,
-			`git log -1 --format=%B | agentmem add checkout-service nori note -`,
+			`agentmem add --agent nori --project checkout-service finding "The payment provider retries webhooks 3 times"`,
+			`agentmem add --agent nori --project checkout-service decision "use sqlc" --topic "ORM" --rationale "typed queries, no ORM magic"`,
+			`AGENTMEM_AGENT=nori AGENTMEM_PROJECT=checkout-service agentmem add blocker "CI has no Docker" --status open`,
+			`git log -1 --format=%B | agentmem add --agent nori --project checkout-service note -`,
+			`agentmem add checkout-service nori finding "Webhooks are signed"    # the shorthand`,
 		},
-		Setup: func(fs *flag.FlagSet) Runner {
-			var o addOptions
-			fs.StringVar(&o.rationale, "rationale", "", "why the decision was taken (`WHY`, decision only)")
-			fs.StringVar(&o.topic, "topic", "", "what was decided (`WHAT`, decision only): the Decision column")
-			fs.StringVar(&o.status, "status", "", "blocker `STATUS`: open (default) or resolved")
-			fs.Var(&o.tags, "tag", "a `TAG` (repeatable)")
-			fs.BoolVar(&o.pin, "pin", false, "pin the memory (kept by Deep Dream)")
-			o.json = JSONFlag(fs)
-			return o.run
-		},
+		New: func() Runner { return &addCommand{} },
 	})
 	Register(&Command{
-		Name: "session", Args: "<project> <agent> <notes...>", Group: GroupMemories,
+		Name: "session", Args: "<notes...>", Group: GroupMemories, Needs: NeedsAgentProject, Shorthand: ShorthandFirst,
 		Summary:     "log a session's notes (the document's Session Log; its session count goes up by one)",
 		Description: `Adds a memory of type session with the notes; "-" reads them from standard input. agentmem show lists sessions in order as "### Session N — DATE" and counts them in the front matter.`,
 		Examples: []string{
-			`agentmem session checkout-service nori "Wired the webhook handler; retries still untested."`,
+			`agentmem session --agent nori --project checkout-service "Wired the webhook handler; retries still untested."`,
+			`agentmem session checkout-service nori "Wired the webhook handler."    # the shorthand`,
 		},
-		Setup: func(fs *flag.FlagSet) Runner {
-			asJSON := JSONFlag(fs)
-			return func(ctx context.Context, in *Invocation) error {
-				project, agent, err := in.ProjectAgent(-1)
-				if err != nil {
-					return err
-				}
-				notes, err := textArg(in, in.Args[2:], "notes")
-				if err != nil {
-					return err
-				}
-				c, err := in.Client(ctx)
-				if err != nil {
-					return err
-				}
-				m, err := c.CreateMemory(ctx, agent, agentmem.MemoryInput{ProjectID: project, Type: agentmem.TypeSession, Content: notes})
-				if err != nil {
-					return err
-				}
-				if *asJSON {
-					return writeJSON(in.Stdout, m)
-				}
-				sessions, err := c.AllMemories(ctx, agent, apiclient.ListOptions{ProjectID: project, Type: agentmem.TypeSession})
-				if err != nil {
-					in.Printf("logged a session for %s in %s (%s)\n", agent, project, m.ID)
-					return nil
-				}
-				in.Printf("logged session %d for %s in %s (%s)\n", len(sessions), agent, project, m.ID)
-				return nil
-			}
-		},
+		New: func() Runner { return &sessionCommand{} },
 	})
 }
 
-type addOptions struct {
-	rationale, topic, status string
-	tags                     stringList
-	pin                      bool
-	json                     *bool
+// isMemoryType reports whether word names a memory type: the word that
+// follows the scope in add's shorthand.
+func isMemoryType(word string) bool {
+	return agentmem.Type(strings.ToLower(word)).Valid()
 }
 
-func (o *addOptions) run(ctx context.Context, in *Invocation) error {
-	if len(in.Args) < 3 {
-		return Usagef("expected agentmem add %s", in.Command.Args)
-	}
-	project, agent, err := in.ProjectAgent(-1)
+type addCommand struct {
+	rationale, topic, status string
+	tags                     stringList
+	pin, json                bool
+}
+
+func (c *addCommand) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.rationale, "rationale", "", "why the decision was taken (`WHY`, decision only)")
+	fs.StringVar(&c.topic, "topic", "", "what was decided (`WHAT`, decision only): the Decision column")
+	fs.StringVar(&c.status, "status", "", "blocker `STATUS`: open (default) or resolved")
+	fs.Var(&c.tags, "tag", "a `TAG` (repeatable)")
+	fs.BoolVar(&c.pin, "pin", false, "pin the memory (kept by Deep Dream)")
+	JSONFlag(fs, &c.json)
+}
+
+func (c *addCommand) Run(ctx context.Context, in *Invocation) error {
+	scope, err := in.Scope()
 	if err != nil {
 		return err
 	}
-	typ := agentmem.Type(strings.ToLower(in.Args[2]))
+	if len(in.Args) == 0 {
+		return Usagef("expected agentmem add %s %s", in.Command.flagSynopsis(), in.Command.Args)
+	}
+	typ := agentmem.Type(strings.ToLower(in.Args[0]))
 	if !slices.Contains(addTypes, typ) {
-		return Usagef("type %q: use finding, decision, blocker, note or learning (session notes: agentmem session)", in.Args[2])
+		return Usagef("type %q: use finding, decision, blocker, note or learning (session notes: agentmem session)", in.Args[0])
 	}
-	text, err := textArg(in, in.Args[3:], "text")
+	text, err := textArg(in, in.Args[1:], "text")
 	if err != nil {
 		return err
 	}
-	if typ != agentmem.TypeDecision && (o.rationale != "" || o.topic != "") {
+	if typ != agentmem.TypeDecision && (c.rationale != "" || c.topic != "") {
 		return Usagef("--rationale and --topic are for decisions")
 	}
-	if typ != agentmem.TypeBlocker && o.status != "" {
+	if typ != agentmem.TypeBlocker && c.status != "" {
 		return Usagef("--status is for blockers")
 	}
-	if o.status != "" && o.status != agentmem.StatusOpen && o.status != agentmem.StatusResolved {
+	if c.status != "" && c.status != agentmem.StatusOpen && c.status != agentmem.StatusResolved {
 		return Usagef("--status must be open or resolved")
 	}
 	if typ == agentmem.TypeDecision {
-		text = markdown.JoinDecision(o.topic, text)
+		text = markdown.JoinDecision(c.topic, text)
 	}
-	c, err := in.Client(ctx)
+	client, err := in.Client(ctx)
 	if err != nil {
 		return err
 	}
-	m, err := c.CreateMemory(ctx, agent, agentmem.MemoryInput{
-		ProjectID: project, Type: typ, Content: text, Rationale: o.rationale, Status: o.status, Tags: o.tags, Pinned: o.pin,
+	m, err := client.CreateMemory(ctx, scope.Agent, agentmem.MemoryInput{
+		ProjectID: scope.Project, Type: typ, Content: text, Rationale: c.rationale, Status: c.status, Tags: c.tags, Pinned: c.pin,
 	})
 	if err != nil {
 		return err
 	}
-	if *o.json {
+	if c.json {
 		return writeJSON(in.Stdout, m)
 	}
-	in.Printf("added %s %s for %s in %s\n", m.Type, m.ID, agent, project)
+	in.Printf("added %s %s for %s in %s\n", m.Type, m.ID, scope.Agent, scope.Project)
+	return nil
+}
+
+type sessionCommand struct{ json bool }
+
+func (c *sessionCommand) Flags(fs *flag.FlagSet) { JSONFlag(fs, &c.json) }
+
+func (c *sessionCommand) Run(ctx context.Context, in *Invocation) error {
+	scope, err := in.Scope()
+	if err != nil {
+		return err
+	}
+	notes, err := textArg(in, in.Args, "notes")
+	if err != nil {
+		return err
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	agent, project := scope.Agent, scope.Project
+	m, err := client.CreateMemory(ctx, agent, agentmem.MemoryInput{ProjectID: project, Type: agentmem.TypeSession, Content: notes})
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return writeJSON(in.Stdout, m)
+	}
+	sessions, err := client.AllMemories(ctx, agent, apiclient.ListOptions{ProjectID: project, Type: agentmem.TypeSession})
+	if err != nil {
+		in.Printf("logged a session for %s in %s (%s)\n", agent, project, m.ID)
+		return nil
+	}
+	in.Printf("logged session %d for %s in %s (%s)\n", len(sessions), agent, project, m.ID)
 	return nil
 }
 

@@ -12,52 +12,59 @@ import (
 
 func init() {
 	Register(&Command{
-		Name: "clear", Args: "<project> <agent>", Group: GroupMemories, OwnTimeout: true,
+		Name: "clear", Group: GroupMemories, Needs: NeedsAgentProject, Shorthand: ShorthandAlone, OwnTimeout: true,
 		Summary:     "delete every memory of the agent in the project (asks first)",
 		Description: `Deletes every memory of the agent in the project, however many. It cannot be undone, so clear asks for confirmation on a terminal; --yes skips the question. Without a terminal (a script, a pipe) and without --yes it refuses and exits 4, deleting nothing.`,
 		Examples: []string{
-			"agentmem clear checkout-service nori",
-			"agentmem clear checkout-service nori --yes",
+			"agentmem clear --agent nori --project checkout-service",
+			"agentmem clear --agent nori --project checkout-service --yes",
+			"agentmem clear checkout-service nori    # the shorthand",
 		},
-		Setup: func(fs *flag.FlagSet) Runner {
-			yes := fs.Bool("yes", false, "do not ask for confirmation")
-			return func(ctx context.Context, in *Invocation) error {
-				project, agent, err := in.ProjectAgent(0)
-				if err != nil {
-					return err
-				}
-				what := fmt.Sprintf("every memory of agent %s in project %s", agent, project)
-				if !*yes && !in.StdinIsTerminal() {
-					return &RefusedError{Message: "refusing to delete " + what + " without confirmation: standard input is not a terminal; pass --yes"}
-				}
-				c, err := in.Client(ctx)
-				if err != nil {
-					return err
-				}
-				if !*yes {
-					n, err := count(ctx, in, c, agent, project)
-					if err != nil {
-						return err
-					}
-					if n == 0 {
-						in.Notef("clear: %s has no memories in %s; nothing to delete", agent, project)
-						return nil
-					}
-					q := fmt.Sprintf("Delete all %d memories of agent %s in project %s?", n, agent, project)
-					if err := confirm(in, q, "nothing was deleted"); err != nil {
-						return err
-					}
-				}
-				tctx, cancel := in.WithTimeout(ctx)
-				defer cancel()
-				if err := c.DeleteMemories(tctx, agent, project); err != nil {
-					return err
-				}
-				in.Printf("deleted %s\n", what)
-				return nil
-			}
-		},
+		New: func() Runner { return &clearCommand{} },
 	})
+}
+
+type clearCommand struct{ yes bool }
+
+func (c *clearCommand) Flags(fs *flag.FlagSet) {
+	fs.BoolVar(&c.yes, "yes", false, "do not ask for confirmation")
+}
+
+func (c *clearCommand) Run(ctx context.Context, in *Invocation) error {
+	scope, err := in.Scope()
+	if err != nil {
+		return err
+	}
+	agent, project := scope.Agent, scope.Project
+	what := fmt.Sprintf("every memory of agent %s in project %s", agent, project)
+	if !c.yes && !in.StdinIsTerminal() {
+		return &RefusedError{Message: "refusing to delete " + what + " without confirmation: standard input is not a terminal; pass --yes"}
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	if !c.yes {
+		n, err := count(ctx, in, client, agent, project)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			in.Notef("clear: %s has no memories in %s; nothing to delete", agent, project)
+			return nil
+		}
+		q := fmt.Sprintf("Delete all %d memories of agent %s in project %s?", n, agent, project)
+		if err := confirm(in, q, "nothing was deleted"); err != nil {
+			return err
+		}
+	}
+	tctx, cancel := in.WithTimeout(ctx)
+	defer cancel()
+	if err := client.DeleteMemories(tctx, agent, project); err != nil {
+		return err
+	}
+	in.Printf("deleted %s\n", what)
+	return nil
 }
 
 // confirm asks question on the terminal ("This cannot be undone. [y/N]"

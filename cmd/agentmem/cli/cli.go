@@ -1,23 +1,28 @@
 // Package cli is the agentmem command line: a table of commands, each in
 // its own file, that talk to the agentmem API through package apiclient.
 // cmd/agentmem's main only wires it to the process (os.Args, stdio, the
-// environment, signals).
+// environment, signals, the build's version).
 //
-// To add a command, add a file with an init function that calls Register:
+// A command is a type holding its parsed flags, with two methods: Flags
+// defines them and Run does the work. Its file registers it in an init
+// function:
 //
 //	func init() {
 //		Register(&Command{
-//			Name: "daily", Group: GroupMemories, Args: "<project> <agent>",
-//			Summary:  "print today's daily log",
-//			Examples: []string{"agentmem daily checkout-service nori"},
-//			Setup: func(fs *flag.FlagSet) Runner {
-//				asJSON := JSONFlag(fs)
-//				return func(ctx context.Context, in *Invocation) error {
-//					project, agent, err := in.ProjectAgent()
-//					...
-//				}
-//			},
+//			Name: "show", Group: GroupMemories, Needs: NeedsAgentProject, Shorthand: ShorthandAlone,
+//			Summary:  "print the agent's memory document",
+//			Examples: []string{"agentmem show --agent nori --project checkout-service"},
+//			New:      func() Runner { return &showCommand{} },
 //		})
+//	}
+//
+//	type showCommand struct{ write bool }
+//
+//	func (c *showCommand) Flags(fs *flag.FlagSet) { fs.BoolVar(&c.write, "write", false, "...") }
+//
+//	func (c *showCommand) Run(ctx context.Context, in *Invocation) error {
+//		scope, err := in.Scope() // --agent/--project, AGENTMEM_AGENT/AGENTMEM_PROJECT, or <project> <agent>
+//		...
 //	}
 //
 // Runners return errors; Main turns them into one message and an exit code
@@ -69,6 +74,9 @@ type Env struct {
 	Now func() time.Time
 	// HTTPClient, when set, replaces the API client's HTTP client.
 	HTTPClient *http.Client
+	// Build is what `agentmem version` prints; fields left empty are read
+	// from the binary's build information.
+	Build Build
 }
 
 // OSEnv is the Env of the running process.
@@ -80,35 +88,110 @@ func OSEnv() Env {
 	}
 }
 
+// settings are the environment variables the CLI reads itself, read in
+// one place (readSettings). The claude extractor reads the LLM settings
+// through Env.Getenv (llm.ConfigFromEnv).
+type settings struct {
+	apiURL, auth, timeout string // defaults of --api-url, --auth and --timeout
+	region                string // the SigV4 signing region
+	agent, project        string // defaults of --agent and --project
+	runID                 string // default of extract --run-id, and of --session after sessionID
+	sessionID             string // default of --session
+}
+
+func readSettings(getenv func(string) string) settings {
+	return settings{
+		apiURL:    getenv("AGENTMEM_API_URL"),
+		auth:      getenv("AGENTMEM_AUTH"),
+		timeout:   getenv("AGENTMEM_TIMEOUT"),
+		region:    getenv("AGENTMEM_REGION"),
+		agent:     getenv("AGENTMEM_AGENT"),
+		project:   getenv("AGENTMEM_PROJECT"),
+		runID:     getenv("AGENTMEM_RUN_ID"),
+		sessionID: getenv("AGENTMEM_SESSION_ID"),
+	}
+}
+
+// session is the session id the session scope defaults to:
+// AGENTMEM_SESSION_ID, else AGENTMEM_RUN_ID (the pipeline run).
+func (s settings) session() string {
+	return firstNonEmpty(strings.TrimSpace(s.sessionID), strings.TrimSpace(s.runID))
+}
+
 // Command groups, in the order help lists them.
 const (
 	GroupPipeline    = "Pipeline (best effort: on failure one warning on stderr and exit 0, unless --strict)"
-	GroupMemories    = "Memories (seed 004's memory document, on the service)"
-	GroupSearch      = "Search, patterns and lifecycle (seed 003)"
-	GroupTiers       = "Daily log, session context and Deep Dream (seed 001's three tiers)"
+	GroupMemories    = "Memories (the agent's memory document in a project)"
+	GroupSearch      = "Search, patterns and lifecycle"
+	GroupTiers       = "Daily log, session context and Deep Dream (the short-, medium- and long-term memory tiers)"
 	GroupPersonality = "Personalities"
 	GroupOther       = "Other"
 )
 
 var groups = []string{GroupPipeline, GroupMemories, GroupSearch, GroupTiers, GroupPersonality, GroupOther}
 
-// Runner runs a command once its flags are parsed.
-type Runner func(ctx context.Context, in *Invocation) error
+// Runner is one run of a command: a value holding the command's own flags.
+type Runner interface {
+	// Flags defines the command's own flags on fs (Main defines the
+	// global flags, --strict, --agent and --project).
+	Flags(fs *flag.FlagSet)
+	// Run does the command's work once the command line is parsed.
+	Run(ctx context.Context, in *Invocation) error
+}
+
+// Needs says which of --agent and --project a command takes.
+type Needs uint8
+
+// The scopes a command can need.
+const (
+	NeedsAgent        Needs = 1 << iota // --agent NAME (AGENTMEM_AGENT)
+	NeedsProject                        // --project ID (AGENTMEM_PROJECT)
+	NeedsAgentProject = NeedsAgent | NeedsProject
+)
+
+// Shorthand says whether a command also takes its scope as its first
+// positional arguments: "<project> <agent>" (or "<agent>" for a command
+// that needs only an agent), the form the memory commands have always had.
+type Shorthand uint8
+
+// The shorthand forms.
+const (
+	NoShorthand Shorthand = iota
+	// ShorthandAlone: the scope is the only positional arguments
+	// ("agentmem list <project> <agent>").
+	ShorthandAlone
+	// ShorthandFirst: the scope may come before the command's words
+	// ("agentmem search <project> <agent> <query...>").
+	ShorthandFirst
+)
 
 // Command is one agentmem command (or subcommand).
 type Command struct {
-	Name    string
-	Args    string // synopsis of the positional arguments, e.g. "<project> <agent>"
+	Name string
+	// Args is the synopsis of the positional arguments that follow the
+	// scope, e.g. "<query...>".
+	Args    string
 	Group   string
 	Summary string // one line for the command list
 	// Description is the help text (paragraphs separated by blank lines).
 	Description string
 	// Examples are shown by --help; every command has at least one.
 	Examples []string
-	// Setup defines the command's flags on fs and returns its runner.
-	// Commands with Subcommands leave it nil.
-	Setup       func(fs *flag.FlagSet) Runner
+	// New returns a fresh runner for one invocation. Commands with
+	// Subcommands leave it nil.
+	New         func() Runner
 	Subcommands []*Command
+	// Needs is the scope the command works on; Main defines --agent and
+	// --project accordingly and Invocation.Scope resolves them.
+	Needs     Needs
+	Shorthand Shorthand
+	// ScopeOptional commands also run without a scope (stats: every
+	// scope). The environment does not give them one.
+	ScopeOptional bool
+	// Keyword recognizes the word that starts a ShorthandFirst command's
+	// own arguments, when there is one (add: the memory type); it tells
+	// the shorthand from the flag form.
+	Keyword func(word string) bool
 	// Pipeline commands are best effort (see the package doc) and default
 	// to PipelineTimeout; Fallback says what happens instead on failure,
 	// e.g. "the agent runs without injected memory".
@@ -122,11 +205,14 @@ type Command struct {
 var commands []*Command
 
 // Register adds a command to the table. It panics on a duplicate name, a
-// command without an example, or a runnable command without Setup.
+// command without an example, or a runnable command without New.
 func Register(c *Command) {
 	check := func(c *Command) {
-		if len(c.Examples) == 0 || (c.Setup == nil) == (len(c.Subcommands) == 0) {
-			panic(fmt.Sprintf("cli: command %q needs examples and exactly one of Setup or Subcommands", c.Name))
+		if len(c.Examples) == 0 || (c.New == nil) == (len(c.Subcommands) == 0) {
+			panic(fmt.Sprintf("cli: command %q needs examples and exactly one of New or Subcommands", c.Name))
+		}
+		if (c.Shorthand != NoShorthand || c.ScopeOptional || c.Keyword != nil) && c.Needs == 0 {
+			panic(fmt.Sprintf("cli: command %q has a shorthand but needs no scope", c.Name))
 		}
 	}
 	check(c)
@@ -173,13 +259,48 @@ type Invocation struct {
 	Command *Command
 	// Path is the command's full name, e.g. "personality set".
 	Path string
-	// Args are the positional arguments.
+	// Args are the positional arguments; after Scope, those that follow
+	// a <project> <agent> shorthand.
 	Args  []string
 	Flags *flag.FlagSet
 
-	globals globals
-	timeout time.Duration
-	client  *apiclient.Client
+	settings  settings
+	globals   globals
+	strict    bool
+	agentFlag string
+	projFlag  string
+	scope     *Scope
+	timeout   time.Duration
+	client    *apiclient.Client
+}
+
+// newInvocation prepares a run of c: the environment's settings and the
+// flag set with the global flags, --strict, --agent and --project as c
+// needs them, and the runner's own flags.
+func newInvocation(env Env, s settings, g globals, c *Command, path string) (*Invocation, Runner) {
+	in := &Invocation{Env: env, Command: c, Path: path, settings: s, globals: g}
+	fs := flag.NewFlagSet("agentmem "+path, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	in.globals.define(fs)
+	if c.Pipeline {
+		fs.BoolVar(&in.strict, "strict", false, "exit non-zero on failure instead of warning and exiting 0")
+	}
+	from := func(variable string) string {
+		if c.ScopeOptional {
+			return "not read from the environment here"
+		}
+		return "env " + variable
+	}
+	if c.Needs&NeedsAgent != 0 {
+		fs.StringVar(&in.agentFlag, "agent", "", "agent `NAME` ("+from("AGENTMEM_AGENT")+")")
+	}
+	if c.Needs&NeedsProject != 0 {
+		fs.StringVar(&in.projFlag, "project", "", "project `ID` ("+from("AGENTMEM_PROJECT")+")")
+	}
+	r := c.New()
+	r.Flags(fs)
+	in.Flags = fs
+	return in, r
 }
 
 // Client returns the API client, built on first use from the flags and
@@ -188,11 +309,13 @@ func (in *Invocation) Client(ctx context.Context) (*apiclient.Client, error) {
 	if in.client != nil {
 		return in.client, nil
 	}
-	cfg := apiclient.ConfigFromEnv(in.Getenv)
-	cfg.URL, cfg.Auth = strings.TrimSpace(in.globals.apiURL), strings.ToLower(strings.TrimSpace(in.globals.auth))
-	cfg.HTTPClient = in.HTTPClient
-	cfg.UserAgent = "agentmem-cli/" + apiclient.Version()
-	c, err := apiclient.New(ctx, cfg)
+	c, err := apiclient.New(ctx, apiclient.Config{
+		URL:        strings.TrimSpace(in.globals.apiURL),
+		Auth:       strings.ToLower(strings.TrimSpace(in.globals.auth)),
+		Region:     strings.TrimSpace(in.settings.region),
+		HTTPClient: in.HTTPClient,
+		UserAgent:  "agentmem-cli/" + in.Build.version(),
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -223,21 +346,16 @@ func (in *Invocation) IsSet(name string) bool {
 	return set
 }
 
-// ProjectAgent returns the <project> <agent> arguments, validated, and
-// fails with a usage error unless there are exactly extra more arguments
-// (extra < 0: any number).
-func (in *Invocation) ProjectAgent(extra int) (project, agent string, err error) {
-	if len(in.Args) < 2 || (extra >= 0 && len(in.Args) != 2+extra) {
-		return "", "", Usagef("expected agentmem %s %s", in.Path, in.Command.Args)
+// NoArgs fails with a usage error when positional arguments are left;
+// hint says where the input goes instead, if anywhere.
+func (in *Invocation) NoArgs(hint string) error {
+	if len(in.Args) == 0 {
+		return nil
 	}
-	project, agent = in.Args[0], in.Args[1]
-	if err := agentmem.ValidateProjectID(project); err != nil {
-		return "", "", Usagef("%s", agentmem.ErrorMessage(err))
+	if hint != "" {
+		return Usagef("unexpected argument %q (%s)", in.Args[0], hint)
 	}
-	if err := agentmem.ValidateAgentName(agent); err != nil {
-		return "", "", Usagef("%s", agentmem.ErrorMessage(err))
-	}
-	return project, agent, nil
+	return Usagef("unexpected argument %q", in.Args[0])
 }
 
 // UsageError is a problem with the command line (ExitUsage).
@@ -277,6 +395,118 @@ func ExitCode(err error) int {
 // Main runs the command line args (without the program name) and returns
 // the exit status.
 func Main(ctx context.Context, args []string, env Env) int {
+	env = env.withDefaults()
+	s := readSettings(env.Getenv)
+	g := globals{apiURL: s.apiURL, auth: s.auth, timeout: s.timeout}
+
+	top := flag.NewFlagSet("agentmem", flag.ContinueOnError)
+	top.SetOutput(io.Discard)
+	g.define(top)
+	showVersion := top.Bool("version", false, "print the version, commit and build date")
+	if err := top.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			writeMainHelp(env.Stdout)
+			return ExitOK
+		}
+		fmt.Fprintf(env.Stderr, "agentmem: %v (see agentmem help)\n", err)
+		return ExitUsage
+	}
+	if *showVersion {
+		fmt.Fprintln(env.Stdout, env.Build.String())
+		return ExitOK
+	}
+	rest := top.Args()
+	if len(rest) == 0 {
+		writeMainHelp(env.Stderr)
+		return ExitUsage
+	}
+	cmd, path, rest, code := findCommand(env, rest)
+	if cmd == nil {
+		return code
+	}
+	return run(ctx, env, s, g, cmd, path, rest)
+}
+
+// findCommand looks up the command (and subcommand) that args start with.
+// When there is none to run, it writes the help or the error itself and
+// returns a nil command and the exit status.
+func findCommand(env Env, args []string) (cmd *Command, path string, rest []string, code int) {
+	cmd, path, rest = lookup(commands, args[0]), args[0], args[1:]
+	if cmd == nil {
+		fmt.Fprintf(env.Stderr, "agentmem: unknown command %q (see agentmem help)\n", path)
+		return nil, "", nil, ExitUsage
+	}
+	if len(cmd.Subcommands) == 0 {
+		return cmd, path, rest, ExitOK
+	}
+	if len(rest) == 0 || rest[0] == "-h" || rest[0] == "--help" || rest[0] == "-help" {
+		w, code := env.Stdout, ExitOK
+		if len(rest) == 0 {
+			w, code = env.Stderr, ExitUsage
+		}
+		writeCommandHelp(w, path, cmd, nil)
+		return nil, "", nil, code
+	}
+	sub := lookup(cmd.Subcommands, rest[0])
+	if sub == nil {
+		fmt.Fprintf(env.Stderr, "agentmem: unknown command %q (see agentmem %s --help)\n", path+" "+rest[0], path)
+		return nil, "", nil, ExitUsage
+	}
+	return sub, path + " " + rest[0], rest[1:], ExitOK
+}
+
+// run parses the command's flags and arguments and runs it; g are the
+// global flags as the environment and the words before the command set
+// them.
+func run(ctx context.Context, env Env, s settings, g globals, cmd *Command, path string, args []string) int {
+	in, runner := newInvocation(env, s, g, cmd, path)
+	fail := func(err error) int {
+		code := ExitCode(err)
+		msg := oneLine(err.Error())
+		var usage *UsageError
+		if errors.As(err, &usage) {
+			msg += fmt.Sprintf(" (see agentmem %s --help)", path)
+		}
+		if cmd.Pipeline && !in.strict {
+			fmt.Fprintf(env.Stderr, "agentmem: warning: %s failed, %s: %s\n", path, cmd.Fallback, msg)
+			return ExitOK
+		}
+		fmt.Fprintf(env.Stderr, "agentmem: %s: %s\n", path, msg)
+		return code
+	}
+
+	in.strict = cmd.Pipeline && hasFlag(args, "strict")
+	positional, err := parseInterspersed(in.Flags, args)
+	if errors.Is(err, flag.ErrHelp) {
+		writeCommandHelp(env.Stdout, path, cmd, in.Flags)
+		return ExitOK
+	}
+	if err != nil {
+		return fail(Usagef("%v", err))
+	}
+	in.Args = positional
+	if in.timeout, err = parseTimeout(in.globals.timeout, cmd.Pipeline); err != nil {
+		return fail(err)
+	}
+
+	runCtx := ctx
+	if !cmd.OwnTimeout {
+		var cancel context.CancelFunc
+		runCtx, cancel = in.WithTimeout(ctx)
+		defer cancel()
+	}
+	err = runner.Run(runCtx, in)
+	if err == nil {
+		return ExitOK
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("timed out after %s (--timeout, AGENTMEM_TIMEOUT): %w", in.timeout, err)
+	}
+	return fail(err)
+}
+
+// withDefaults fills what a test's Env leaves out.
+func (env Env) withDefaults() Env {
 	if env.Now == nil {
 		env.Now = time.Now
 	}
@@ -295,100 +525,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	if env.Stderr == nil {
 		env.Stderr = io.Discard
 	}
-	g := globals{apiURL: env.Getenv("AGENTMEM_API_URL"), auth: env.Getenv("AGENTMEM_AUTH"), timeout: env.Getenv("AGENTMEM_TIMEOUT")}
-
-	top := flag.NewFlagSet("agentmem", flag.ContinueOnError)
-	top.SetOutput(io.Discard)
-	g.define(top)
-	if err := top.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			writeMainHelp(env.Stdout)
-			return ExitOK
-		}
-		fmt.Fprintf(env.Stderr, "agentmem: %v (see agentmem help)\n", err)
-		return ExitUsage
-	}
-	rest := top.Args()
-	if len(rest) == 0 {
-		writeMainHelp(env.Stderr)
-		return ExitUsage
-	}
-	cmd := lookup(commands, rest[0])
-	path := rest[0]
-	rest = rest[1:]
-	if cmd == nil {
-		fmt.Fprintf(env.Stderr, "agentmem: unknown command %q (see agentmem help)\n", path)
-		return ExitUsage
-	}
-	if len(cmd.Subcommands) > 0 {
-		if len(rest) == 0 || rest[0] == "-h" || rest[0] == "--help" || rest[0] == "-help" {
-			w, code := env.Stdout, ExitOK
-			if len(rest) == 0 {
-				w, code = env.Stderr, ExitUsage
-			}
-			writeCommandHelp(w, path, cmd, nil)
-			return code
-		}
-		sub := lookup(cmd.Subcommands, rest[0])
-		if sub == nil {
-			fmt.Fprintf(env.Stderr, "agentmem: unknown command %q (see agentmem %s --help)\n", path+" "+rest[0], path)
-			return ExitUsage
-		}
-		cmd, path, rest = sub, path+" "+rest[0], rest[1:]
-	}
-
-	fs := flag.NewFlagSet("agentmem "+path, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	g.define(fs)
-	strict := false
-	if cmd.Pipeline {
-		fs.BoolVar(&strict, "strict", false, "exit non-zero on failure instead of warning and exiting 0")
-	}
-	run := cmd.Setup(fs)
-	in := &Invocation{Env: env, Command: cmd, Path: path, Flags: fs}
-	fail := func(err error) int {
-		code := ExitCode(err)
-		msg := oneLine(err.Error())
-		var usage *UsageError
-		if errors.As(err, &usage) {
-			msg += fmt.Sprintf(" (see agentmem %s --help)", path)
-		}
-		if cmd.Pipeline && !strict {
-			fmt.Fprintf(env.Stderr, "agentmem: warning: %s failed, %s: %s\n", path, cmd.Fallback, msg)
-			return ExitOK
-		}
-		fmt.Fprintf(env.Stderr, "agentmem: %s: %s\n", path, msg)
-		return code
-	}
-
-	strict = cmd.Pipeline && hasFlag(rest, "strict")
-	positional, err := parseInterspersed(fs, rest)
-	if errors.Is(err, flag.ErrHelp) {
-		writeCommandHelp(env.Stdout, path, cmd, fs)
-		return ExitOK
-	}
-	if err != nil {
-		return fail(Usagef("%v", err))
-	}
-	in.Args, in.globals = positional, g
-	if in.timeout, err = parseTimeout(g.timeout, cmd.Pipeline); err != nil {
-		return fail(err)
-	}
-
-	runCtx := ctx
-	if !cmd.OwnTimeout {
-		var cancel context.CancelFunc
-		runCtx, cancel = in.WithTimeout(ctx)
-		defer cancel()
-	}
-	err = run(runCtx, in)
-	if err == nil {
-		return ExitOK
-	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(runCtx.Err(), context.DeadlineExceeded) {
-		err = fmt.Errorf("timed out after %s (--timeout, AGENTMEM_TIMEOUT): %w", in.timeout, err)
-	}
-	return fail(err)
+	return env
 }
 
 // parseTimeout reads a Go duration ("3s", "500ms") or a number of seconds.
@@ -451,11 +588,20 @@ func hasFlag(args []string, name string) bool {
 }
 
 // JSONFlag defines --json on a read command.
-func JSONFlag(fs *flag.FlagSet) *bool {
-	return fs.Bool("json", false, "print JSON instead of text")
+func JSONFlag(fs *flag.FlagSet, v *bool) {
+	fs.BoolVar(v, "json", false, "print JSON instead of text")
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
 
 // sortedCommands returns the commands of a group in registration order.
 func sortedCommands(group string) []*Command {

@@ -15,7 +15,7 @@ import (
 )
 
 // TrimmedContextTitle is the title of the daily record context flush
-// writes: the day renders it as "## Trimmed Context (HH:MM)" (seed 001).
+// writes: the day renders it as "## Trimmed Context (HH:MM)".
 const TrimmedContextTitle = "Trimmed Context"
 
 // maxHookInputBytes bounds the Claude Code hook input read by --hook.
@@ -25,17 +25,17 @@ func init() {
 	Register(&Command{
 		Name: "context", Group: GroupPipeline,
 		Summary:     "flush a Claude Code session's context (messages, tokens, a running summary) to the daily log",
-		Description: `The context tier of seed 001 is the live session. context flush reads the session's Claude Code transcript and appends its digest to the agent's daily log, where Deep Dream later consolidates it into long-term memory.`,
+		Description: `The context tier (the short-term memory tier) is the live session. context flush reads the session's Claude Code transcript and appends its digest to the agent's daily log, where Deep Dream later consolidates it into long-term memory.`,
 		Examples: []string{
 			"agentmem context flush --agent nori --project checkout-service --transcript ~/.claude/projects/-workspace/5f1c2a8e.jsonl",
 		},
 		Subcommands: []*Command{{
-			Name: "flush", Pipeline: true,
+			Name: "flush", Pipeline: true, Needs: NeedsAgentProject,
 			Fallback: "the session's context was not saved to the daily log",
 			Summary:  "append a digest of a Claude Code session transcript to the daily log as \"Trimmed Context\"",
 			Description: `Reads a Claude Code session transcript (the JSONL file under ~/.claude/projects/; --transcript FILE, - for standard input, or --hook to take its path from the JSON a Claude Code hook gets on standard input) and computes the session's context tier: its messages by role (user prompts, assistant messages counted once per message id, tool results, subagent messages), its token usage summed from the usage fields (input, output, cache write, cache read), and a running summary: the first request and the last few after it, the tools used, the files changed and read, and the last reply, bounded to 4 KiB. Lines of other types and malformed lines are tolerated; the note says how many were skipped.
 
-The digest is appended to the agent's daily log as a record titled "Trimmed Context", so the day shows "## Trimmed Context (HH:MM)". --print-summary then prints the whole day's log on standard output, for a caller to put back into its message list (seed 001's context summary callback). --dry-run prints the digest without sending it.
+The digest is appended to the agent's daily log as a record titled "Trimmed Context", so the day shows "## Trimmed Context (HH:MM)". --print-summary then prints the whole day's log on standard output, for a caller to put back into its message list (a context summary callback). --dry-run prints the digest without sending it.
 
 As a Claude Code hook (PreCompact, SessionEnd), with AGENTMEM_AGENT and AGENTMEM_PROJECT set:
   {"hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "agentmem context flush --hook"}]}]}}
@@ -46,25 +46,23 @@ Best effort: on any failure one warning line goes to stderr and the exit status 
 				"agentmem context flush --transcript session.jsonl --dry-run",
 				"agentmem context flush --hook    # in a Claude Code PreCompact or SessionEnd hook",
 			},
-			Setup: func(fs *flag.FlagSet) Runner {
-				var o flushOptions
-				agentProjectFlags(fs, &o.agent, &o.project)
-				fs.StringVar(&o.transcript, "transcript", "", "the session's transcript `FILE` (JSONL), - for standard input")
-				fs.BoolVar(&o.hook, "hook", false, "read a Claude Code hook's input on standard input and flush its transcript_path")
-				fs.BoolVar(&o.printSummary, "print-summary", false, "print the day's daily log afterwards (for the caller's message list)")
-				fs.BoolVar(&o.dryRun, "dry-run", false, "print the digest and send nothing")
-				o.json = JSONFlag(fs)
-				fs.BoolVar(&o.quiet, "quiet", false, "print no note on success")
-				return o.run
-			},
+			New: func() Runner { return &flushCommand{} },
 		}},
 	})
 }
 
-type flushOptions struct {
-	agent, project, transcript        string
-	hook, printSummary, dryRun, quiet bool
-	json                              *bool
+type flushCommand struct {
+	transcript                              string
+	hook, printSummary, dryRun, quiet, json bool
+}
+
+func (c *flushCommand) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.transcript, "transcript", "", "the session's transcript `FILE` (JSONL), - for standard input")
+	fs.BoolVar(&c.hook, "hook", false, "read a Claude Code hook's input on standard input and flush its transcript_path")
+	fs.BoolVar(&c.printSummary, "print-summary", false, "print the day's daily log afterwards (for the caller's message list)")
+	fs.BoolVar(&c.dryRun, "dry-run", false, "print the digest and send nothing")
+	JSONFlag(fs, &c.json)
+	fs.BoolVar(&c.quiet, "quiet", false, "print no note on success")
 }
 
 // flushed is the --json answer of context flush.
@@ -76,18 +74,19 @@ type flushed struct {
 	Daily string `json:"daily,omitempty"`
 }
 
-func (o *flushOptions) run(ctx context.Context, in *Invocation) error {
-	if len(in.Args) > 0 {
-		return Usagef("unexpected argument %q (the transcript goes in --transcript FILE)", in.Args[0])
+func (c *flushCommand) Run(ctx context.Context, in *Invocation) error {
+	if err := in.NoArgs("the transcript goes in --transcript FILE"); err != nil {
+		return err
 	}
-	var agent, project string
-	if !o.dryRun {
+	var scope Scope
+	if !c.dryRun {
 		var err error
-		if agent, project, err = in.agentProject(o.agent, o.project); err != nil {
+		if scope, err = in.Scope(); err != nil {
 			return err
 		}
 	}
-	path, err := o.transcriptPath(in)
+	agent, project := scope.Agent, scope.Project
+	path, err := c.transcriptPath(in)
 	if err != nil {
 		return err
 	}
@@ -99,36 +98,36 @@ func (o *flushOptions) run(ctx context.Context, in *Invocation) error {
 		return fmt.Errorf("transcript %s holds no messages (%d lines, %d malformed): nothing to flush", path, s.Lines, s.Skipped)
 	}
 	out := flushed{Context: s, Digest: s.Summary()}
-	if o.dryRun {
-		if *o.json {
+	if c.dryRun {
+		if c.json {
 			return writeJSON(in.Stdout, out)
 		}
 		in.Printf("%s\n", out.Digest)
 		return nil
 	}
 
-	c, err := in.Client(ctx)
+	client, err := in.Client(ctx)
 	if err != nil {
 		return err
 	}
-	rec, err := c.AppendDaily(ctx, agent, agentmem.DailyInput{ProjectID: project, Title: TrimmedContextTitle, Content: out.Digest})
+	rec, err := client.AppendDaily(ctx, agent, agentmem.DailyInput{ProjectID: project, Title: TrimmedContextTitle, Content: out.Digest})
 	if err != nil {
 		return err
 	}
 	out.Record = &rec
-	if o.printSummary {
-		if out.Daily, err = c.DailyMarkdown(ctx, agent, project, rec.Date()); err != nil {
+	if c.printSummary {
+		if out.Daily, err = client.DailyMarkdown(ctx, agent, project, rec.Date()); err != nil {
 			return fmt.Errorf("the context was flushed, but reading the day back failed: %w", err)
 		}
 	}
-	if !o.quiet {
+	if !c.quiet {
 		in.Notef("context flush: %s; appended %q to the daily log of %s in %s for %s",
 			contextNote(s), TrimmedContextTitle+" ("+clockOf(rec.At)+")", agent, project, rec.Date())
 	}
 	switch {
-	case *o.json:
+	case c.json:
 		return writeJSON(in.Stdout, out)
-	case o.printSummary:
+	case c.printSummary:
 		in.Printf("%s", out.Daily)
 	}
 	return nil
@@ -136,13 +135,13 @@ func (o *flushOptions) run(ctx context.Context, in *Invocation) error {
 
 // transcriptPath returns the transcript to read: --transcript, or with
 // --hook the transcript_path of the hook input on standard input.
-func (o *flushOptions) transcriptPath(in *Invocation) (string, error) {
+func (c *flushCommand) transcriptPath(in *Invocation) (string, error) {
 	switch {
-	case o.hook && o.transcript != "":
+	case c.hook && c.transcript != "":
 		return "", Usagef("--hook and --transcript do not go together")
-	case o.transcript != "":
-		return o.transcript, nil
-	case !o.hook:
+	case c.transcript != "":
+		return c.transcript, nil
+	case !c.hook:
 		return "", Usagef("--transcript FILE (or --hook in a Claude Code hook) is required")
 	}
 	var hook struct {

@@ -17,224 +17,266 @@ func init() {
 	Register(&Command{
 		Name: "dream", Group: GroupTiers,
 		Summary:     "run a Deep Dream now, list the dream diary, show a day of it, or revert a dream",
-		Description: `Deep Dream (seed 001) consolidates an agent's memories in a project with the daily log of the last days: the server's LLM rewrites the core memory from both, bullets the sources do not support are dropped (and listed in the diary), pinned and manual memories are kept as they are, and the prior core is kept so that the dream can be reverted. The schedule dreams every scope with new daily records each night; agentmem dream run dreams one now. The server needs an LLM (AGENTMEM_LLM; tools/fakellm stands in for one under make dev).`,
+		Description: `Deep Dream consolidates an agent's memories in a project with the daily log of the last days: the server's LLM rewrites the core memory from both, bullets the sources do not support are dropped (and listed in the diary), pinned and manual memories are kept as they are, and the prior core is kept so that the dream can be reverted. The schedule dreams every scope with new daily records each night; agentmem dream run dreams one now. The server needs an LLM (AGENTMEM_LLM; tools/fakellm stands in for one under make dev).`,
 		Examples: []string{
-			"agentmem dream run checkout-service nori",
-			"agentmem dream show checkout-service nori",
-			"agentmem dream revert checkout-service nori",
+			"agentmem dream run --agent nori --project checkout-service",
+			"agentmem dream show --agent nori --project checkout-service",
+			"agentmem dream revert --agent nori --project checkout-service",
 		},
 		Subcommands: []*Command{
 			{
-				Name: "run", Args: "<project> <agent>",
+				Name: "run", Needs: NeedsAgentProject, Shorthand: ShorthandAlone,
 				Summary:     "dream now: consolidate the daily log of the last days into the agent's memories",
 				Description: `Asks the server to dream now. The dream is skipped (exit 0, with the reason) when the window has no daily records or nothing changed since the last dream; --force dreams anyway. A dream of the same scope already running answers "busy" (exit 1). The model's call takes seconds: the default --timeout is 30s, and a dream that outlives it may still finish on the server (agentmem dream ls shows it).`,
 				Examples: []string{
-					"agentmem dream run checkout-service nori",
-					"agentmem dream run checkout-service nori --lookback-days 7 --keep-manual=false --force",
-					"agentmem dream run checkout-service nori --json | jq .dream.dropped",
+					"agentmem dream run --agent nori --project checkout-service",
+					"agentmem dream run --agent nori --project checkout-service --lookback-days 7 --keep-manual=false --force",
+					"agentmem dream run --agent nori --project checkout-service --json | jq .dream.dropped",
+					"agentmem dream run checkout-service nori    # the shorthand",
 				},
-				Setup: func(fs *flag.FlagSet) Runner {
-					lookback := fs.Int("lookback-days", 0, "consolidate the daily records of the last `N` days (1 to 30; the server's default is 3)")
-					keepManual := fs.Bool("keep-manual", true, "keep manual memories as they are (--keep-manual=false lets the dream rewrite them)")
-					force := fs.Bool("force", false, "dream even when the daily records did not change since the last dream")
-					compress := fs.Int("compress-after-days", 0, "compress memories older than `N` days into fewer (0: no compression; the server's default is 7)")
-					asJSON := JSONFlag(fs)
-					return func(ctx context.Context, in *Invocation) error {
-						project, agent, err := in.ProjectAgent(0)
-						if err != nil {
-							return err
-						}
-						body := agentmem.CreateDreamInput{ProjectID: project, Force: *force}
-						if in.IsSet("lookback-days") {
-							if *lookback < 1 {
-								return Usagef("--lookback-days must be at least 1")
-							}
-							body.LookbackDays = lookback
-						}
-						if in.IsSet("keep-manual") {
-							body.KeepManual = keepManual
-						}
-						if in.IsSet("compress-after-days") {
-							if *compress < 0 {
-								return Usagef("--compress-after-days must be 0 (no compression) or more")
-							}
-							body.CompressAfterDays = compress
-						}
-						c, err := in.Client(ctx)
-						if err != nil {
-							return err
-						}
-						in.Notef("dream: %s in %s: asking the server to dream (its LLM can take a while; --timeout is %s)", agent, project, in.Timeout())
-						res, err := c.CreateDream(ctx, agent, body)
-						if err != nil {
-							if errors.Is(err, context.DeadlineExceeded) {
-								return fmt.Errorf("%w (the dream may still finish on the server: agentmem dream ls %s %s)", err, project, agent)
-							}
-							return err
-						}
-						if *asJSON {
-							return writeJSON(in.Stdout, res)
-						}
-						if res.RolledForward != "" {
-							in.Notef("dream: first finished an interrupted dream (%s)", res.RolledForward)
-						}
-						if res.Status == agentmem.DreamStatusSkipped || res.Dream == nil {
-							in.Printf("skipped: %s (--force dreams anyway)\n", res.Reason)
-							return nil
-						}
-						d := res.Dream
-						in.Printf("dreamed %s in %s: %s\n", agent, project, dreamChanges(*d))
-						in.Printf("the diary: agentmem dream show %s %s --date %s\n", project, agent, d.Date)
-						return nil
-					}
-				},
+				New: func() Runner { return &dreamRunCommand{} },
 			},
 			{
-				Name: "ls", Args: "<project> <agent>",
+				Name: "ls", Needs: NeedsAgentProject, Shorthand: ShorthandAlone,
 				Summary:     "list the dream diary, newest first",
 				Description: `Lists the diary's entries (dreams, failed dreams and reverts), newest first: 20 unless --limit, every one with --all.`,
 				Examples: []string{
-					"agentmem dream ls checkout-service nori",
-					"agentmem dream ls checkout-service nori --all --json | jq -r '.dreams[] | select(.status==\"failed\") | .error'",
+					"agentmem dream ls --agent nori --project checkout-service",
+					"agentmem dream ls --agent nori --project checkout-service --all --json | jq -r '.dreams[] | select(.status==\"failed\") | .error'",
+					"agentmem dream ls checkout-service nori    # the shorthand",
 				},
-				Setup: func(fs *flag.FlagSet) Runner {
-					limit := fs.Int("limit", 20, "at most `N` entries")
-					all := fs.Bool("all", false, "every entry, however many")
-					asJSON := JSONFlag(fs)
-					return func(ctx context.Context, in *Invocation) error {
-						project, agent, err := in.ProjectAgent(0)
-						if err != nil {
-							return err
-						}
-						if *limit < 1 {
-							return Usagef("--limit must be at least 1")
-						}
-						c, err := in.Client(ctx)
-						if err != nil {
-							return err
-						}
-						dreams, more := []agentmem.Dream{}, false
-						cursor := ""
-						for *all || len(dreams) < *limit {
-							n := agentmem.MaxListLimit
-							if !*all {
-								n = min(*limit-len(dreams), n)
-							}
-							page, err := c.ListDreams(ctx, agent, project, n, cursor)
-							if err != nil {
-								return err
-							}
-							dreams = append(dreams, page.Dreams...)
-							if page.NextCursor == "" || len(page.Dreams) == 0 {
-								break
-							}
-							cursor, more = page.NextCursor, !*all && len(dreams) >= *limit
-						}
-						if *asJSON {
-							return writeJSON(in.Stdout, struct {
-								Dreams []agentmem.Dream `json:"dreams"`
-								More   bool             `json:"more"`
-							}{dreams, more})
-						}
-						if len(dreams) == 0 {
-							in.Notef("%s has no dreams in %s yet (agentmem dream run %s %s)", agent, project, project, agent)
-							return nil
-						}
-						tw := tabwriter.NewWriter(in.Stdout, 0, 0, 2, ' ', 0)
-						fmt.Fprintln(tw, "DATE\tSTARTED (UTC)\tKIND\tSTATUS\tCHANGES\tID")
-						for _, d := range dreams {
-							fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Date, clockOf(d.StartedAt), d.Kind, d.Status, dreamCounts(d), d.ID)
-						}
-						if err := tw.Flush(); err != nil {
-							return err
-						}
-						if more {
-							in.Notef("showing the newest %d; older entries remain (--all, or --limit N)", len(dreams))
-						}
-						return nil
-					}
-				},
+				New: func() Runner { return &dreamListCommand{} },
 			},
 			{
-				Name: "show", Args: "<project> <agent>",
+				Name: "show", Needs: NeedsAgentProject, Shorthand: ShorthandAlone,
 				Summary:     "print a day of the dream diary (memory/dreams/YYYY-MM-DD.md)",
 				Description: `Prints the diary of a day as Markdown: each dream's own account, what it changed, the bullets it dropped as unsupported by the sources, and failures. The day is --date, else the day of the newest entry. --plan adds what each dream wrote and the prior memories it replaced (which a revert restores); --json prints the entries (with --plan, their plans).`,
 				Examples: []string{
-					"agentmem dream show checkout-service nori",
-					"agentmem dream show checkout-service nori --date 2026-03-01 --plan",
-					"agentmem dream show checkout-service nori --plan --json | jq '.dreams[].replaced | length'",
+					"agentmem dream show --agent nori --project checkout-service",
+					"agentmem dream show --agent nori --project checkout-service --date 2026-03-01 --plan",
+					"agentmem dream show --agent nori --project checkout-service --plan --json | jq '.dreams[].replaced | length'",
+					"agentmem dream show checkout-service nori    # the shorthand",
 				},
-				Setup: func(fs *flag.FlagSet) Runner {
-					date := fs.String("date", "", "the `DAY`: YYYY-MM-DD, today or yesterday (default: the day of the newest entry)")
-					plan := fs.Bool("plan", false, "add the memories each dream wrote and the ones it replaced")
-					asJSON := JSONFlag(fs)
-					return func(ctx context.Context, in *Invocation) error {
-						project, agent, c, day, err := dreamScope(ctx, in, *date, false)
-						if err != nil {
-							return err
-						}
-						if *asJSON {
-							v, err := c.GetDream(ctx, agent, project, day, *plan)
-							if err != nil {
-								return err
-							}
-							return writeJSON(in.Stdout, v)
-						}
-						doc, err := c.DreamMarkdown(ctx, agent, project, day)
-						if err != nil {
-							return err
-						}
-						in.Printf("%s", doc)
-						if !*plan {
-							return nil
-						}
-						v, err := c.GetDream(ctx, agent, project, day, true)
-						if err != nil {
-							return err
-						}
-						writeDreamPlans(in.Stdout, v)
-						return nil
-					}
-				},
+				New: func() Runner { return &dreamShowCommand{} },
 			},
 			{
-				Name: "revert", Args: "<project> <agent>",
+				Name: "revert", Needs: NeedsAgentProject, Shorthand: ShorthandAlone,
 				Summary:     "put the core memory back as it was before a day's last dream",
 				Description: `Restores the memories the day's last dream replaced and removes the ones it wrote (memories added since by others are not touched); the revert gets its own diary entry. Only the scope's most recent committed dream can be reverted. The day is --date, else the day of the newest committed dream. The next dream waits for new daily records (or --force).`,
 				Examples: []string{
-					"agentmem dream revert checkout-service nori",
-					"agentmem dream revert checkout-service nori --date 2026-03-01",
+					"agentmem dream revert --agent nori --project checkout-service",
+					"agentmem dream revert --agent nori --project checkout-service --date 2026-03-01",
+					"agentmem dream revert checkout-service nori    # the shorthand",
 				},
-				Setup: func(fs *flag.FlagSet) Runner {
-					date := fs.String("date", "", "the `DAY` of the dream: YYYY-MM-DD, today or yesterday (default: the newest committed dream's)")
-					asJSON := JSONFlag(fs)
-					return func(ctx context.Context, in *Invocation) error {
-						project, agent, c, day, err := dreamScope(ctx, in, *date, true)
-						if err != nil {
-							return err
-						}
-						rev, err := c.RevertDream(ctx, agent, project, day)
-						if err != nil {
-							return err
-						}
-						if *asJSON {
-							return writeJSON(in.Stdout, rev)
-						}
-						in.Printf("reverted dream %s of %s: %d memor%s put back, %d removed (revert %s)\n",
-							dreamID(rev.RevertOf), day, rev.Created, pluralY(rev.Created), rev.Deleted, rev.ID)
-						return nil
-					}
-				},
+				New: func() Runner { return &dreamRevertCommand{} },
 			},
 		},
 	})
 }
 
-// dreamScope returns the <project> <agent> of dream show or revert, the
-// API client and the day: --date, else the day of the newest diary entry
-// (committed: of the newest committed dream).
-func dreamScope(ctx context.Context, in *Invocation, date string, committed bool) (project, agent string, c *apiclient.Client, day string, err error) {
-	if project, agent, err = in.ProjectAgent(0); err != nil {
+// scopeFlags is a scope as flags, for the commands a note suggests.
+func scopeFlags(s Scope) string { return "--agent " + s.Agent + " --project " + s.Project }
+
+type dreamRunCommand struct {
+	lookback, compress int
+	keepManual, force  bool
+	json               bool
+}
+
+func (c *dreamRunCommand) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&c.lookback, "lookback-days", 0, "consolidate the daily records of the last `N` days (1 to 30; the server's default is 3)")
+	fs.BoolVar(&c.keepManual, "keep-manual", true, "keep manual memories as they are (--keep-manual=false lets the dream rewrite them)")
+	fs.BoolVar(&c.force, "force", false, "dream even when the daily records did not change since the last dream")
+	fs.IntVar(&c.compress, "compress-after-days", 0, "compress memories older than `N` days into fewer (0: no compression; the server's default is 7)")
+	JSONFlag(fs, &c.json)
+}
+
+func (c *dreamRunCommand) Run(ctx context.Context, in *Invocation) error {
+	scope, err := in.Scope()
+	if err != nil {
+		return err
+	}
+	agent, project := scope.Agent, scope.Project
+	body := agentmem.CreateDreamInput{ProjectID: project, Force: c.force}
+	if in.IsSet("lookback-days") {
+		if c.lookback < 1 {
+			return Usagef("--lookback-days must be at least 1")
+		}
+		body.LookbackDays = &c.lookback
+	}
+	if in.IsSet("keep-manual") {
+		body.KeepManual = &c.keepManual
+	}
+	if in.IsSet("compress-after-days") {
+		if c.compress < 0 {
+			return Usagef("--compress-after-days must be 0 (no compression) or more")
+		}
+		body.CompressAfterDays = &c.compress
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	in.Notef("dream: %s in %s: asking the server to dream (its LLM can take a while; --timeout is %s)", agent, project, in.Timeout())
+	res, err := client.CreateDream(ctx, agent, body)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("%w (the dream may still finish on the server: agentmem dream ls %s)", err, scopeFlags(scope))
+		}
+		return err
+	}
+	if c.json {
+		return writeJSON(in.Stdout, res)
+	}
+	if res.RolledForward != "" {
+		in.Notef("dream: first finished an interrupted dream (%s)", res.RolledForward)
+	}
+	if res.Status == agentmem.DreamStatusSkipped || res.Dream == nil {
+		in.Printf("skipped: %s (--force dreams anyway)\n", res.Reason)
+		return nil
+	}
+	d := res.Dream
+	in.Printf("dreamed %s in %s: %s\n", agent, project, dreamChanges(*d))
+	in.Printf("the diary: agentmem dream show %s --date %s\n", scopeFlags(scope), d.Date)
+	return nil
+}
+
+type dreamListCommand struct {
+	limit     int
+	all, json bool
+}
+
+func (c *dreamListCommand) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&c.limit, "limit", 20, "at most `N` entries")
+	fs.BoolVar(&c.all, "all", false, "every entry, however many")
+	JSONFlag(fs, &c.json)
+}
+
+func (c *dreamListCommand) Run(ctx context.Context, in *Invocation) error {
+	scope, err := in.Scope()
+	if err != nil {
+		return err
+	}
+	if c.limit < 1 {
+		return Usagef("--limit must be at least 1")
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	dreams, more := []agentmem.Dream{}, false
+	cursor := ""
+	for c.all || len(dreams) < c.limit {
+		n := agentmem.MaxListLimit
+		if !c.all {
+			n = min(c.limit-len(dreams), n)
+		}
+		page, err := client.ListDreams(ctx, scope.Agent, scope.Project, n, cursor)
+		if err != nil {
+			return err
+		}
+		dreams = append(dreams, page.Dreams...)
+		if page.NextCursor == "" || len(page.Dreams) == 0 {
+			break
+		}
+		cursor, more = page.NextCursor, !c.all && len(dreams) >= c.limit
+	}
+	if c.json {
+		return writeJSON(in.Stdout, struct {
+			Dreams []agentmem.Dream `json:"dreams"`
+			More   bool             `json:"more"`
+		}{dreams, more})
+	}
+	if len(dreams) == 0 {
+		in.Notef("%s has no dreams in %s yet (agentmem dream run %s)", scope.Agent, scope.Project, scopeFlags(scope))
+		return nil
+	}
+	tw := tabwriter.NewWriter(in.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "DATE\tSTARTED (UTC)\tKIND\tSTATUS\tCHANGES\tID")
+	for _, d := range dreams {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Date, clockOf(d.StartedAt), d.Kind, d.Status, dreamCounts(d), d.ID)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if more {
+		in.Notef("showing the newest %d; older entries remain (--all, or --limit N)", len(dreams))
+	}
+	return nil
+}
+
+type dreamShowCommand struct {
+	date       string
+	plan, json bool
+}
+
+func (c *dreamShowCommand) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.date, "date", "", "the `DAY`: YYYY-MM-DD, today or yesterday (default: the day of the newest entry)")
+	fs.BoolVar(&c.plan, "plan", false, "add the memories each dream wrote and the ones it replaced")
+	JSONFlag(fs, &c.json)
+}
+
+func (c *dreamShowCommand) Run(ctx context.Context, in *Invocation) error {
+	scope, client, day, err := dreamDay(ctx, in, c.date, false)
+	if err != nil {
+		return err
+	}
+	agent, project := scope.Agent, scope.Project
+	if c.json {
+		v, err := client.GetDream(ctx, agent, project, day, c.plan)
+		if err != nil {
+			return err
+		}
+		return writeJSON(in.Stdout, v)
+	}
+	doc, err := client.DreamMarkdown(ctx, agent, project, day)
+	if err != nil {
+		return err
+	}
+	in.Printf("%s", doc)
+	if !c.plan {
+		return nil
+	}
+	v, err := client.GetDream(ctx, agent, project, day, true)
+	if err != nil {
+		return err
+	}
+	writeDreamPlans(in.Stdout, v)
+	return nil
+}
+
+type dreamRevertCommand struct {
+	date string
+	json bool
+}
+
+func (c *dreamRevertCommand) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.date, "date", "", "the `DAY` of the dream: YYYY-MM-DD, today or yesterday (default: the newest committed dream's)")
+	JSONFlag(fs, &c.json)
+}
+
+func (c *dreamRevertCommand) Run(ctx context.Context, in *Invocation) error {
+	scope, client, day, err := dreamDay(ctx, in, c.date, true)
+	if err != nil {
+		return err
+	}
+	rev, err := client.RevertDream(ctx, scope.Agent, scope.Project, day)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return writeJSON(in.Stdout, rev)
+	}
+	in.Printf("reverted dream %s of %s: %d memor%s put back, %d removed (revert %s)\n",
+		dreamID(rev.RevertOf), day, rev.Created, pluralY(rev.Created), rev.Deleted, rev.ID)
+	return nil
+}
+
+// dreamDay returns the scope of dream show or revert, the API client and
+// the day: --date, else the day of the newest diary entry (committed: of
+// the newest committed dream).
+func dreamDay(ctx context.Context, in *Invocation, date string, committed bool) (scope Scope, c *apiclient.Client, day string, err error) {
+	if scope, err = in.Scope(); err != nil {
 		return
 	}
 	if date != "" {
@@ -245,7 +287,7 @@ func dreamScope(ctx context.Context, in *Invocation, date string, committed bool
 	if c, err = in.Client(ctx); err != nil || day != "" {
 		return
 	}
-	day, err = newestDreamDay(ctx, c, agent, project, committed)
+	day, err = newestDreamDay(ctx, c, scope.Agent, scope.Project, committed)
 	return
 }
 

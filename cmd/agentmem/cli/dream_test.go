@@ -56,7 +56,7 @@ func TestDream(t *testing.T) {
 
 	r := run(t, o, "dream", "run", "checkout", "nori")
 	want := "dreamed nori in checkout: 2 memories written, 0 removed, 0 unchanged, 1 kept as they were (pinned or manual); 1 bullet dropped as unsupported by the sources\n" +
-		"the diary: agentmem dream show checkout nori --date 2026-03-01\n"
+		"the diary: agentmem dream show --agent nori --project checkout --date 2026-03-01\n"
 	if r.code != 0 || r.stdout != want || !strings.HasPrefix(r.stderr, "agentmem: dream: nori in checkout: asking the server to dream") {
 		t.Fatalf("dream run: code %d\nstdout %q\nwant   %q\nstderr %q", r.code, r.stdout, want, r.stderr)
 	}
@@ -167,7 +167,7 @@ func TestDreamFailures(t *testing.T) {
 		return llmtest.Reply{Status: 503, Text: "client went away"}
 	})
 	if r := run(t, o, "dream", "run", "checkout", "nori", "--force", "--timeout", "300ms"); r.code != 1 ||
-		!strings.Contains(r.stderr, "timed out after 300ms") || !strings.Contains(r.stderr, "the dream may still finish on the server: agentmem dream ls checkout nori") {
+		!strings.Contains(r.stderr, "timed out after 300ms") || !strings.Contains(r.stderr, "the dream may still finish on the server: agentmem dream ls --agent nori --project checkout") {
 		t.Errorf("timeout: code %d, stderr %q", r.code, r.stderr)
 	}
 	if got := a.memories("nori", "checkout"); len(got) != len(before) {

@@ -67,12 +67,12 @@ func extractorNames(help bool) string {
 
 func init() {
 	Register(&Command{
-		Name: "extract", Group: GroupPipeline, Pipeline: true, OwnTimeout: true,
+		Name: "extract", Group: GroupPipeline, Pipeline: true, OwnTimeout: true, Needs: NeedsAgentProject,
 		Fallback: "no learnings were saved from this run",
 		Summary:  "send a run's output to the extraction route, which saves its learnings as memories",
 		Description: `Reads the run's output (--input FILE, or standard input), keeps its last 48 KiB (less if JSON escaping would take the request over the API's 64 KiB body limit; a first line then says the start was cut), removes terminal escape sequences and control characters, and posts it to POST /api/agents/{agent}/extractions with the run id. The server asks its LLM for up to 5 learnings and saves each as a memory (source "extraction"); a retried run id saves nothing twice, so retrying is safe.
 
---llm claude extracts in the container instead (seed 002 decision 4), with no LLM on the server: it runs the claude CLI once (claude -p, no tools, one turn, the shared extraction prompt, answers capped at 1024 tokens; AGENTMEM_CLAUDE_COMMAND names another binary, AGENTMEM_LLM_MODEL a model), parses its answer defensively and sends the learnings, the run summary and whether the run succeeded. Its default timeout is 60s, for the claude call.
+--llm claude extracts in the container instead, with no LLM on the server: it runs the claude CLI once (claude -p, no tools, one turn, the shared extraction prompt, answers capped at 1024 tokens; AGENTMEM_CLAUDE_COMMAND names another binary, AGENTMEM_LLM_MODEL a model), parses its answer defensively and sends the learnings, the run summary and whether the run succeeded. Its default timeout is 60s, for the claude call.
 
 Best effort: on any failure (no output, API unreachable, no LLM configured on the server, claude missing or failing, timeout) one warning line goes to stderr and the exit status is 0; --strict exits non-zero instead. The server's LLM call takes seconds: give extract a longer --timeout than inject (e.g. 30s); if it times out, the server may still save the learnings.`,
 		Examples: []string{
@@ -80,59 +80,57 @@ Best effort: on any failure (no output, API unreachable, no LLM configured on th
 			"claude -p \"$PROMPT\" | tee /tmp/run.log; agentmem extract --agent nori --project checkout-service --run-id \"$RUN_ID\" < /tmp/run.log",
 			"agentmem extract --llm claude --agent nori --project checkout-service --run-id run-42 --input run.log",
 		},
-		Setup: func(fs *flag.FlagSet) Runner {
-			var o extractOptions
-			agentProjectFlags(fs, &o.agent, &o.project)
-			fs.StringVar(&o.runID, "run-id", "", "the pipeline run's `ID`; extraction is idempotent per run id (env AGENTMEM_RUN_ID)")
-			fs.StringVar(&o.input, "input", "-", "`FILE` holding the run's output, - for standard input")
-			fs.StringVar(&o.llm, "llm", "server", "who extracts the learnings (`MODE`): "+extractorNames(true))
-			o.json = JSONFlag(fs)
-			fs.BoolVar(&o.quiet, "quiet", false, "print nothing on success")
-			return o.run
-		},
+		New: func() Runner { return &extractCommand{} },
 	})
 }
 
-type extractOptions struct {
-	agent, project, runID, input, llm string
-	json                              *bool
-	quiet                             bool
+type extractCommand struct {
+	runID, input, llm string
+	json, quiet       bool
 }
 
-func (o *extractOptions) run(ctx context.Context, in *Invocation) error {
-	mode, ok := extractors[o.llm]
+func (c *extractCommand) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.runID, "run-id", "", "the pipeline run's `ID`; extraction is idempotent per run id (env AGENTMEM_RUN_ID)")
+	fs.StringVar(&c.input, "input", "-", "`FILE` holding the run's output, - for standard input")
+	fs.StringVar(&c.llm, "llm", "server", "who extracts the learnings (`MODE`): "+extractorNames(true))
+	JSONFlag(fs, &c.json)
+	fs.BoolVar(&c.quiet, "quiet", false, "print nothing on success")
+}
+
+func (c *extractCommand) Run(ctx context.Context, in *Invocation) error {
+	mode, ok := extractors[c.llm]
 	if !ok {
-		return Usagef("--llm %q is not available; use one of: %s", o.llm, extractorNames(false))
+		return Usagef("--llm %q is not available; use one of: %s", c.llm, extractorNames(false))
 	}
 	if mode.Timeout > 0 && in.globals.timeout == "" {
 		in.timeout = mode.Timeout
 	}
 	ctx, cancel := in.WithTimeout(ctx)
 	defer cancel()
-	if len(in.Args) > 0 {
-		return Usagef("unexpected argument %q (the output goes in --input FILE or standard input)", in.Args[0])
+	if err := in.NoArgs("the output goes in --input FILE or standard input"); err != nil {
+		return err
 	}
-	agent, project, err := in.agentProject(o.agent, o.project)
+	scope, err := in.Scope()
 	if err != nil {
 		return err
 	}
-	if o.runID == "" {
-		o.runID = in.Getenv("AGENTMEM_RUN_ID")
+	if c.runID == "" {
+		c.runID = in.settings.runID
 	}
-	if o.runID == "" {
+	if c.runID == "" {
 		return Usagef("--run-id is required (or AGENTMEM_RUN_ID)")
 	}
-	if err := agentmem.ValidateRunID(o.runID); err != nil {
+	if err := agentmem.ValidateRunID(c.runID); err != nil {
 		return Usagef("--run-id: %s", agentmem.ErrorMessage(err))
 	}
 
 	var r io.Reader = in.Stdin
-	if o.input == "-" {
+	if c.input == "-" {
 		if in.StdinIsTerminal() {
 			return Usagef("no input: pipe the run's output into agentmem extract, or pass --input FILE")
 		}
 	} else {
-		f, err := os.Open(o.input)
+		f, err := os.Open(c.input)
 		if err != nil {
 			return fmt.Errorf("read the run's output: %w", err)
 		}
@@ -148,27 +146,27 @@ func (o *extractOptions) run(ctx context.Context, in *Invocation) error {
 		return fmt.Errorf("the run's output is empty: nothing to extract")
 	}
 
-	body, skipped, err := mode.Run(ctx, in, apiclient.ExtractionInput{ProjectID: project, RunID: o.runID}, output)
+	body, skipped, err := mode.Run(ctx, in, apiclient.ExtractionInput{ProjectID: scope.Project, RunID: c.runID}, output)
 	if err != nil {
 		return err
 	}
 	if body.Output != "" {
 		body.Output = FitOutput(body, body.Output, total, cut)
 	}
-	c, err := in.Client(ctx)
+	client, err := in.Client(ctx)
 	if err != nil {
 		return err
 	}
-	res, err := c.CreateExtraction(ctx, agent, body)
+	res, err := client.CreateExtraction(ctx, scope.Agent, body)
 	if err != nil {
 		return err
 	}
 	res.Skipped = append(res.Skipped, skipped...)
-	if *o.json {
+	if c.json {
 		return writeJSON(in.Stdout, res)
 	}
-	if !o.quiet {
-		in.Notef("extract: run %s: %s", o.runID, extractionSummary(res))
+	if !c.quiet {
+		in.Notef("extract: run %s: %s", c.runID, extractionSummary(res))
 	}
 	return nil
 }

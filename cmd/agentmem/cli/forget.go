@@ -12,71 +12,81 @@ import (
 
 func init() {
 	Register(&Command{
-		Name: "forget", Args: "<project> <agent>", Group: GroupSearch, OwnTimeout: true,
+		Name: "forget", Group: GroupSearch, Needs: NeedsAgentProject, Shorthand: ShorthandAlone, OwnTimeout: true,
 		Summary:     "delete the agent's memories older than an age (asks first)",
 		Description: `Deletes the agent's memories in the project created more than --older-than ago (whole hours, days or weeks: 12h, 30d, 2w); pinned memories are kept unless --include-pinned. It cannot be undone, so forget says how many memories it would delete and asks for confirmation on a terminal; --yes skips the question. Without a terminal and without --yes it refuses and exits 4, deleting nothing.`,
 		Examples: []string{
-			"agentmem forget checkout-service nori --older-than 30d",
-			"agentmem forget checkout-service nori --older-than 2w --include-pinned --yes",
+			"agentmem forget --agent nori --project checkout-service --older-than 30d",
+			"agentmem forget --agent nori --project checkout-service --older-than 2w --include-pinned --yes",
+			"agentmem forget checkout-service nori --older-than 30d    # the shorthand",
 		},
-		Setup: func(fs *flag.FlagSet) Runner {
-			olderThan := fs.String("older-than", "", "the `AGE` beyond which memories go: 12h, 30d, 2w")
-			includePinned := fs.Bool("include-pinned", false, "forget pinned memories too")
-			yes := fs.Bool("yes", false, "do not ask for confirmation")
-			asJSON := JSONFlag(fs)
-			return func(ctx context.Context, in *Invocation) error {
-				project, agent, err := in.ProjectAgent(0)
-				if err != nil {
-					return err
-				}
-				if *olderThan == "" {
-					return Usagef("--older-than is required, e.g. --older-than 30d")
-				}
-				age, err := agentmem.ParseAge(*olderThan)
-				if err != nil {
-					return Usagef("--older-than: %s", strings.Replace(agentmem.ErrorMessage(err), "olderThan ", "", 1))
-				}
-				what := fmt.Sprintf("the memories of agent %s in project %s older than %s", agent, project, *olderThan)
-				if !*yes && !in.StdinIsTerminal() {
-					return &RefusedError{Message: "refusing to forget " + what + " without confirmation: standard input is not a terminal; pass --yes"}
-				}
-				c, err := in.Client(ctx)
-				if err != nil {
-					return err
-				}
-				if !*yes {
-					cutoff := agentmem.FormatTime(in.Now().Add(-age))
-					n, pinned, err := countOlder(ctx, in, c, agent, project, cutoff, *includePinned)
-					if err != nil {
-						return err
-					}
-					if n == 0 {
-						in.Notef("forget: %s has no memories in %s older than %s; nothing to forget", agent, project, *olderThan)
-						return nil
-					}
-					kept := ""
-					if pinned > 0 {
-						kept = fmt.Sprintf(" (%d pinned kept)", pinned)
-					}
-					q := fmt.Sprintf("Forget %d memor%s of agent %s in project %s created before %s UTC%s?", n, pluralY(n), agent, project, shortTime(cutoff), kept)
-					if err := confirm(in, q, "nothing was forgotten"); err != nil {
-						return err
-					}
-				}
-				tctx, cancel := in.WithTimeout(ctx)
-				defer cancel()
-				res, err := c.ForgetMemories(tctx, agent, agentmem.ForgetInput{ProjectID: project, OlderThan: *olderThan, IncludePinned: *includePinned})
-				if err != nil {
-					return err
-				}
-				if *asJSON {
-					return writeJSON(in.Stdout, res)
-				}
-				in.Printf("forgot %d memor%s of %s in %s (created before %s UTC)\n", res.Removed, pluralY(res.Removed), agent, project, shortTime(res.Cutoff))
-				return nil
-			}
-		},
+		New: func() Runner { return &forgetCommand{} },
 	})
+}
+
+type forgetCommand struct {
+	olderThan                string
+	includePinned, yes, json bool
+}
+
+func (c *forgetCommand) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.olderThan, "older-than", "", "the `AGE` beyond which memories go: 12h, 30d, 2w")
+	fs.BoolVar(&c.includePinned, "include-pinned", false, "forget pinned memories too")
+	fs.BoolVar(&c.yes, "yes", false, "do not ask for confirmation")
+	JSONFlag(fs, &c.json)
+}
+
+func (c *forgetCommand) Run(ctx context.Context, in *Invocation) error {
+	scope, err := in.Scope()
+	if err != nil {
+		return err
+	}
+	agent, project := scope.Agent, scope.Project
+	if c.olderThan == "" {
+		return Usagef("--older-than is required, e.g. --older-than 30d")
+	}
+	age, err := agentmem.ParseAge(c.olderThan)
+	if err != nil {
+		return Usagef("--older-than: %s", strings.Replace(agentmem.ErrorMessage(err), "olderThan ", "", 1))
+	}
+	what := fmt.Sprintf("the memories of agent %s in project %s older than %s", agent, project, c.olderThan)
+	if !c.yes && !in.StdinIsTerminal() {
+		return &RefusedError{Message: "refusing to forget " + what + " without confirmation: standard input is not a terminal; pass --yes"}
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	if !c.yes {
+		cutoff := agentmem.FormatTime(in.Now().Add(-age))
+		n, pinned, err := countOlder(ctx, in, client, agent, project, cutoff, c.includePinned)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			in.Notef("forget: %s has no memories in %s older than %s; nothing to forget", agent, project, c.olderThan)
+			return nil
+		}
+		kept := ""
+		if pinned > 0 {
+			kept = fmt.Sprintf(" (%d pinned kept)", pinned)
+		}
+		q := fmt.Sprintf("Forget %d memor%s of agent %s in project %s created before %s UTC%s?", n, pluralY(n), agent, project, shortTime(cutoff), kept)
+		if err := confirm(in, q, "nothing was forgotten"); err != nil {
+			return err
+		}
+	}
+	tctx, cancel := in.WithTimeout(ctx)
+	defer cancel()
+	res, err := client.ForgetMemories(tctx, agent, agentmem.ForgetInput{ProjectID: project, OlderThan: c.olderThan, IncludePinned: c.includePinned})
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return writeJSON(in.Stdout, res)
+	}
+	in.Printf("forgot %d memor%s of %s in %s (created before %s UTC)\n", res.Removed, pluralY(res.Removed), agent, project, shortTime(res.Cutoff))
+	return nil
 }
 
 // countOlder counts the scope's memories created before cutoff that a

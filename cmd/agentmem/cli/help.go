@@ -5,10 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
-
-	"github.com/agentmem/agentmem/shared/apiclient"
 )
 
 func init() {
@@ -17,69 +14,67 @@ func init() {
 		Summary:     "show this help, or a command's flags and examples",
 		Description: "Without an argument, lists the commands, the environment and the exit codes. With a command, prints the same as `agentmem <command> --help`.",
 		Examples:    []string{"agentmem help inject", "agentmem help personality set"},
-		Setup: func(fs *flag.FlagSet) Runner {
-			return func(_ context.Context, in *Invocation) error {
-				if len(in.Args) == 0 {
-					writeMainHelp(in.Stdout)
-					return nil
-				}
-				cmd := lookup(commands, in.Args[0])
-				if cmd == nil {
-					return Usagef("unknown command %q", in.Args[0])
-				}
-				path := cmd.Name
-				if len(in.Args) > 1 && len(cmd.Subcommands) > 0 {
-					sub := lookup(cmd.Subcommands, in.Args[1])
-					if sub == nil {
-						return Usagef("unknown command %q", path+" "+in.Args[1])
-					}
-					cmd, path = sub, path+" "+sub.Name
-				}
-				var sfs *flag.FlagSet
-				if cmd.Setup != nil {
-					sfs = flag.NewFlagSet(path, flag.ContinueOnError)
-					(&globals{}).define(sfs)
-					if cmd.Pipeline {
-						sfs.Bool("strict", false, "exit non-zero on failure instead of warning and exiting 0")
-					}
-					cmd.Setup(sfs)
-				}
-				writeCommandHelp(in.Stdout, path, cmd, sfs)
-				return nil
-			}
-		},
+		New:         func() Runner { return &helpCommand{} },
 	})
-	Register(&Command{
-		Name: "version", Group: GroupOther,
-		Summary:  "print the version of this binary",
-		Examples: []string{"agentmem version"},
-		Setup: func(fs *flag.FlagSet) Runner {
-			return func(_ context.Context, in *Invocation) error {
-				in.Printf("agentmem %s (%s, %s/%s)\n", apiclient.Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
-				return nil
-			}
-		},
-	})
+}
+
+type helpCommand struct{}
+
+func (*helpCommand) Flags(*flag.FlagSet) {}
+
+func (*helpCommand) Run(_ context.Context, in *Invocation) error {
+	if len(in.Args) == 0 {
+		writeMainHelp(in.Stdout)
+		return nil
+	}
+	cmd := lookup(commands, in.Args[0])
+	if cmd == nil {
+		return Usagef("unknown command %q", in.Args[0])
+	}
+	path := cmd.Name
+	if len(in.Args) > 1 && len(cmd.Subcommands) > 0 {
+		sub := lookup(cmd.Subcommands, in.Args[1])
+		if sub == nil {
+			return Usagef("unknown command %q", path+" "+in.Args[1])
+		}
+		cmd, path = sub, path+" "+sub.Name
+	}
+	var fs *flag.FlagSet
+	if cmd.New != nil {
+		target, _ := newInvocation(in.Env, settings{}, globals{}, cmd, path)
+		fs = target.Flags
+	}
+	writeCommandHelp(in.Stdout, path, cmd, fs)
+	return nil
 }
 
 const mainIntro = `agentmem: long-term memory and personalities for AI coding agents.
 
 Usage: agentmem [global flags] <command> [arguments] [flags]
+       agentmem --version
 `
 
-const mainFooter = `Global flags (before or after the command):
+const mainFooter = `Agent and project:
+  Commands that work on an agent's memory in a project take --agent NAME and --project ID, which
+  default to AGENTMEM_AGENT and AGENTMEM_PROJECT (except stats: without them it counts every scope).
+  The memory, search, daily log, dream and personality commands also take them as their first
+  arguments, project first (the shorthand): agentmem list checkout-service nori is
+  agentmem list --agent nori --project checkout-service. Given both ways, they must be the same.
+
+Global flags (before or after the command):
   --api-url URL       the API's base URL (env AGENTMEM_API_URL), e.g.
                       https://<api-id>.execute-api.<region>.amazonaws.com, or http://127.0.0.1:3000 for make dev
   --auth MODE         sigv4: sign with AWS SigV4 (service execute-api) using the default credential chain
                       (env, shared config, ECS task role); none: unsigned, for make dev (env AGENTMEM_AUTH)
   --timeout DURATION  bound on the whole command: 3s for inject, extract and context flush (60s for
                       extract --llm claude), 30s otherwise (env AGENTMEM_TIMEOUT)
+  --version           print the version, commit and build date, as agentmem version does
 
 Environment:
   AGENTMEM_API_URL, AGENTMEM_AUTH, AGENTMEM_TIMEOUT  as the flags above
   AGENTMEM_REGION     SigV4 signing region (default: from an execute-api host name, else AWS_REGION)
   AGENTMEM_AGENT, AGENTMEM_PROJECT, AGENTMEM_RUN_ID  defaults for --agent, --project and --run-id
-  AGENTMEM_SESSION_ID default for session-context --session (else AGENTMEM_RUN_ID)
+  AGENTMEM_SESSION_ID default for --session of session-context and mcp (else AGENTMEM_RUN_ID)
   AGENTMEM_CLAUDE_COMMAND, AGENTMEM_LLM_MODEL  the claude CLI and model of extract --llm claude
   AWS_*               the AWS credential chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, the ECS container credentials)
 
@@ -112,24 +107,34 @@ func writeMainHelp(w io.Writer) {
 // writeCommandHelp prints a command's usage, description, flags (fs, nil
 // for a command with subcommands) and examples.
 func writeCommandHelp(w io.Writer, path string, c *Command, fs *flag.FlagSet) {
-	synopsis := "agentmem " + path
-	if c.Args != "" {
-		synopsis += " " + c.Args
-	}
-	if len(c.Subcommands) > 0 {
-		synopsis += " <command>"
-	} else {
-		synopsis += " [flags]"
+	synopsis := func(scope string) string {
+		s := "agentmem " + path
+		for _, part := range []string{scope, c.Args} {
+			if part != "" {
+				s += " " + part
+			}
+		}
+		if len(c.Subcommands) > 0 {
+			return s + " <command>"
+		}
+		return s + " [flags]"
 	}
 	summary := c.Summary
 	if summary != "" {
 		summary = strings.ToUpper(summary[:1]) + summary[1:] + "."
 	}
-	fmt.Fprintf(w, "Usage: %s\n\n%s\n", synopsis, wrap(summary, 0))
+	fmt.Fprintf(w, "Usage: %s\n", synopsis(c.flagSynopsis()))
+	if c.Shorthand != NoShorthand {
+		fmt.Fprintf(w, "   or: %s\n", synopsis(c.shorthandSynopsis()))
+	}
+	fmt.Fprintf(w, "\n%s\n", wrap(summary, 0))
 	if c.Description != "" {
 		for _, p := range strings.Split(c.Description, "\n\n") {
 			fmt.Fprintf(w, "\n%s\n", wrap(p, 0))
 		}
+	}
+	if c.Shorthand == ShorthandFirst && c.Keyword == nil {
+		fmt.Fprintf(w, "\n%s\n", wrap("When --agent and --project, or AGENTMEM_AGENT and AGENTMEM_PROJECT, already give the agent and the project, the first two words are the shorthand only if they repeat them. If only one of the two repeats them, the command is refused as ambiguous when the agent and the project come from the environment alone; with --agent and --project, the words are text.", 0))
 	}
 	if len(c.Subcommands) > 0 {
 		fmt.Fprintf(w, "\nCommands:\n")

@@ -29,7 +29,7 @@ const MaxTaskBytes = 1 << 10
 
 func init() {
 	Register(&Command{
-		Name: "inject", Group: GroupPipeline, Pipeline: true,
+		Name: "inject", Group: GroupPipeline, Pipeline: true, Needs: NeedsAgentProject,
 		Fallback: "the agent runs without injected memory",
 		Summary:  "write the agent's personality into CLAUDE.md and its memories into .claude/memory/MEMORY.md",
 		Description: `One round trip to the bootstrap route, then:
@@ -45,80 +45,51 @@ Best effort: on any failure (API unreachable, timeout, refused, unwritable file)
 			"agentmem inject --agent nori --project checkout-service --workspace /workspace --git",
 			`AGENTMEM_AGENT=nori AGENTMEM_PROJECT=checkout-service agentmem inject --task "fix the webhook retries"`,
 		},
-		Setup: func(fs *flag.FlagSet) Runner {
-			var o injectOptions
-			agentProjectFlags(fs, &o.agent, &o.project)
-			fs.StringVar(&o.workspace, "workspace", ".", "the agent's workspace `DIR` (where CLAUDE.md is)")
-			fs.BoolVar(&o.git, "git", false, "set git user.name and user.email in the workspace from the personality")
-			fs.StringVar(&o.task, "task", "", "the run's `TASK`; the server adds the patterns relevant to it to MEMORY.md (first 1 KiB)")
-			fs.BoolVar(&o.quiet, "quiet", false, "print nothing on success")
-			return o.run
-		},
+		New: func() Runner { return &injectCommand{} },
 	})
 }
 
-// agentProjectFlags defines --agent and --project with their environment
-// defaults.
-func agentProjectFlags(fs *flag.FlagSet, agent, project *string) {
-	fs.StringVar(agent, "agent", "", "agent `NAME` (env AGENTMEM_AGENT)")
-	fs.StringVar(project, "project", "", "project `ID` (env AGENTMEM_PROJECT)")
+type injectCommand struct {
+	workspace, task string
+	git, quiet      bool
 }
 
-// agentProject resolves --agent and --project (flag, else environment) and
-// validates them.
-func (in *Invocation) agentProject(agent, project string) (string, string, error) {
-	if agent == "" {
-		agent = in.Getenv("AGENTMEM_AGENT")
-	}
-	if project == "" {
-		project = in.Getenv("AGENTMEM_PROJECT")
-	}
-	if agent == "" || project == "" {
-		return "", "", Usagef("--agent and --project are required (or AGENTMEM_AGENT and AGENTMEM_PROJECT)")
-	}
-	if err := agentmem.ValidateAgentName(agent); err != nil {
-		return "", "", Usagef("--agent: %s", agentmem.ErrorMessage(err))
-	}
-	if err := agentmem.ValidateProjectID(project); err != nil {
-		return "", "", Usagef("--project: %s", agentmem.ErrorMessage(err))
-	}
-	return agent, project, nil
+func (c *injectCommand) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.workspace, "workspace", ".", "the agent's workspace `DIR` (where CLAUDE.md is)")
+	fs.BoolVar(&c.git, "git", false, "set git user.name and user.email in the workspace from the personality")
+	fs.StringVar(&c.task, "task", "", "the run's `TASK`; the server adds the patterns relevant to it to MEMORY.md (first 1 KiB)")
+	fs.BoolVar(&c.quiet, "quiet", false, "print nothing on success")
 }
 
-type injectOptions struct {
-	agent, project, workspace, task string
-	git, quiet                      bool
-}
-
-func (o *injectOptions) run(ctx context.Context, in *Invocation) error {
-	if len(in.Args) > 0 {
-		return Usagef("unexpected argument %q", in.Args[0])
+func (c *injectCommand) Run(ctx context.Context, in *Invocation) error {
+	if err := in.NoArgs(""); err != nil {
+		return err
 	}
-	agent, project, err := in.agentProject(o.agent, o.project)
+	scope, err := in.Scope()
 	if err != nil {
 		return err
 	}
-	if info, err := os.Stat(o.workspace); err != nil || !info.IsDir() {
-		return fmt.Errorf("workspace %s is not a directory", o.workspace)
+	if info, err := os.Stat(c.workspace); err != nil || !info.IsDir() {
+		return fmt.Errorf("workspace %s is not a directory", c.workspace)
 	}
-	c, err := in.Client(ctx)
+	client, err := in.Client(ctx)
 	if err != nil {
 		return err
 	}
-	b, err := c.Bootstrap(ctx, agent, apiclient.BootstrapOptions{ProjectID: project, Task: truncateUTF8(o.task, MaxTaskBytes)})
+	b, err := client.Bootstrap(ctx, scope.Agent, apiclient.BootstrapOptions{ProjectID: scope.Project, Task: truncateUTF8(c.task, MaxTaskBytes)})
 	if err != nil {
 		return err
 	}
-	res, err := Inject(o.workspace, b)
+	res, err := Inject(c.workspace, b)
 	if err != nil {
 		return err
 	}
-	if o.git {
-		if res.GitIdentity, err = setGitIdentity(ctx, o.workspace, b.Personality); err != nil {
+	if c.git {
+		if res.GitIdentity, err = setGitIdentity(ctx, c.workspace, b.Personality); err != nil {
 			return err
 		}
 	}
-	if !o.quiet {
+	if !c.quiet {
 		in.Notef("inject: %s", res)
 	}
 	return nil
@@ -241,15 +212,6 @@ func setGitIdentity(ctx context.Context, workspace string, p *agentmem.Personali
 		return fmt.Sprintf("%s <%s>", name, p.GitEmail), nil
 	}
 	return name, nil
-}
-
-func firstNonEmpty(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // truncateUTF8 cuts s to at most max bytes without splitting a character.

@@ -11,13 +11,12 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/apiclient"
 	"github.com/agentmem/agentmem/shared/mcpserver"
 )
 
 func init() {
 	Register(&Command{
-		Name: "mcp", Group: GroupOther, OwnTimeout: true,
+		Name: "mcp", Group: GroupOther, OwnTimeout: true, Needs: NeedsAgentProject,
 		Summary: "serve memory tools to an agent mid-run: a Model Context Protocol server on stdin/stdout",
 		Description: `Serves six tools to an MCP client such as Claude Code, for the agent's memory in the project: memory_store (scope "session": a key/value shared by the agents of this pipeline run; scope "project": a long-term memory), memory_recall (a session key), memory_search, memory_suggest_patterns, memory_stats and memory_forget. Standard input and output carry the protocol (JSON-RPC, one message a line); logs go to standard error. It runs until the client closes standard input.
 
@@ -32,46 +31,46 @@ The server inherits the rest of the environment (AGENTMEM_API_URL, AGENTMEM_AUTH
 			"AGENTMEM_AGENT=nori AGENTMEM_PROJECT=checkout-service AGENTMEM_RUN_ID=run-42 agentmem mcp",
 			"claude mcp add agentmem -e AGENTMEM_AGENT=nori -e AGENTMEM_PROJECT=checkout-service -- agentmem mcp",
 		},
-		Setup: func(fs *flag.FlagSet) Runner {
-			var o mcpOptions
-			agentProjectFlags(fs, &o.agent, &o.project)
-			fs.StringVar(&o.session, "session", "", "session `ID` of the session scope (env AGENTMEM_SESSION_ID, else AGENTMEM_RUN_ID)")
-			fs.BoolVar(&o.verbose, "verbose", false, "log every tool call on stderr, not only failures")
-			return o.run
-		},
+		New: func() Runner { return &mcpCommand{} },
 	})
 }
 
-type mcpOptions struct {
-	agent, project, session string
-	verbose                 bool
+type mcpCommand struct {
+	session string
+	verbose bool
 }
 
-func (o *mcpOptions) run(ctx context.Context, in *Invocation) error {
-	if len(in.Args) > 0 {
-		return Usagef("unexpected argument %q", in.Args[0])
+func (c *mcpCommand) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.session, "session", "", "session `ID` of the session scope (env AGENTMEM_SESSION_ID, else AGENTMEM_RUN_ID)")
+	fs.BoolVar(&c.verbose, "verbose", false, "log every tool call on stderr, not only failures")
+}
+
+func (c *mcpCommand) Run(ctx context.Context, in *Invocation) error {
+	if err := in.NoArgs(""); err != nil {
+		return err
 	}
-	agent, project, err := in.agentProject(o.agent, o.project)
+	scope, err := in.Scope()
 	if err != nil {
 		return err
 	}
-	session := firstNonEmpty(strings.TrimSpace(o.session), strings.TrimSpace(in.Getenv("AGENTMEM_SESSION_ID")), strings.TrimSpace(in.Getenv("AGENTMEM_RUN_ID")))
+	agent, project := scope.Agent, scope.Project
+	session := firstNonEmpty(strings.TrimSpace(c.session), in.settings.session())
 	if session != "" {
 		if err := agentmem.ValidateSessionID(session); err != nil {
 			return Usagef("--session: %s", agentmem.ErrorMessage(err))
 		}
 	}
-	c, err := in.Client(ctx)
+	client, err := in.Client(ctx)
 	if err != nil {
 		return err
 	}
 	level := slog.LevelInfo
-	if o.verbose {
+	if c.verbose {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(in.Stderr, &slog.HandlerOptions{Level: level})).With("component", "agentmem-mcp")
-	srv, err := mcpserver.New(c, mcpserver.Config{
-		Agent: agent, Project: project, Session: session, CallTimeout: in.Timeout(), Log: log, Version: apiclient.Version(),
+	srv, err := mcpserver.New(client, mcpserver.Config{
+		Agent: agent, Project: project, Session: session, CallTimeout: in.Timeout(), Log: log, Version: in.Build.version(),
 	})
 	if err != nil {
 		return Usagef("%v", err)

@@ -19,167 +19,172 @@ func init() {
 		Summary:     "get, set, remove or list agents' personalities",
 		Description: `A personality is an agent's persona, shared by all its projects: display name, voice, traits, a free-form prompt, and the git identity agentmem inject --git sets. inject prepends it to CLAUDE.md as a "# Personality" section.`,
 		Examples: []string{
-			`agentmem personality set nori --display-name Nori --voice "warm and terse" --trait pragmatic --trait test-first`,
-			"agentmem personality get nori",
+			`agentmem personality set --agent nori --display-name Nori --voice "warm and terse" --trait pragmatic --trait test-first`,
+			"agentmem personality get --agent nori",
 		},
 		Subcommands: []*Command{
 			{
-				Name: "get", Args: "<agent>",
-				Summary:  "print an agent's personality",
-				Examples: []string{"agentmem personality get nori", "agentmem personality get nori --json"},
-				Setup: func(fs *flag.FlagSet) Runner {
-					asJSON := JSONFlag(fs)
-					return func(ctx context.Context, in *Invocation) error {
-						agent, c, err := agentClient(ctx, in)
-						if err != nil {
-							return err
-						}
-						p, err := c.GetPersonality(ctx, agent)
-						if err != nil {
-							return err
-						}
-						if *asJSON {
-							return writeJSON(in.Stdout, p)
-						}
-						writePersonality(in.Stdout, p)
-						return nil
-					}
+				Name: "get", Needs: NeedsAgent, Shorthand: ShorthandAlone,
+				Summary: "print an agent's personality",
+				Examples: []string{
+					"agentmem personality get --agent nori",
+					"AGENTMEM_AGENT=nori agentmem personality get --json",
+					"agentmem personality get nori    # the shorthand",
 				},
+				New: func() Runner { return &personalityGetCommand{} },
 			},
 			{
-				Name: "set", Args: "<agent>",
+				Name: "set", Needs: NeedsAgent, Shorthand: ShorthandAlone,
 				Summary:     "create or change an agent's personality (only the fields given change)",
 				Description: `Reads the current personality, changes the fields given on the command line and writes it back with its version, so that a concurrent change is refused (exit 1, code conflict) rather than lost. An empty value clears a field (--voice ""). --trait replaces the whole list of traits (repeat it; --trait "" clears them). A new personality needs --display-name or --prompt.`,
 				Examples: []string{
-					`agentmem personality set nori --display-name Nori --voice "warm and terse" --trait pragmatic --trait test-first --git-name "Nori (agent)" --git-email nori@agents.example.com`,
-					"agentmem personality set nori --prompt-file nori-persona.md",
-					`agentmem personality set nori --voice ""`,
+					`agentmem personality set --agent nori --display-name Nori --voice "warm and terse" --trait pragmatic --trait test-first --git-name "Nori (agent)" --git-email nori@agents.example.com`,
+					"agentmem personality set --agent nori --prompt-file nori-persona.md",
+					`agentmem personality set nori --voice ""    # the shorthand`,
 				},
-				Setup: func(fs *flag.FlagSet) Runner {
-					var o personalitySet
-					fs.StringVar(&o.displayName, "display-name", "", "the `NAME` the agent goes by")
-					fs.StringVar(&o.voice, "voice", "", "how it writes (`TEXT`), e.g. \"warm and terse\"")
-					fs.Var(&o.traits, "trait", "a `TRAIT` (repeatable; replaces the list)")
-					fs.StringVar(&o.prompt, "prompt", "", "persona `TEXT` added to the section")
-					fs.StringVar(&o.promptFile, "prompt-file", "", "read the prompt from `FILE` (- for standard input)")
-					fs.StringVar(&o.gitName, "git-name", "", "git user.name `NAME` for inject --git")
-					fs.StringVar(&o.gitEmail, "git-email", "", "git user.email `ADDRESS` for inject --git")
-					o.json = JSONFlag(fs)
-					return o.run
-				},
+				New: func() Runner { return &personalitySetCommand{} },
 			},
 			{
-				Name: "rm", Args: "<agent>",
+				Name: "rm", Needs: NeedsAgent, Shorthand: ShorthandAlone,
 				Summary:  "delete an agent's personality",
-				Examples: []string{"agentmem personality rm nori"},
-				Setup: func(fs *flag.FlagSet) Runner {
-					return func(ctx context.Context, in *Invocation) error {
-						agent, c, err := agentClient(ctx, in)
-						if err != nil {
-							return err
-						}
-						if err := c.DeletePersonality(ctx, agent); err != nil {
-							return err
-						}
-						in.Printf("deleted the personality of %s\n", agent)
-						return nil
-					}
-				},
+				Examples: []string{"agentmem personality rm --agent nori", "agentmem personality rm nori    # the shorthand"},
+				New:      func() Runner { return &personalityRmCommand{} },
 			},
 			{
 				Name:     "ls",
 				Summary:  "list every personality",
 				Examples: []string{"agentmem personality ls", "agentmem personality ls --json"},
-				Setup: func(fs *flag.FlagSet) Runner {
-					asJSON := JSONFlag(fs)
-					return func(ctx context.Context, in *Invocation) error {
-						if len(in.Args) > 0 {
-							return Usagef("unexpected argument %q", in.Args[0])
-						}
-						c, err := in.Client(ctx)
-						if err != nil {
-							return err
-						}
-						list, err := c.ListPersonalities(ctx)
-						if err != nil {
-							return err
-						}
-						if *asJSON {
-							if list == nil {
-								list = []agentmem.Personality{}
-							}
-							return writeJSON(in.Stdout, map[string]any{"personalities": list})
-						}
-						if len(list) == 0 {
-							in.Notef("no personalities yet (agentmem personality set AGENT --display-name NAME)")
-							return nil
-						}
-						tw := tabwriter.NewWriter(in.Stdout, 0, 0, 2, ' ', 0)
-						fmt.Fprintln(tw, "AGENT\tDISPLAY NAME\tVOICE\tVERSION\tUPDATED (UTC)")
-						for _, p := range list {
-							fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", p.AgentName, p.DisplayName, oneLine(p.Voice), p.Version, shortTime(p.UpdatedAt))
-						}
-						return tw.Flush()
-					}
-				},
+				New:      func() Runner { return &personalityListCommand{} },
 			},
 		},
 	})
 }
 
-func agentArg(in *Invocation) (string, error) {
-	if len(in.Args) != 1 {
-		return "", Usagef("expected agentmem %s %s", in.Path, in.Command.Args)
-	}
-	if err := agentmem.ValidateAgentName(in.Args[0]); err != nil {
-		return "", Usagef("%s", agentmem.ErrorMessage(err))
-	}
-	return in.Args[0], nil
-}
-
-// agentClient returns the <agent> argument and the API client.
+// agentClient returns the agent and the API client.
 func agentClient(ctx context.Context, in *Invocation) (string, *apiclient.Client, error) {
-	agent, err := agentArg(in)
+	scope, err := in.Scope()
 	if err != nil {
 		return "", nil, err
 	}
 	c, err := in.Client(ctx)
-	return agent, c, err
+	return scope.Agent, c, err
 }
 
-type personalitySet struct {
-	displayName, voice, prompt, promptFile, gitName, gitEmail string
-	traits                                                    stringList
-	json                                                      *bool
-}
+type personalityGetCommand struct{ json bool }
 
-func (o *personalitySet) run(ctx context.Context, in *Invocation) error {
-	agent, err := agentArg(in)
+func (c *personalityGetCommand) Flags(fs *flag.FlagSet) { JSONFlag(fs, &c.json) }
+
+func (c *personalityGetCommand) Run(ctx context.Context, in *Invocation) error {
+	agent, client, err := agentClient(ctx, in)
 	if err != nil {
 		return err
 	}
+	p, err := client.GetPersonality(ctx, agent)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return writeJSON(in.Stdout, p)
+	}
+	writePersonality(in.Stdout, p)
+	return nil
+}
+
+type personalityRmCommand struct{}
+
+func (*personalityRmCommand) Flags(*flag.FlagSet) {}
+
+func (*personalityRmCommand) Run(ctx context.Context, in *Invocation) error {
+	agent, client, err := agentClient(ctx, in)
+	if err != nil {
+		return err
+	}
+	if err := client.DeletePersonality(ctx, agent); err != nil {
+		return err
+	}
+	in.Printf("deleted the personality of %s\n", agent)
+	return nil
+}
+
+type personalityListCommand struct{ json bool }
+
+func (c *personalityListCommand) Flags(fs *flag.FlagSet) { JSONFlag(fs, &c.json) }
+
+func (c *personalityListCommand) Run(ctx context.Context, in *Invocation) error {
+	if err := in.NoArgs(""); err != nil {
+		return err
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	list, err := client.ListPersonalities(ctx)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		if list == nil {
+			list = []agentmem.Personality{}
+		}
+		return writeJSON(in.Stdout, map[string]any{"personalities": list})
+	}
+	if len(list) == 0 {
+		in.Notef("no personalities yet (agentmem personality set --agent AGENT --display-name NAME)")
+		return nil
+	}
+	tw := tabwriter.NewWriter(in.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "AGENT\tDISPLAY NAME\tVOICE\tVERSION\tUPDATED (UTC)")
+	for _, p := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", p.AgentName, p.DisplayName, oneLine(p.Voice), p.Version, shortTime(p.UpdatedAt))
+	}
+	return tw.Flush()
+}
+
+type personalitySetCommand struct {
+	displayName, voice, prompt, promptFile, gitName, gitEmail string
+	traits                                                    stringList
+	json                                                      bool
+}
+
+func (c *personalitySetCommand) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.displayName, "display-name", "", "the `NAME` the agent goes by")
+	fs.StringVar(&c.voice, "voice", "", "how it writes (`TEXT`), e.g. \"warm and terse\"")
+	fs.Var(&c.traits, "trait", "a `TRAIT` (repeatable; replaces the list)")
+	fs.StringVar(&c.prompt, "prompt", "", "persona `TEXT` added to the section")
+	fs.StringVar(&c.promptFile, "prompt-file", "", "read the prompt from `FILE` (- for standard input)")
+	fs.StringVar(&c.gitName, "git-name", "", "git user.name `NAME` for inject --git")
+	fs.StringVar(&c.gitEmail, "git-email", "", "git user.email `ADDRESS` for inject --git")
+	JSONFlag(fs, &c.json)
+}
+
+func (c *personalitySetCommand) Run(ctx context.Context, in *Invocation) error {
+	scope, err := in.Scope()
+	if err != nil {
+		return err
+	}
+	agent := scope.Agent
 	if in.IsSet("prompt") && in.IsSet("prompt-file") {
 		return Usagef("--prompt and --prompt-file do not go together")
 	}
-	if o.promptFile != "" {
+	if c.promptFile != "" {
 		var b []byte
-		if o.promptFile == "-" {
+		if c.promptFile == "-" {
 			b, err = io.ReadAll(io.LimitReader(in.Stdin, agentmem.MaxPromptBytes+1))
 		} else {
-			b, err = os.ReadFile(o.promptFile)
+			b, err = os.ReadFile(c.promptFile)
 		}
 		if err != nil {
 			return fmt.Errorf("read the prompt: %w", err)
 		}
-		o.prompt = string(b)
+		c.prompt = string(b)
 	}
-	c, err := in.Client(ctx)
+	client, err := in.Client(ctx)
 	if err != nil {
 		return err
 	}
 	var in2 agentmem.PersonalityInput
 	version := 0
-	cur, err := c.GetPersonality(ctx, agent)
+	cur, err := client.GetPersonality(ctx, agent)
 	switch {
 	case err == nil:
 		in2 = agentmem.PersonalityInput{DisplayName: cur.DisplayName, Voice: cur.Voice, Traits: cur.Traits,
@@ -193,30 +198,30 @@ func (o *personalitySet) run(ctx context.Context, in *Invocation) error {
 			*dst = v
 		}
 	}
-	set("display-name", &in2.DisplayName, o.displayName)
-	set("voice", &in2.Voice, o.voice)
-	set("git-name", &in2.GitName, o.gitName)
-	set("git-email", &in2.GitEmail, o.gitEmail)
+	set("display-name", &in2.DisplayName, c.displayName)
+	set("voice", &in2.Voice, c.voice)
+	set("git-name", &in2.GitName, c.gitName)
+	set("git-email", &in2.GitEmail, c.gitEmail)
 	if in.IsSet("prompt") || in.IsSet("prompt-file") {
-		in2.Prompt = o.prompt
+		in2.Prompt = c.prompt
 	}
 	if in.IsSet("trait") {
 		in2.Traits = nil
-		for _, t := range o.traits {
+		for _, t := range c.traits {
 			if strings.TrimSpace(t) != "" {
 				in2.Traits = append(in2.Traits, t)
 			}
 		}
 	}
 	in2.Version = &version
-	p, created, err := c.PutPersonality(ctx, agent, in2)
+	p, created, err := client.PutPersonality(ctx, agent, in2)
 	if err != nil {
 		if apiclient.HasCode(err, agentmem.EConflict) {
 			return fmt.Errorf("%w (someone changed the personality of %s meanwhile; run the command again)", err, agent)
 		}
 		return err
 	}
-	if *o.json {
+	if c.json {
 		return writeJSON(in.Stdout, p)
 	}
 	verb := "updated"

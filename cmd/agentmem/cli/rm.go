@@ -10,58 +10,56 @@ import (
 
 func init() {
 	Register(&Command{
-		Name: "rm", Args: "ID...", Group: GroupMemories,
+		Name: "rm", Args: "ID...", Group: GroupMemories, Needs: NeedsAgent,
 		Summary:     "delete memories by id (agentmem list shows the ids)",
 		Description: `Deletes each memory; the API only deletes memories of the given agent (--agent, or AGENTMEM_AGENT), so one agent's ids never reach another's memory. Every id is tried; the exit status is 3 when one was not found.`,
 		Examples: []string{
 			"agentmem rm --agent nori 01JKX3V5T2M8Q9R4S6W7Y0Z1AB",
-			"agentmem list checkout-service nori --type note --json | jq -r '.memories[].id' | xargs agentmem rm --agent nori",
+			"agentmem list --agent nori --project checkout-service --type note --json | jq -r '.memories[].id' | xargs agentmem rm --agent nori",
 		},
-		Setup: func(fs *flag.FlagSet) Runner {
-			agentFlag := fs.String("agent", "", "the memories' agent `NAME` (env AGENTMEM_AGENT)")
-			return func(ctx context.Context, in *Invocation) error {
-				agent := *agentFlag
-				if agent == "" {
-					agent = in.Getenv("AGENTMEM_AGENT")
-				}
-				if agent == "" {
-					return Usagef("--agent is required (or AGENTMEM_AGENT)")
-				}
-				if err := agentmem.ValidateAgentName(agent); err != nil {
-					return Usagef("--agent: %s", agentmem.ErrorMessage(err))
-				}
-				if len(in.Args) == 0 {
-					return Usagef("expected at least one memory id")
-				}
-				c, err := in.Client(ctx)
-				if err != nil {
-					return err
-				}
-				if len(in.Args) == 1 {
-					if err := c.DeleteMemory(ctx, agent, in.Args[0]); err != nil {
-						return err
-					}
-					in.Printf("removed %s\n", in.Args[0])
-					return nil
-				}
-				missing := 0
-				for _, id := range in.Args {
-					err := c.DeleteMemory(ctx, agent, id)
-					switch {
-					case apiclient.IsNotFound(err):
-						missing++
-						in.Notef("rm: no memory %s for agent %s", id, agent)
-						continue
-					case err != nil:
-						return err // the next call would fail the same way
-					}
-					in.Printf("removed %s\n", id)
-				}
-				if missing > 0 {
-					return agentmem.Errorf(agentmem.ENotFound, "%d of %d memories were not found", missing, len(in.Args))
-				}
-				return nil
-			}
-		},
+		New: func() Runner { return &rmCommand{} },
 	})
+}
+
+type rmCommand struct{}
+
+func (*rmCommand) Flags(*flag.FlagSet) {}
+
+func (*rmCommand) Run(ctx context.Context, in *Invocation) error {
+	scope, err := in.Scope()
+	if err != nil {
+		return err
+	}
+	agent := scope.Agent
+	if len(in.Args) == 0 {
+		return Usagef("expected at least one memory id")
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	if len(in.Args) == 1 {
+		if err := client.DeleteMemory(ctx, agent, in.Args[0]); err != nil {
+			return err
+		}
+		in.Printf("removed %s\n", in.Args[0])
+		return nil
+	}
+	missing := 0
+	for _, id := range in.Args {
+		err := client.DeleteMemory(ctx, agent, id)
+		switch {
+		case apiclient.IsNotFound(err):
+			missing++
+			in.Notef("rm: no memory %s for agent %s", id, agent)
+			continue
+		case err != nil:
+			return err // the next call would fail the same way
+		}
+		in.Printf("removed %s\n", id)
+	}
+	if missing > 0 {
+		return agentmem.Errorf(agentmem.ENotFound, "%d of %d memories were not found", missing, len(in.Args))
+	}
+	return nil
 }

@@ -16,7 +16,7 @@ func init() {
 	Register(&Command{
 		Name: "session-context", Group: GroupTiers,
 		Summary: "set, get or remove the key/values one pipeline run's agents share; end the session",
-		Description: `Session context (seed 003's session scope) is key/value context shared by the agents of one pipeline run: the session. Keys live until the session ends (agentmem session-context end deletes them all at once) or their TTL passes (default 24h, from 1m to 7d), so sessions that never end clean themselves up.
+		Description: `Session context is key/value context shared by the agents of one pipeline run: the session. Keys live until the session ends (agentmem session-context end deletes them all at once) or their TTL passes (default 24h, from 1m to 7d), so sessions that never end clean themselves up.
 
 Every subcommand takes the project (--project, or AGENTMEM_PROJECT) and the session id (--session, else AGENTMEM_SESSION_ID, else AGENTMEM_RUN_ID: the pipeline run), as agentmem mcp does.`,
 		Examples: []string{
@@ -26,177 +26,68 @@ Every subcommand takes the project (--project, or AGENTMEM_PROJECT) and the sess
 		},
 		Subcommands: []*Command{
 			{
-				Name: "set", Args: "<key> [<value...>|-]",
+				Name: "set", Args: "<key> [<value...>|-]", Needs: NeedsProject,
 				Summary:     "store a key of the session's context (the value from the arguments or standard input)",
 				Description: `The words after the key are the value (quote it or not; "" for an empty value). Without them, or with "-", the value is read from standard input exactly as it is (up to 32 KiB). Setting a key again replaces its value and restarts its TTL.`,
 				Examples: []string{
 					`agentmem session-context set --project checkout-service --session run-42 auth-pattern "JWT with refresh tokens"`,
 					"go test ./... 2>&1 | tail -20 | agentmem session-context set last-test-run --ttl 2h",
 				},
-				Setup: func(fs *flag.FlagSet) Runner {
-					var s sessionFlags
-					s.define(fs)
-					ttl := fs.String("ttl", "", "how long the key lives unless the session ends first (`DURATION`: 30m, 24h, 7d; default 24h)")
-					asJSON := JSONFlag(fs)
-					return func(ctx context.Context, in *Invocation) error {
-						project, session, key, err := s.resolve(in, -1)
-						if err != nil {
-							return err
-						}
-						seconds := 0
-						if *ttl != "" {
-							if seconds, err = parseTTL(*ttl); err != nil {
-								return err
-							}
-						}
-						value, err := sessionValue(in, in.Args[1:])
-						if err != nil {
-							return err
-						}
-						c, err := in.Client(ctx)
-						if err != nil {
-							return err
-						}
-						e, created, err := c.PutSessionContext(ctx, project, session, key, value, seconds)
-						if err != nil {
-							return err
-						}
-						if *asJSON {
-							return writeJSON(in.Stdout, e)
-						}
-						verb := "replaced"
-						if created {
-							verb = "set"
-						}
-						in.Printf("%s %s in session %s of %s (%d bytes, expires %s UTC)\n", verb, key, session, project, len(value), shortTime(e.ExpiresAt))
-						return nil
-					}
-				},
+				New: func() Runner { return &contextSetCommand{} },
 			},
 			{
-				Name: "get", Args: "<key>",
+				Name: "get", Args: "<key>", Needs: NeedsProject,
 				Summary:     "print a key of the session's context",
 				Description: `Prints the value exactly as it was stored, with no newline added, so that "get KEY > file" gives back what "set KEY - < file" stored; --json prints the entry with its times. Reading a key records its access time. Exits 3 when the key is absent or expired.`,
 				Examples: []string{
 					"agentmem session-context get --project checkout-service --session run-42 auth-pattern",
 					`PATTERN=$(agentmem session-context get auth-pattern)`,
 				},
-				Setup: func(fs *flag.FlagSet) Runner {
-					var s sessionFlags
-					s.define(fs)
-					asJSON := JSONFlag(fs)
-					return func(ctx context.Context, in *Invocation) error {
-						project, session, key, err := s.resolve(in, 0)
-						if err != nil {
-							return err
-						}
-						c, err := in.Client(ctx)
-						if err != nil {
-							return err
-						}
-						e, err := c.GetSessionContext(ctx, project, session, key)
-						if err != nil {
-							return err
-						}
-						if *asJSON {
-							return writeJSON(in.Stdout, e)
-						}
-						_, err = io.WriteString(in.Stdout, e.Value)
-						return err
-					}
-				},
+				New: func() Runner { return &contextGetCommand{} },
 			},
 			{
-				Name: "rm", Args: "<key>",
+				Name: "rm", Args: "<key>", Needs: NeedsProject,
 				Summary:  "remove one key of the session's context",
 				Examples: []string{"agentmem session-context rm --project checkout-service --session run-42 auth-pattern"},
-				Setup: func(fs *flag.FlagSet) Runner {
-					var s sessionFlags
-					s.define(fs)
-					return func(ctx context.Context, in *Invocation) error {
-						project, session, key, err := s.resolve(in, 0)
-						if err != nil {
-							return err
-						}
-						c, err := in.Client(ctx)
-						if err != nil {
-							return err
-						}
-						if err := c.DeleteSessionContext(ctx, project, session, key); err != nil {
-							return err
-						}
-						in.Printf("removed %s from session %s of %s\n", key, session, project)
-						return nil
-					}
-				},
+				New:      func() Runner { return &contextRmCommand{} },
 			},
 			{
-				Name:        "end",
+				Name: "end", Needs: NeedsProject,
 				Summary:     "end the session: delete every key of its context at once",
 				Description: `Ends the session: all its keys are deleted at once (ending a session that has none, or that ended already, deletes nothing and succeeds).`,
 				Examples:    []string{"agentmem session-context end --project checkout-service --session run-42"},
-				Setup: func(fs *flag.FlagSet) Runner {
-					var s sessionFlags
-					s.define(fs)
-					asJSON := JSONFlag(fs)
-					return func(ctx context.Context, in *Invocation) error {
-						if len(in.Args) > 0 {
-							return Usagef("unexpected argument %q", in.Args[0])
-						}
-						project, session, err := s.projectSession(in)
-						if err != nil {
-							return err
-						}
-						c, err := in.Client(ctx)
-						if err != nil {
-							return err
-						}
-						ended, err := c.EndSession(ctx, project, session)
-						if err != nil {
-							return err
-						}
-						if *asJSON {
-							return writeJSON(in.Stdout, ended)
-						}
-						in.Printf("ended session %s of %s: %d key%s deleted\n", session, project, ended.Deleted, plural(ended.Deleted))
-						return nil
-					}
-				},
+				New:         func() Runner { return &contextEndCommand{} },
 			},
 		},
 	})
 }
 
-// sessionFlags are --project and --session.
-type sessionFlags struct{ project, session string }
+// sessionFlag is --session, which every session-context command takes.
+type sessionFlag struct{ session string }
 
-func (s *sessionFlags) define(fs *flag.FlagSet) {
-	fs.StringVar(&s.project, "project", "", "project `ID` (env AGENTMEM_PROJECT)")
+func (s *sessionFlag) define(fs *flag.FlagSet) {
 	fs.StringVar(&s.session, "session", "", "session `ID` (env AGENTMEM_SESSION_ID, else AGENTMEM_RUN_ID: the pipeline run)")
 }
 
 // projectSession resolves and validates the project and the session id.
-func (s *sessionFlags) projectSession(in *Invocation) (project, session string, err error) {
-	project, session = s.project, s.session
-	if project == "" {
-		project = in.Getenv("AGENTMEM_PROJECT")
-	}
-	session = firstNonEmpty(session, in.Getenv("AGENTMEM_SESSION_ID"), in.Getenv("AGENTMEM_RUN_ID"))
-	if project == "" || session == "" {
+func (s *sessionFlag) projectSession(in *Invocation) (project, session string, err error) {
+	session = firstNonEmpty(s.session, in.settings.session())
+	if session == "" {
 		return "", "", Usagef("--project and --session are required (or AGENTMEM_PROJECT, and AGENTMEM_SESSION_ID or AGENTMEM_RUN_ID)")
 	}
-	if err := agentmem.ValidateProjectID(project); err != nil {
-		return "", "", Usagef("--project: %s", agentmem.ErrorMessage(err))
+	scope, err := in.Scope()
+	if err != nil {
+		return "", "", err
 	}
 	if err := agentmem.ValidateSessionID(session); err != nil {
 		return "", "", Usagef("--session: %s", agentmem.ErrorMessage(err))
 	}
-	return project, session, nil
+	return scope.Project, session, nil
 }
 
 // resolve returns the project, the session and the <key> argument, which
 // must be followed by exactly extra more arguments (extra < 0: any).
-func (s *sessionFlags) resolve(in *Invocation, extra int) (project, session, key string, err error) {
+func (s *sessionFlag) resolve(in *Invocation, extra int) (project, session, key string, err error) {
 	if len(in.Args) < 1 || (extra >= 0 && len(in.Args) != 1+extra) {
 		return "", "", "", Usagef("expected agentmem %s %s", in.Path, in.Command.Args)
 	}
@@ -208,6 +99,135 @@ func (s *sessionFlags) resolve(in *Invocation, extra int) (project, session, key
 		return "", "", "", Usagef("%s", agentmem.ErrorMessage(err))
 	}
 	return project, session, key, nil
+}
+
+type contextSetCommand struct {
+	sessionFlag
+	ttl  string
+	json bool
+}
+
+func (c *contextSetCommand) Flags(fs *flag.FlagSet) {
+	c.define(fs)
+	fs.StringVar(&c.ttl, "ttl", "", "how long the key lives unless the session ends first (`DURATION`: 30m, 24h, 7d; default 24h)")
+	JSONFlag(fs, &c.json)
+}
+
+func (c *contextSetCommand) Run(ctx context.Context, in *Invocation) error {
+	project, session, key, err := c.resolve(in, -1)
+	if err != nil {
+		return err
+	}
+	seconds := 0
+	if c.ttl != "" {
+		if seconds, err = parseTTL(c.ttl); err != nil {
+			return err
+		}
+	}
+	value, err := sessionValue(in, in.Args[1:])
+	if err != nil {
+		return err
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	e, created, err := client.PutSessionContext(ctx, project, session, key, value, seconds)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return writeJSON(in.Stdout, e)
+	}
+	verb := "replaced"
+	if created {
+		verb = "set"
+	}
+	in.Printf("%s %s in session %s of %s (%d bytes, expires %s UTC)\n", verb, key, session, project, len(value), shortTime(e.ExpiresAt))
+	return nil
+}
+
+type contextGetCommand struct {
+	sessionFlag
+	json bool
+}
+
+func (c *contextGetCommand) Flags(fs *flag.FlagSet) {
+	c.define(fs)
+	JSONFlag(fs, &c.json)
+}
+
+func (c *contextGetCommand) Run(ctx context.Context, in *Invocation) error {
+	project, session, key, err := c.resolve(in, 0)
+	if err != nil {
+		return err
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	e, err := client.GetSessionContext(ctx, project, session, key)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return writeJSON(in.Stdout, e)
+	}
+	_, err = io.WriteString(in.Stdout, e.Value)
+	return err
+}
+
+type contextRmCommand struct{ sessionFlag }
+
+func (c *contextRmCommand) Flags(fs *flag.FlagSet) { c.define(fs) }
+
+func (c *contextRmCommand) Run(ctx context.Context, in *Invocation) error {
+	project, session, key, err := c.resolve(in, 0)
+	if err != nil {
+		return err
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	if err := client.DeleteSessionContext(ctx, project, session, key); err != nil {
+		return err
+	}
+	in.Printf("removed %s from session %s of %s\n", key, session, project)
+	return nil
+}
+
+type contextEndCommand struct {
+	sessionFlag
+	json bool
+}
+
+func (c *contextEndCommand) Flags(fs *flag.FlagSet) {
+	c.define(fs)
+	JSONFlag(fs, &c.json)
+}
+
+func (c *contextEndCommand) Run(ctx context.Context, in *Invocation) error {
+	if err := in.NoArgs(""); err != nil {
+		return err
+	}
+	project, session, err := c.projectSession(in)
+	if err != nil {
+		return err
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	ended, err := client.EndSession(ctx, project, session)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return writeJSON(in.Stdout, ended)
+	}
+	in.Printf("ended session %s of %s: %d key%s deleted\n", session, project, ended.Deleted, plural(ended.Deleted))
+	return nil
 }
 
 // sessionValue is the value of set: the words given, or standard input

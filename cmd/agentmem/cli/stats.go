@@ -14,44 +14,53 @@ import (
 
 func init() {
 	Register(&Command{
-		Name: "stats", Args: "[<project> <agent>]", Group: GroupSearch,
+		Name: "stats", Group: GroupSearch, Needs: NeedsAgentProject, Shorthand: ShorthandAlone, ScopeOptional: true,
 		Summary:     "count memories and their size: one agent in a project, or every scope with totals",
-		Description: `With <project> <agent>: the scope's memories (total, stored bytes, by type, by source), its usage by scope (the agent's project memories, and the project's live session context, shared by its agents) and the eviction limit. Without: the totals over every scope, then one line per scope, reading every page of scopes (--limit N stops after N).`,
+		Description: `With --agent and --project: the scope's memories (total, stored bytes, by type, by source), its usage by scope (the agent's project memories, and the project's live session context, shared by its agents) and the eviction limit. Without them: the totals over every scope, then one line per scope, reading every page of scopes (--limit N stops after N). Here AGENTMEM_AGENT and AGENTMEM_PROJECT are not read, so that agentmem stats always means every scope.`,
 		Examples: []string{
-			"agentmem stats checkout-service nori",
+			"agentmem stats --agent nori --project checkout-service",
 			"agentmem stats",
 			"agentmem stats --json | jq '.totals.total'",
+			"agentmem stats checkout-service nori    # the shorthand",
 		},
-		Setup: func(fs *flag.FlagSet) Runner {
-			limit := fs.Int("limit", 0, "every scope: list at most `N` scopes (default all)")
-			asJSON := JSONFlag(fs)
-			return func(ctx context.Context, in *Invocation) error {
-				if len(in.Args) == 0 {
-					return allStats(ctx, in, *limit, *asJSON)
-				}
-				project, agent, err := in.ProjectAgent(0)
-				if err != nil {
-					return err
-				}
-				if in.IsSet("limit") {
-					return Usagef("--limit is for every scope (agentmem stats without <project> <agent>)")
-				}
-				c, err := in.Client(ctx)
-				if err != nil {
-					return err
-				}
-				s, err := c.GetStats(ctx, agent, project)
-				if err != nil {
-					return err
-				}
-				if *asJSON {
-					return writeJSON(in.Stdout, s)
-				}
-				writeStats(in.Stdout, s)
-				return nil
-			}
-		},
+		New: func() Runner { return &statsCommand{} },
 	})
+}
+
+type statsCommand struct {
+	limit int
+	json  bool
+}
+
+func (c *statsCommand) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&c.limit, "limit", 0, "every scope: list at most `N` scopes (default all)")
+	JSONFlag(fs, &c.json)
+}
+
+func (c *statsCommand) Run(ctx context.Context, in *Invocation) error {
+	scope, err := in.Scope()
+	if err != nil {
+		return err
+	}
+	if scope == (Scope{}) {
+		return allStats(ctx, in, c.limit, c.json)
+	}
+	if in.IsSet("limit") {
+		return Usagef("--limit is for every scope (agentmem stats without --agent and --project)")
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	s, err := client.GetStats(ctx, scope.Agent, scope.Project)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return writeJSON(in.Stdout, s)
+	}
+	writeStats(in.Stdout, s)
+	return nil
 }
 
 func writeStats(w io.Writer, s agentmem.Stats) {
