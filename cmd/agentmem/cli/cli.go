@@ -40,6 +40,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
+	"github.com/agentmem/agentmem/shared/settings"
 	"golang.org/x/term"
 )
 
@@ -295,7 +296,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	if env.Stderr == nil {
 		env.Stderr = io.Discard
 	}
-	g := globals{apiURL: env.Getenv("AGENTMEM_API_URL"), auth: env.Getenv("AGENTMEM_AUTH"), timeout: env.Getenv("AGENTMEM_TIMEOUT")}
+	g := globals{apiURL: settings.APIURL.Get(env.Getenv), auth: settings.Auth.Get(env.Getenv), timeout: settings.Timeout.Get(env.Getenv)}
 
 	top := flag.NewFlagSet("agentmem", flag.ContinueOnError)
 	top.SetOutput(io.Discard)

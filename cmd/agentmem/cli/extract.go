@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 // OutputCap is how much of a run's output extract sends: its last 48 KiB,
@@ -117,7 +118,7 @@ func (o *extractOptions) run(ctx context.Context, in *Invocation) error {
 		return err
 	}
 	if o.runID == "" {
-		o.runID = in.Getenv("AGENTMEM_RUN_ID")
+		o.runID = settings.RunID.Get(in.Getenv)
 	}
 	if o.runID == "" {
 		return Usagef("--run-id is required (or AGENTMEM_RUN_ID)")

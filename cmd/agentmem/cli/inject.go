@@ -15,6 +15,7 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
 	"github.com/agentmem/agentmem/shared/markdown"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 // Workspace files inject writes, relative to --workspace.
@@ -68,10 +69,10 @@ func agentProjectFlags(fs *flag.FlagSet, agent, project *string) {
 // validates them.
 func (in *Invocation) agentProject(agent, project string) (string, string, error) {
 	if agent == "" {
-		agent = in.Getenv("AGENTMEM_AGENT")
+		agent = settings.Agent.Get(in.Getenv)
 	}
 	if project == "" {
-		project = in.Getenv("AGENTMEM_PROJECT")
+		project = settings.Project.Get(in.Getenv)
 	}
 	if agent == "" || project == "" {
 		return "", "", Usagef("--agent and --project are required (or AGENTMEM_AGENT and AGENTMEM_PROJECT)")

@@ -13,6 +13,7 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
 	"github.com/agentmem/agentmem/shared/mcpserver"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 func init() {
@@ -55,7 +56,7 @@ func (o *mcpOptions) run(ctx context.Context, in *Invocation) error {
 	if err != nil {
 		return err
 	}
-	session := firstNonEmpty(strings.TrimSpace(o.session), strings.TrimSpace(in.Getenv("AGENTMEM_SESSION_ID")), strings.TrimSpace(in.Getenv("AGENTMEM_RUN_ID")))
+	session := firstNonEmpty(strings.TrimSpace(o.session), strings.TrimSpace(settings.SessionID.Get(in.Getenv)), strings.TrimSpace(settings.RunID.Get(in.Getenv)))
 	if session != "" {
 		if err := agentmem.ValidateSessionID(session); err != nil {
 			return Usagef("--session: %s", agentmem.ErrorMessage(err))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 func init() {
@@ -22,7 +23,7 @@ func init() {
 			return func(ctx context.Context, in *Invocation) error {
 				agent := *agentFlag
 				if agent == "" {
-					agent = in.Getenv("AGENTMEM_AGENT")
+					agent = settings.Agent.Get(in.Getenv)
 				}
 				if agent == "" {
 					return Usagef("--agent is required (or AGENTMEM_AGENT)")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 func init() {
@@ -179,9 +180,9 @@ func (s *sessionFlags) define(fs *flag.FlagSet) {
 func (s *sessionFlags) projectSession(in *Invocation) (project, session string, err error) {
 	project, session = s.project, s.session
 	if project == "" {
-		project = in.Getenv("AGENTMEM_PROJECT")
+		project = settings.Project.Get(in.Getenv)
 	}
-	session = firstNonEmpty(session, in.Getenv("AGENTMEM_SESSION_ID"), in.Getenv("AGENTMEM_RUN_ID"))
+	session = firstNonEmpty(session, settings.SessionID.Get(in.Getenv), settings.RunID.Get(in.Getenv))
 	if project == "" || session == "" {
 		return "", "", Usagef("--project and --session are required (or AGENTMEM_PROJECT, and AGENTMEM_SESSION_ID or AGENTMEM_RUN_ID)")
 	}
