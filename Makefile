@@ -5,7 +5,7 @@ PORT ?= 3000
 # npm ci installs the pinned tools (DynamoDB Local) once per lockfile change.
 TOOLS_STAMP := tools/node_modules/.installed
 
-.PHONY: help dev dev-reset test vet fmt-check fuzz bench tools bench-inject
+.PHONY: help dev dev-reset test vet fmt-check fuzz bench tools bench-inject docs
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -42,6 +42,10 @@ dev-reset: ## wipe the local data kept by make dev
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './tools/node_modules/*')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+docs: ## regenerate what the docs take from the code: README's settings and API tables, DEPLOY.md's function settings
+	$(GO) generate ./shared/settings
+	UPDATE_README=1 $(GO) test -count=1 -run '^TestReadmeTable$$' ./shared/routes
 
 vet: ## go vet and gofmt
 	$(GO) vet ./...

@@ -8,8 +8,9 @@
 //	devserver [-addr 127.0.0.1] [-port 3000] [-data .data] [-in-memory]
 //
 // PORT overrides the default port; DYNAMODB_ENDPOINT uses an already
-// running DynamoDB instead of starting one. LLM settings (AGENTMEM_LLM and
-// friends) are read from the environment as in Lambda.
+// running DynamoDB instead of starting one. The functions' settings
+// (AGENTMEM_LLM and friends, shared/settings) are read from the
+// environment as in Lambda.
 package main
 
 import (
@@ -30,10 +31,11 @@ import (
 	"github.com/agentmem/agentmem/shared/applog"
 	"github.com/agentmem/agentmem/shared/dynamolocal"
 	"github.com/agentmem/agentmem/shared/dynamostore"
-	"github.com/agentmem/agentmem/shared/embeddings"
+	"github.com/agentmem/agentmem/shared/embeddings/embedders"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/llm/providers"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 func main() {
@@ -45,7 +47,7 @@ func main() {
 
 func run() error {
 	defPort := 3000
-	if p, err := strconv.Atoi(os.Getenv("PORT")); err == nil {
+	if p, err := strconv.Atoi(settings.Port.Get(os.Getenv)); err == nil {
 		defPort = p
 	}
 	addr := flag.String("addr", "127.0.0.1", "address to listen on")
@@ -61,7 +63,7 @@ func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := applog.New(os.Stderr, func(k string) string {
-		if k == "LOG_FORMAT" && os.Getenv(k) == "" {
+		if k == settings.LogFormat.Name && os.Getenv(k) == "" {
 			return "text"
 		}
 		return os.Getenv(k)
@@ -88,7 +90,7 @@ func run() error {
 			}
 		}()
 	}
-	deps, err := lambdamain.DepsFromEnv(ctx, os.Getenv, log, &cfg, lambdamain.WithLLM(providers.FromEnv), lambdamain.WithEmbedder(embeddings.FromEnv))
+	deps, err := lambdamain.DepsFromEnv(ctx, os.Getenv, log, &cfg, lambdamain.WithLLM(providers.FromEnv), lambdamain.WithEmbedder(embedders.FromEnv))
 	if err != nil {
 		return err
 	}
@@ -108,7 +110,7 @@ func run() error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	where := "in memory"
-	if !*inMemory && os.Getenv("DYNAMODB_ENDPOINT") == "" {
+	if !*inMemory && settings.DynamoDBEndpoint.Get(os.Getenv) == "" {
 		where = "data in " + *data
 	}
 	fmt.Printf("agentmem API ready at http://%s (DynamoDB Local at %s, %s; Ctrl-C stops)\n", ln.Addr(), cfg.Endpoint, where)

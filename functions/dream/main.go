@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/agentmem/agentmem/functions/dream/dreamapi"
-	"github.com/agentmem/agentmem/shared/embeddings"
+	"github.com/agentmem/agentmem/shared/embeddings/embedders"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/llm/providers"
 )
@@ -20,7 +20,7 @@ func main() {
 			return nil, err
 		}
 		return l.Handle, nil
-	}, lambdamain.WithLLM(providers.FromEnv), lambdamain.WithEmbedder(embeddings.FromEnv))
+	}, lambdamain.WithLLM(providers.FromEnv), lambdamain.WithEmbedder(embedders.FromEnv))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dream:", err)
 		os.Exit(1)

@@ -8,13 +8,13 @@ import (
 	"os"
 
 	"github.com/agentmem/agentmem/functions/extraction/extractionapi"
-	"github.com/agentmem/agentmem/shared/embeddings"
+	"github.com/agentmem/agentmem/shared/embeddings/embedders"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/llm/providers"
 )
 
 func main() {
-	if err := lambdamain.Run(extractionapi.New, lambdamain.WithLLM(providers.FromEnv), lambdamain.WithEmbedder(embeddings.FromEnv)); err != nil {
+	if err := lambdamain.Run(extractionapi.New, lambdamain.WithLLM(providers.FromEnv), lambdamain.WithEmbedder(embedders.FromEnv)); err != nil {
 		fmt.Fprintln(os.Stderr, "extraction:", err)
 		os.Exit(1)
 	}

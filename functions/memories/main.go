@@ -7,12 +7,12 @@ import (
 	"os"
 
 	"github.com/agentmem/agentmem/functions/memories/memoryapi"
-	"github.com/agentmem/agentmem/shared/embeddings"
+	"github.com/agentmem/agentmem/shared/embeddings/embedders"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 )
 
 func main() {
-	if err := lambdamain.Run(memoryapi.New, lambdamain.WithEmbedder(embeddings.FromEnv)); err != nil {
+	if err := lambdamain.Run(memoryapi.New, lambdamain.WithEmbedder(embedders.FromEnv)); err != nil {
 		fmt.Fprintln(os.Stderr, "memories:", err)
 		os.Exit(1)
 	}

@@ -25,6 +25,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 // APIVersion is the Runtime API version the stand-in serves.
@@ -117,7 +119,7 @@ func Start(opts Options) (*Runtime, error) {
 	r.cmd = exec.Command(opts.Binary)
 	r.cmd.Env = append([]string{
 		"AWS_LAMBDA_RUNTIME_API=" + ln.Addr().String(),
-		"AWS_LAMBDA_FUNCTION_NAME=" + opts.FunctionName,
+		settings.LambdaFunctionName.Name + "=" + opts.FunctionName,
 		"AWS_LAMBDA_FUNCTION_VERSION=$LATEST",
 		"AWS_LAMBDA_FUNCTION_MEMORY_SIZE=512",
 		"_HANDLER=bootstrap",

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentmem/agentmem/shared/embeddings"
+	"github.com/agentmem/agentmem/shared/embeddings/bedrock"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/routes"
 )
@@ -50,10 +52,11 @@ const (
 	// for extraction and nightly dreams.
 	DefaultLLMModel = "global.anthropic.claude-haiku-4-5-20251001-v1:0"
 	// DefaultEmbeddingsModel is Amazon Titan Text Embeddings V2.
-	DefaultEmbeddingsModel = "amazon.titan-embed-text-v2:0"
-	// EmbeddingsBedrock and EmbeddingsNone are the embeddings settings.
-	EmbeddingsBedrock = "bedrock"
-	EmbeddingsNone    = "none"
+	DefaultEmbeddingsModel = bedrock.DefaultModel
+	// EmbeddingsBedrock and EmbeddingsNone are the embeddings settings
+	// the stack accepts.
+	EmbeddingsBedrock = embeddings.ProviderBedrock
+	EmbeddingsNone    = embeddings.ProviderNone
 )
 
 // Config is everything the stack is built from. ConfigFromContext reads it

@@ -2,6 +2,7 @@ package stack
 
 import (
 	"github.com/agentmem/agentmem/shared/routes"
+	"github.com/agentmem/agentmem/shared/settings"
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
@@ -48,7 +49,7 @@ func (s *Stack) addDream(fn awslambda.Function) {
 		RetentionPeriod:   awscdk.Duration_Days(jsii.Number(4)),
 		DeadLetterQueue:   &awssqs.DeadLetterQueue{Queue: s.DreamDLQ, MaxReceiveCount: jsii.Number(MaxReceiveCount)},
 	})
-	fn.AddEnvironment(jsii.String("DREAM_QUEUE_URL"), s.DreamQueue.QueueUrl(), nil)
+	fn.AddEnvironment(jsii.String(settings.DreamQueueURL.Name), s.DreamQueue.QueueUrl(), nil)
 	s.DreamQueue.GrantSendMessages(fn)
 	fn.AddEventSource(awslambdaeventsources.NewSqsEventSource(s.DreamQueue, &awslambdaeventsources.SqsEventSourceProps{
 		BatchSize:               jsii.Number(DreamBatchSize),

@@ -3,10 +3,12 @@ package stack
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/routes"
+	"github.com/agentmem/agentmem/shared/settings"
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
@@ -16,8 +18,9 @@ import (
 )
 
 // functionSpec sizes one function and says what it may touch. Routes come
-// from shared/routes; what each function does with the tables is declared
-// here, once, and nowhere else.
+// from shared/routes; which settings a function reads (and so whether it
+// calls a model or embeds) from shared/settings; what each function does
+// with the tables is declared here, once, and nowhere else.
 type functionSpec struct {
 	description string
 	timeout     int // seconds
@@ -25,10 +28,8 @@ type functionSpec struct {
 	memories    tableAccess // 0: no access
 	personas    tableAccess
 	journal     tableAccess
-	llm         bool // extraction and dream: AGENTMEM_LLM* and bedrock:InvokeModel on the model
-	llmTimeout  string
-	embeddings  bool // every writer of memories (each write is embedded): AGENTMEM_EMBEDDINGS* and bedrock:InvokeModel on the model
-	env         map[string]string
+	llmTimeout  string // AGENTMEM_LLM_TIMEOUT of a function that reads the LLM settings
+	env         map[*settings.Setting]string
 }
 
 // functionSpecs: API functions stay under API Gateway's 30 s integration
@@ -39,7 +40,6 @@ var functionSpecs = map[routes.Function]functionSpec{
 		description: "agentmem memories: CRUD, MEMORY.md, bootstrap, daily log, session context, search, stats",
 		timeout:     15, memoryMB: 512,
 		memories: readWrite, personas: readOnly, journal: readWrite,
-		embeddings: true,
 	},
 	routes.Personalities: {
 		description: "agentmem personalities: CRUD",
@@ -50,17 +50,17 @@ var functionSpecs = map[routes.Function]functionSpec{
 		description: "agentmem extraction: learnings from an agent run's output",
 		timeout:     29, memoryMB: 512,
 		memories: readWrite, journal: readWrite,
-		llm: true, llmTimeout: "25s", embeddings: true,
+		llmTimeout: "25s",
 	},
 	routes.Dream: {
 		description: "agentmem Deep Dream: API, nightly dispatcher (EventBridge Scheduler) and SQS worker",
 		timeout:     300, memoryMB: 1024,
 		memories: readWrite, journal: readWrite,
-		llm: true, llmTimeout: "240s", embeddings: true,
+		llmTimeout: "240s",
 		// A dream's lease on its scope must outlast the function that
 		// holds it, so a killed worker's scope frees itself only after
 		// the worker is surely gone.
-		env: map[string]string{"AGENTMEM_DREAM_LEASE": "330s"},
+		env: map[*settings.Setting]string{settings.DreamLease: "330s"},
 	},
 }
 
@@ -83,7 +83,7 @@ func (s *Stack) addFunctions() error {
 			Description: jsii.String("agentmem " + string(fn) + " function"),
 		})
 		logGroup.GrantWrite(role)
-		statements, wildcards := s.functionStatements(spec)
+		statements, wildcards := s.functionStatements(fn, spec)
 		for _, st := range statements {
 			role.AddToPolicy(st)
 		}
@@ -91,6 +91,10 @@ func (s *Stack) addFunctions() error {
 			nagSuppress(role, true, nagReason{id: "AwsSolutions-IAM5",
 				reason:    "A cross-region inference profile routes each call to the foundation model in one of several regions; the region is a wildcard, and the statement only applies through that profile (bedrock:InferenceProfileArn condition).",
 				appliesTo: wildcards})
+		}
+		env, err := s.functionEnv(fn, spec)
+		if err != nil {
+			return err
 		}
 		f := awslambda.NewFunction(s.Stack, jsii.String(id+"Function"), &awslambda.FunctionProps{
 			Description:           jsii.String(spec.description),
@@ -105,49 +109,62 @@ func (s *Stack) addFunctions() error {
 			LoggingFormat:         awslambda.LoggingFormat_JSON,
 			ApplicationLogLevelV2: awslambda.ApplicationLogLevel_INFO,
 			SystemLogLevelV2:      awslambda.SystemLogLevel_WARN,
-			Environment:           s.functionEnv(spec),
+			Environment:           env,
 		})
 		s.Functions[fn] = f
 	}
 	return nil
 }
 
-// functionEnv is a function's environment: the table names for
-// dynamostore.ConfigFromEnv, the LLM settings for llm.ConfigFromEnv, the
-// embeddings settings.
-func (s *Stack) functionEnv(spec functionSpec) *map[string]*string {
-	env := map[string]string{
-		"MEMORIES_TABLE":      s.Schema.Memories.Name,
-		"PERSONALITIES_TABLE": s.Schema.Personalities.Name,
-		"JOURNAL_TABLE":       s.Schema.Journal.Name,
-		"LOG_LEVEL":           "info",
+// functionEnv is a function's environment, from the settings it reads
+// (shared/settings): the table names for dynamostore.ConfigFromEnv, the log
+// level, the LLM settings for llm.ConfigFromEnv and the embeddings
+// settings where it reads them, and its spec's own. A setting the function
+// does not read, or a secret, is refused: secrets are never written into
+// a template.
+func (s *Stack) functionEnv(fn routes.Function, spec functionSpec) (*map[string]*string, error) {
+	reader := settings.Binary(fn)
+	env := map[string]string{}
+	var errs []string
+	set := func(st *settings.Setting, v string) {
+		switch {
+		case v == "":
+		case !st.ReadBy(reader):
+			errs = append(errs, fmt.Sprintf("%s does not read %s (shared/settings)", fn, st))
+		case st.Secret:
+			errs = append(errs, fmt.Sprintf("%s is a secret and is never written into a template", st))
+		default:
+			env[st.Name] = v
+		}
 	}
-	if spec.llm {
-		env["AGENTMEM_LLM"] = s.Config.LLM
-		if s.Config.LLMModel != "" {
-			env["AGENTMEM_LLM_MODEL"] = s.Config.LLMModel
-		}
-		if s.Config.LLMEndpoint != "" {
-			env["AGENTMEM_LLM_ENDPOINT"] = s.Config.LLMEndpoint
-		}
-		if spec.llmTimeout != "" {
-			env["AGENTMEM_LLM_TIMEOUT"] = spec.llmTimeout
-		}
+	set(settings.MemoriesTable, s.Schema.Memories.Name)
+	set(settings.PersonalitiesTable, s.Schema.Personalities.Name)
+	set(settings.JournalTable, s.Schema.Journal.Name)
+	set(settings.LogLevel, "info")
+	if settings.LLM.ReadBy(reader) {
+		set(settings.LLM, s.Config.LLM)
+		set(settings.LLMModel, s.Config.LLMModel)
+		set(settings.LLMEndpoint, s.Config.LLMEndpoint)
+		set(settings.LLMTimeout, spec.llmTimeout)
 	}
-	if spec.embeddings {
-		env["AGENTMEM_EMBEDDINGS"] = s.Config.Embeddings
+	if settings.Embeddings.ReadBy(reader) {
+		set(settings.Embeddings, s.Config.Embeddings)
 		if s.Config.Embeddings == EmbeddingsBedrock {
-			env["AGENTMEM_EMBEDDINGS_MODEL"] = s.Config.EmbeddingsModel
+			set(settings.EmbeddingsModel, s.Config.EmbeddingsModel)
 		}
 	}
-	for k, v := range spec.env {
-		env[k] = v
+	for st, v := range spec.env {
+		set(st, v)
+	}
+	if len(errs) > 0 {
+		sort.Strings(errs)
+		return nil, fmt.Errorf("environment of function %s: %s", fn, strings.Join(errs, "; "))
 	}
 	out := map[string]*string{}
 	for k, v := range env {
 		out[k] = jsii.String(v)
 	}
-	return &out
+	return &out, nil
 }
 
 // functionStatements are the statements of a function's role besides its
@@ -156,7 +173,7 @@ func (s *Stack) functionEnv(spec functionSpec) *map[string]*string {
 //
 // wildcards are the cdk-nag IAM5 findings the statements raise, each with
 // its reason: the foundation models behind inference profiles.
-func (s *Stack) functionStatements(spec functionSpec) (out []awsiam.PolicyStatement, wildcards []string) {
+func (s *Stack) functionStatements(fn routes.Function, spec functionSpec) (out []awsiam.PolicyStatement, wildcards []string) {
 	for _, t := range []struct {
 		access tableAccess
 		name   string
@@ -181,10 +198,10 @@ func (s *Stack) functionStatements(spec functionSpec) (out []awsiam.PolicyStatem
 		}))
 	}
 	var models []string
-	if spec.llm && s.Config.LLM == llm.ProviderBedrock {
+	if settings.LLM.ReadBy(settings.Binary(fn)) && s.Config.LLM == llm.ProviderBedrock {
 		models = append(models, s.Config.LLMModel)
 	}
-	if spec.embeddings && s.Config.Embeddings == EmbeddingsBedrock {
+	if settings.Embeddings.ReadBy(settings.Binary(fn)) && s.Config.Embeddings == EmbeddingsBedrock {
 		models = append(models, s.Config.EmbeddingsModel)
 	}
 	for _, model := range models {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
-	"github.com/aws/aws-sdk-go-v2/config"
 )
 
 // Authorizer adds authorization to a request about to be sent; body is
@@ -47,25 +46,22 @@ type SigV4 struct {
 
 var _ Authorizer = (*SigV4)(nil)
 
-// NewSigV4 returns a signer for the API at host using the default AWS
-// credential chain. The region is, in order: region when not empty, the
-// region in an execute-api host name, the AWS configuration's region
-// (AWS_REGION, AWS_DEFAULT_REGION, the shared config file).
-func NewSigV4(ctx context.Context, host, region string) (*SigV4, error) {
-	cfg, err := config.LoadDefaultConfig(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("load AWS configuration: %w", err)
-	}
+// NewSigV4 returns a signer for the API at host with the credentials of
+// awsCfg, the process's AWS configuration (awsconfig.Load: the default
+// credential chain). The region is, in order: region when not empty, the
+// region in an execute-api host name, awsCfg's region (AWS_REGION,
+// AWS_DEFAULT_REGION, the shared config file).
+func NewSigV4(awsCfg aws.Config, host, region string) (*SigV4, error) {
 	if region == "" {
 		region = RegionFromHost(host)
 	}
 	if region == "" {
-		region = cfg.Region
+		region = awsCfg.Region
 	}
 	if region == "" {
 		return nil, fmt.Errorf("cannot tell the SigV4 signing region for %s: set AWS_REGION or AGENTMEM_REGION (or AGENTMEM_AUTH=none for a local dev server)", host)
 	}
-	return &SigV4{Credentials: cfg.Credentials, Region: region, Service: ServiceExecuteAPI, Signer: v4.NewSigner()}, nil
+	return &SigV4{Credentials: awsCfg.Credentials, Region: region, Service: ServiceExecuteAPI, Signer: v4.NewSigner()}, nil
 }
 
 // Authorize signs req, whose payload is body, in place.

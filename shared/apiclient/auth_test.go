@@ -15,6 +15,7 @@ import (
 	"github.com/agentmem/agentmem/shared/apiclient"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 )
 
@@ -170,7 +171,7 @@ func TestNewSigV4Region(t *testing.T) {
 		{"memory.example.com", "", "us-east-1"},
 	}
 	for _, tt := range tests {
-		s, err := apiclient.NewSigV4(context.Background(), tt.host, tt.explicit)
+		s, err := apiclient.NewSigV4(loadAWSConfig(t), tt.host, tt.explicit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,9 +180,20 @@ func TestNewSigV4Region(t *testing.T) {
 		}
 	}
 	t.Setenv("AWS_REGION", "")
-	if _, err := apiclient.NewSigV4(context.Background(), "memory.example.com", ""); err == nil || !strings.Contains(err.Error(), "AWS_REGION") {
+	if _, err := apiclient.NewSigV4(loadAWSConfig(t), "memory.example.com", ""); err == nil || !strings.Contains(err.Error(), "AWS_REGION") {
 		t.Errorf("no region anywhere: got %v, want an error naming AWS_REGION", err)
 	}
+}
+
+// loadAWSConfig loads the AWS configuration as the environment sets it
+// now (awsconfig.Load keeps the first one of the process).
+func loadAWSConfig(t *testing.T) aws.Config {
+	t.Helper()
+	cfg, err := config.LoadDefaultConfig(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }
 
 // isolateAWSConfig keeps the developer's AWS files and the instance

@@ -33,6 +33,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentmem/agentmem/shared/awsconfig"
+	"github.com/agentmem/agentmem/shared/backoff"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 // Authentication modes (AGENTMEM_AUTH).
@@ -62,9 +66,9 @@ type Config struct {
 // through getenv.
 func ConfigFromEnv(getenv func(string) string) Config {
 	return Config{
-		URL:    strings.TrimSpace(getenv("AGENTMEM_API_URL")),
-		Auth:   strings.ToLower(strings.TrimSpace(getenv("AGENTMEM_AUTH"))),
-		Region: strings.TrimSpace(getenv("AGENTMEM_REGION")),
+		URL:    strings.TrimSpace(settings.APIURL.Get(getenv)),
+		Auth:   strings.ToLower(strings.TrimSpace(settings.Auth.Get(getenv))),
+		Region: strings.TrimSpace(settings.Region.Get(getenv)),
 	}
 }
 
@@ -74,13 +78,19 @@ type Client struct {
 	http      *http.Client
 	auth      Authorizer
 	userAgent string
-	// retryDelay is the pause before the one retry of an idempotent call.
-	retryDelay time.Duration
+	// retry is the policy of idempotent calls (Retry).
+	retry backoff.Policy
 }
 
-// New returns a client for cfg. With SigV4 it loads the default AWS
-// configuration (environment, shared files, ECS task role, instance role);
-// credentials are fetched lazily on the first request and cached.
+// Retry is the client's retry policy: an idempotent call that failed for
+// a reason that may pass is made once more, after 75-150 ms or the API's
+// Retry-After up to a second, when the context leaves time for it.
+var Retry = backoff.Policy{Attempts: 2, Base: 150 * time.Millisecond, Max: time.Second}
+
+// New returns a client for cfg. With SigV4 it uses the process's AWS
+// configuration (awsconfig.Load: environment, shared files, ECS task role,
+// instance role); credentials are fetched lazily on the first request and
+// cached.
 func New(ctx context.Context, cfg Config) (*Client, error) {
 	base, err := parseBaseURL(cfg.URL)
 	if err != nil {
@@ -91,11 +101,15 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	case AuthNone:
 		auth = NoAuth{}
 	case "", AuthSigV4:
-		if auth, err = NewSigV4(ctx, base.Hostname(), cfg.Region); err != nil {
+		awsCfg, err := awsconfig.Load(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if auth, err = NewSigV4(awsCfg, base.Hostname(), cfg.Region); err != nil {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("AGENTMEM_AUTH is %q; use %q (IAM, the default) or %q (local dev server)", cfg.Auth, AuthSigV4, AuthNone)
+		return nil, fmt.Errorf("%s is %q; use %q (IAM, the default) or %q (local dev server)", settings.Auth, cfg.Auth, AuthSigV4, AuthNone)
 	}
 	return NewWithAuth(cfg, base, auth), nil
 }
@@ -110,7 +124,7 @@ func NewWithAuth(cfg Config, base *url.URL, auth Authorizer) *Client {
 	if ua == "" {
 		ua = "agentmem-go/" + Version()
 	}
-	return &Client{base: base, http: hc, auth: auth, userAgent: ua, retryDelay: 150 * time.Millisecond}
+	return &Client{base: base, http: hc, auth: auth, userAgent: ua, retry: Retry}
 }
 
 // defaultTransport keeps connection set-up bounded; whole-call deadlines
@@ -134,14 +148,14 @@ func Version() string {
 
 func parseBaseURL(raw string) (*url.URL, error) {
 	if raw == "" {
-		return nil, errors.New("AGENTMEM_API_URL is not set (e.g. https://<api-id>.execute-api.<region>.amazonaws.com, or http://127.0.0.1:3000 for make dev)")
+		return nil, fmt.Errorf("%s is not set (e.g. https://<api-id>.execute-api.<region>.amazonaws.com, or http://127.0.0.1:3000 for make dev)", settings.APIURL)
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("AGENTMEM_API_URL %q is not an http(s) URL", raw)
+		return nil, fmt.Errorf("%s %q is not an http(s) URL", settings.APIURL, raw)
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("AGENTMEM_API_URL %q must not have a query or fragment", raw)
+		return nil, fmt.Errorf("%s %q must not have a query or fragment", settings.APIURL, raw)
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
@@ -211,8 +225,9 @@ func decodeJSON(resp *Response, out any) error {
 }
 
 // DoRaw sends call and returns the answer undecoded. A non-2xx answer is
-// returned as *Error. Idempotent calls are retried once after a transport
-// failure or a 429/502/503/504 when the context leaves time for it.
+// returned as *Error. Idempotent calls are retried once (Retry) after a
+// transport failure or a 429/502/503/504 when the context leaves time for
+// it.
 func (c *Client) DoRaw(ctx context.Context, call Call) (*Response, error) {
 	var body []byte
 	if call.Body != nil {
@@ -224,35 +239,41 @@ func (c *Client) DoRaw(ctx context.Context, call Call) (*Response, error) {
 		}
 		body = bytes.TrimRight(buf.Bytes(), "\n")
 	}
-	retry := call.Idempotent || call.Method == http.MethodGet || call.Method == http.MethodPut || call.Method == http.MethodDelete
-	for attempt := 1; ; attempt++ {
-		resp, err := c.send(ctx, call, body)
-		if !retry || attempt == 2 || !retriable(resp, err) || ctx.Err() != nil {
-			return resp, err
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < 2*c.retryDelay {
-			return resp, err
-		}
-		select {
-		case <-ctx.Done():
-			return resp, err
-		case <-time.After(c.retryDelay):
-		}
+	policy := c.retry
+	if !call.Idempotent && call.Method != http.MethodGet && call.Method != http.MethodPut && call.Method != http.MethodDelete {
+		policy.Attempts = 1
 	}
+	var resp *Response
+	err := policy.Do(ctx, func() (err error) {
+		resp, err = c.send(ctx, call, body)
+		return err
+	}, func(err error) (bool, time.Duration) {
+		return retriable(ctx, resp, err)
+	})
+	return resp, err
 }
 
-func retriable(resp *Response, err error) bool {
+// retriable classifies a failed call for the retry policy: a 429, 502,
+// 503 or 504 answer (after its Retry-After, if any) or a transport
+// failure may pass; a canceled or expired context never does.
+func retriable(ctx context.Context, resp *Response, err error) (bool, time.Duration) {
 	var apiErr *Error
 	switch {
+	case ctx.Err() != nil:
+		return false, 0
 	case errors.As(err, &apiErr):
-		return apiErr.Status == http.StatusTooManyRequests || apiErr.Status == http.StatusBadGateway ||
+		ok := apiErr.Status == http.StatusTooManyRequests || apiErr.Status == http.StatusBadGateway ||
 			apiErr.Status == http.StatusServiceUnavailable || apiErr.Status == http.StatusGatewayTimeout
+		var after time.Duration
+		if ok && resp != nil {
+			after = backoff.RetryAfter(resp.Header)
+		}
+		return ok, after
 	case err != nil:
-		// Transport failures; a canceled or expired context is not retried
-		// (the caller checks ctx.Err()).
-		return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+		// Transport failures; a canceled or expired context is not retried.
+		return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded), 0
 	}
-	return false
+	return false, 0
 }
 
 func (c *Client) send(ctx context.Context, call Call, body []byte) (*Response, error) {

@@ -256,3 +256,53 @@ func TestNewConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryWaits: the one retry of an idempotent call waits the API's
+// Retry-After when it fits the policy's cap, is not made when it does not,
+// and is not made when the context's deadline leaves no time for the wait.
+func TestRetryWaits(t *testing.T) {
+	tests := []struct {
+		name       string
+		retryAfter string
+		timeout    time.Duration
+		calls      int32
+		minTook    time.Duration
+	}{
+		{"no hint", "", 0, 2, apiclient.Retry.Base / 2},
+		{"short Retry-After", "1", 0, 2, time.Second},
+		{"Retry-After over the cap", "5", 0, 1, 0},
+		{"deadline too close for the wait", "", apiclient.Retry.Base / 4, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if calls.Add(1) == 1 {
+					if tt.retryAfter != "" {
+						w.Header().Set("Retry-After", tt.retryAfter)
+					}
+					w.WriteHeader(http.StatusServiceUnavailable)
+					_, _ = io.WriteString(w, `{"error":{"code":"x","message":"first"}}`)
+					return
+				}
+				_, _ = io.WriteString(w, `{}`)
+			}))
+			defer srv.Close()
+			c := apiclient.NewWithAuth(apiclient.Config{}, mustURL(t, srv.URL), apiclient.NoAuth{})
+			ctx := context.Background()
+			if tt.timeout > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.timeout)
+				defer cancel()
+			}
+			start := time.Now()
+			_, err := c.GetPersonality(ctx, "nori")
+			if got := calls.Load(); got != tt.calls || (err == nil) != (tt.calls == 2) {
+				t.Errorf("got %d calls, err %v; want %d", got, err, tt.calls)
+			}
+			if took := time.Since(start); took < tt.minTook {
+				t.Errorf("retried after %v, want at least %v", took, tt.minTook)
+			}
+		})
+	}
+}

@@ -7,17 +7,19 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 // New returns a logger writing to w as getenv configures it.
 func New(w io.Writer, getenv func(string) string) *slog.Logger {
 	var level slog.Level
-	if err := level.UnmarshalText([]byte(getenv("LOG_LEVEL"))); err != nil {
+	if err := level.UnmarshalText([]byte(settings.LogLevel.Get(getenv))); err != nil {
 		level = slog.LevelInfo
 	}
 	opts := &slog.HandlerOptions{Level: level}
-	format := strings.ToLower(getenv("LOG_FORMAT"))
-	if format == "" && getenv("AWS_LAMBDA_FUNCTION_NAME") == "" {
+	format := strings.ToLower(settings.LogFormat.Get(getenv))
+	if format == "" && settings.LambdaFunctionName.Get(getenv) == "" {
 		format = "text"
 	}
 	if format == "text" {

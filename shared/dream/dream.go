@@ -32,6 +32,7 @@ import (
 	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/prompts"
 	"github.com/agentmem/agentmem/shared/search"
+	"github.com/agentmem/agentmem/shared/settings"
 	"github.com/oklog/ulid/v2"
 )
 
@@ -69,29 +70,27 @@ type Config struct {
 }
 
 // ConfigFromEnv reads the dream settings through getenv:
-//
-//	AGENTMEM_DREAM_LOOKBACK_DAYS        days of daily records (default 3)
-//	AGENTMEM_DREAM_COMPRESS_AFTER_DAYS  compress memories older than this (default 7; 0 disables)
-//	AGENTMEM_DREAM_MIN_SUPPORT          share of a bullet's words the sources must contain (default 0.75)
-//	AGENTMEM_DREAM_LEASE                Go duration a dream may hold its scope (default 5m)
-//	AGENTMEM_DREAM_MAX_TOKENS           answer cap of the dream prompt (default 8192)
+// AGENTMEM_DREAM_LOOKBACK_DAYS (default 3), AGENTMEM_DREAM_COMPRESS_AFTER_DAYS
+// (default 7; 0 disables), AGENTMEM_DREAM_MIN_SUPPORT (default 0.75),
+// AGENTMEM_DREAM_LEASE (a Go duration, default 5m) and
+// AGENTMEM_DREAM_MAX_TOKENS (default 8192); shared/settings documents each.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	cfg := Config{LookbackDays: DefaultLookbackDays, CompressAfterDays: DefaultCompressAfterDays,
 		MinSupport: DefaultMinSupport, Lease: DefaultLease, MaxTokens: DefaultMaxTokens}
 	ints := []struct {
-		key      string
+		setting  *settings.Setting
 		dst      *int
 		min, max int
 	}{
-		{"AGENTMEM_DREAM_LOOKBACK_DAYS", &cfg.LookbackDays, 1, MaxLookbackDays},
-		{"AGENTMEM_DREAM_COMPRESS_AFTER_DAYS", &cfg.CompressAfterDays, 0, MaxCompressAfterDays},
-		{"AGENTMEM_DREAM_MAX_TOKENS", &cfg.MaxTokens, 256, 1 << 20},
+		{settings.DreamLookbackDays, &cfg.LookbackDays, 1, MaxLookbackDays},
+		{settings.DreamCompressAfterDays, &cfg.CompressAfterDays, 0, MaxCompressAfterDays},
+		{settings.DreamMaxTokens, &cfg.MaxTokens, 256, 1 << 20},
 	}
 	for _, f := range ints {
-		if v := getenv(f.key); v != "" {
+		if v := f.setting.Get(getenv); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < f.min || n > f.max {
-				return cfg, fmt.Errorf("%s=%q: want an integer from %d to %d", f.key, v, f.min, f.max)
+				return cfg, fmt.Errorf("%s=%q: want an integer from %d to %d", f.setting, v, f.min, f.max)
 			}
 			*f.dst = n
 		}
@@ -99,17 +98,17 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	if cfg.CompressAfterDays == 0 {
 		cfg.CompressAfterDays = -1 // 0 in the environment means never
 	}
-	if v := getenv("AGENTMEM_DREAM_MIN_SUPPORT"); v != "" {
+	if v := settings.DreamMinSupport.Get(getenv); v != "" {
 		x, err := strconv.ParseFloat(v, 64)
 		if err != nil || x <= 0 || x > 1 {
-			return cfg, fmt.Errorf("AGENTMEM_DREAM_MIN_SUPPORT=%q: want a number in (0, 1]", v)
+			return cfg, fmt.Errorf("%s=%q: want a number in (0, 1]", settings.DreamMinSupport, v)
 		}
 		cfg.MinSupport = x
 	}
-	if v := getenv("AGENTMEM_DREAM_LEASE"); v != "" {
+	if v := settings.DreamLease.Get(getenv); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 10*time.Second {
-			return cfg, fmt.Errorf("AGENTMEM_DREAM_LEASE=%q: want a Go duration of at least 10s, e.g. 5m", v)
+			return cfg, fmt.Errorf("%s=%q: want a Go duration of at least 10s, e.g. 5m", settings.DreamLease, v)
 		}
 		cfg.Lease = d
 	}

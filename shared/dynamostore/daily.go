@@ -45,17 +45,17 @@ func (s *Store) AppendDaily(ctx context.Context, r agentmem.DailyRecord) (agentm
 	r = in.Record(r.AgentName, now)
 	r.ID = s.newID(now)
 	scope := agentmem.Scope(r.AgentName, r.ProjectID)
-	err := s.runTx(ctx, func() *dynamo.WriteTx {
-		put := s.journal.Put(dailyItem{PK: dailyPK(r.AgentName, r.ProjectID), SK: r.At + "#" + r.ID, DailyRecord: r}).
-			If("attribute_not_exists($)", "pk")
-		mark := s.journal.Update("pk", dreamPK(r.AgentName, r.ProjectID)).Range("sk", dreamStateSK).
-			Set("agentName", r.AgentName).Set("projectId", r.ProjectID).
-			Set("pendingShard", pendingShard(r.AgentName, r.ProjectID)).
-			SetIfNotExists("pendingSince", agentmem.FormatTime(now)).
-			Set("lastAppendAt", agentmem.FormatTime(now)).
-			Add("appendSeq", 1)
-		return s.db.WriteTx().Put(put).Update(mark)
-	})
+	put := s.journal.Put(dailyItem{PK: dailyPK(r.AgentName, r.ProjectID), SK: r.At + "#" + r.ID, DailyRecord: r}).
+		If("attribute_not_exists($)", "pk")
+	mark := s.journal.Update("pk", dreamPK(r.AgentName, r.ProjectID)).Range("sk", dreamStateSK).
+		Set("agentName", r.AgentName).Set("projectId", r.ProjectID).
+		Set("pendingShard", pendingShard(r.AgentName, r.ProjectID)).
+		SetIfNotExists("pendingSince", agentmem.FormatTime(now)).
+		Set("lastAppendAt", agentmem.FormatTime(now)).
+		Add("appendSeq", 1)
+	// A conflict with a concurrent transaction on the state item is
+	// retried by the client's retryer (dynamo.RetryTxConflicts).
+	err := s.db.WriteTx().Put(put).Update(mark).Run(ctx)
 	switch {
 	case dynamo.IsCondCheckFailed(err):
 		return agentmem.DailyRecord{}, agentmem.Errorf(agentmem.EConflict, "daily record %s already exists in %s", r.ID, scope)

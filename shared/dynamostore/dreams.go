@@ -281,14 +281,12 @@ func (s *Store) BeginDream(ctx context.Context, d agentmem.Dream, plan DreamPlan
 	}
 	d.Status = agentmem.DreamCommitting
 	now := s.now()
-	err = s.runTx(ctx, func() *dynamo.WriteTx {
-		put := s.journal.Put(dreamItem{PK: pk, SK: diaryPrefix + dreamRef(d), Dream: d, PlanChunks: len(chunks)}).
-			If("attribute_not_exists($)", "pk")
-		mark := s.journal.Update("pk", pk).Range("sk", dreamStateSK).
-			Set("committing", dreamRef(d)).
-			If("$ = ? AND $ > ?", "leaseOwner", owner, "leaseUntil", now.UnixMilli())
-		return s.db.WriteTx().Put(put).Update(mark)
-	})
+	put := s.journal.Put(dreamItem{PK: pk, SK: diaryPrefix + dreamRef(d), Dream: d, PlanChunks: len(chunks)}).
+		If("attribute_not_exists($)", "pk")
+	mark := s.journal.Update("pk", pk).Range("sk", dreamStateSK).
+		Set("committing", dreamRef(d)).
+		If("$ = ? AND $ > ?", "leaseOwner", owner, "leaseUntil", now.UnixMilli())
+	err = s.db.WriteTx().Put(put).Update(mark).Run(ctx)
 	switch {
 	case dynamo.IsCondCheckFailed(err):
 		return agentmem.Errorf(agentmem.EBusy, "dream %s of %s/%s lost its lease before committing; nothing changed", d.ID, d.AgentName, d.ProjectID)
@@ -333,25 +331,23 @@ func (s *Store) FinishDream(ctx context.Context, d agentmem.Dream, hash string) 
 	if now == "" {
 		now = agentmem.FormatTime(s.now())
 	}
-	err := s.runTx(ctx, func() *dynamo.WriteTx {
-		tx := s.db.WriteTx()
-		tx.Update(s.journal.Update("pk", pk).Range("sk", diaryPrefix+dreamRef(d)).
-			Set("status", agentmem.DreamCommitted).Set("finishedAt", now).
-			Set("created", d.Created).Set("deleted", d.Deleted))
-		state := s.journal.Update("pk", pk).Range("sk", dreamStateSK).
-			Remove("committing").
-			If("$ = ?", "committing", dreamRef(d))
-		if hash != "" {
-			state = state.Set("lastHash", hash).Set("lastDreamAt", now).Set("lastDreamId", d.ID)
-		}
-		tx.Update(state)
-		if d.Kind == agentmem.DreamKindRevert && d.RevertOf != "" {
-			tx.Update(s.journal.Update("pk", pk).Range("sk", diaryPrefix+d.RevertOf).
-				Set("status", agentmem.DreamReverted).Set("revertedBy", d.ID).
-				If("attribute_exists($)", "pk"))
-		}
-		return tx
-	})
+	tx := s.db.WriteTx()
+	tx.Update(s.journal.Update("pk", pk).Range("sk", diaryPrefix+dreamRef(d)).
+		Set("status", agentmem.DreamCommitted).Set("finishedAt", now).
+		Set("created", d.Created).Set("deleted", d.Deleted))
+	state := s.journal.Update("pk", pk).Range("sk", dreamStateSK).
+		Remove("committing").
+		If("$ = ?", "committing", dreamRef(d))
+	if hash != "" {
+		state = state.Set("lastHash", hash).Set("lastDreamAt", now).Set("lastDreamId", d.ID)
+	}
+	tx.Update(state)
+	if d.Kind == agentmem.DreamKindRevert && d.RevertOf != "" {
+		tx.Update(s.journal.Update("pk", pk).Range("sk", diaryPrefix+d.RevertOf).
+			Set("status", agentmem.DreamReverted).Set("revertedBy", d.ID).
+			If("attribute_exists($)", "pk"))
+	}
+	err := tx.Run(ctx)
 	switch {
 	case dynamo.IsCondCheckFailed(err):
 		return nil // finished before (a roll forward raced this one)

@@ -17,6 +17,7 @@ import (
 	"github.com/agentmem/agentmem/shared/embeddings"
 	"github.com/agentmem/agentmem/shared/embeddings/embeddingstest"
 	"github.com/agentmem/agentmem/shared/embeddings/hashing"
+	"github.com/agentmem/agentmem/shared/embeddings/openai"
 	"github.com/agentmem/agentmem/shared/search"
 )
 
@@ -86,7 +87,7 @@ func TestCreateMemoryWithoutVectorWhenTheEmbedderFails(t *testing.T) {
 	logs := logTo(st)
 	srv := embeddingstest.NewOpenAIServer(t, hashing.New(32))
 	srv.Fail.Store(503)
-	emb, err := embeddings.NewOpenAI(embeddings.Config{Model: "nomic-embed-text", Endpoint: srv.URL + "/v1"})
+	emb, err := openai.New(embeddings.Config{Model: "nomic-embed-text", Endpoint: srv.URL + "/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,19 +5,17 @@
 package dynamostore
 
 import (
-	"context"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"log/slog"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/awsconfig"
 	"github.com/agentmem/agentmem/shared/embeddings"
+	"github.com/agentmem/agentmem/shared/settings"
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/guregu/dynamo/v2"
@@ -42,28 +40,31 @@ type Config struct {
 	MemoriesTable      string
 	PersonalitiesTable string
 	JournalTable       string
-	// Endpoint overrides the DynamoDB endpoint (DynamoDB Local). When set
-	// and no AWS credentials are configured, dummy ones are used.
+	// Endpoint overrides the DynamoDB endpoint (DynamoDB Local).
 	Endpoint string
-	// Region defaults to AWS_REGION, else us-east-1 for local use.
+	// Region overrides the AWS configuration's region; against an
+	// Endpoint with no region anywhere, us-east-1.
 	Region string
+	// UseAWSCredentials keeps the AWS configuration's credentials for an
+	// Endpoint (ConfigFromEnv sets it when AWS_ACCESS_KEY_ID or
+	// AWS_PROFILE is set: a VPC endpoint, SAM). Otherwise an Endpoint gets
+	// dummy credentials, which DynamoDB Local accepts, so that the
+	// credential chain (and the EC2 metadata service) is never probed.
+	UseAWSCredentials bool
 }
 
 // ConfigFromEnv reads MEMORIES_TABLE, PERSONALITIES_TABLE, JOURNAL_TABLE,
-// DYNAMODB_ENDPOINT and AWS_REGION through getenv, applying the defaults.
+// DYNAMODB_ENDPOINT and AWS_REGION through getenv, applying the defaults,
+// and notes whether AWS_ACCESS_KEY_ID or AWS_PROFILE configures
+// credentials.
 func ConfigFromEnv(getenv func(string) string) Config {
-	or := func(k, def string) string {
-		if v := getenv(k); v != "" {
-			return v
-		}
-		return def
-	}
 	return Config{
-		MemoriesTable:      or("MEMORIES_TABLE", DefaultMemoriesTable),
-		PersonalitiesTable: or("PERSONALITIES_TABLE", DefaultPersonalitiesTable),
-		JournalTable:       or("JOURNAL_TABLE", DefaultJournalTable),
-		Endpoint:           getenv("DYNAMODB_ENDPOINT"),
-		Region:             getenv("AWS_REGION"),
+		MemoriesTable:      settings.MemoriesTable.Or(getenv, DefaultMemoriesTable),
+		PersonalitiesTable: settings.PersonalitiesTable.Or(getenv, DefaultPersonalitiesTable),
+		JournalTable:       settings.JournalTable.Or(getenv, DefaultJournalTable),
+		Endpoint:           settings.DynamoDBEndpoint.Get(getenv),
+		Region:             settings.AWSRegion.Get(getenv),
+		UseAWSCredentials:  settings.AWSAccessKeyID.Get(getenv) != "" || settings.AWSProfile.Get(getenv) != "",
 	}
 }
 
@@ -94,36 +95,34 @@ type Store struct {
 	idEntropy *ulid.MonotonicEntropy
 }
 
-// New connects to DynamoDB with the default AWS configuration chain, or to
-// cfg.Endpoint when set.
-func New(ctx context.Context, cfg Config) (*Store, error) {
-	region := cfg.Region
-	if region == "" && cfg.Endpoint != "" {
-		region = "us-east-1"
-	}
-	var opts []func(*config.LoadOptions) error
-	if region != "" {
-		opts = append(opts, config.WithRegion(region))
-	}
-	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("load AWS config: %w", err)
-	}
-	var ddbOpts []func(*dynamodb.Options)
-	if cfg.Endpoint != "" {
-		if os.Getenv("AWS_ACCESS_KEY_ID") == "" && os.Getenv("AWS_PROFILE") == "" {
-			// DynamoDB Local accepts any key; don't probe the credential
-			// chain (and the EC2 metadata service) for one.
-			awsCfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
+// New returns a store over DynamoDB as awsCfg (the process's AWS
+// configuration, awsconfig.Load) and cfg configure it. Its client retries
+// with the process's policy (awsconfig.NewRetryer) plus transaction
+// conflicts (dynamo.RetryTxConflicts): a write transaction cancelled
+// because a concurrent one touched the same item is sent again after a
+// backoff, while a failed condition is returned at once.
+func New(awsCfg aws.Config, cfg Config) *Store {
+	ddbOpts := []func(*dynamodb.Options){func(o *dynamodb.Options) {
+		o.Retryer = awsconfig.NewRetryer(dynamo.RetryTxConflicts)
+		if cfg.Region != "" {
+			o.Region = cfg.Region
 		}
+	}}
+	if cfg.Endpoint != "" {
 		ddbOpts = append(ddbOpts, func(o *dynamodb.Options) {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
+			if o.Region == "" {
+				o.Region = "us-east-1"
+			}
+			if !cfg.UseAWSCredentials {
+				o.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
+			}
 			// DynamoDB Local's error responses carry no CRC32 the SDK
 			// accepts; skip the check there only.
 			o.DisableValidateResponseChecksum = true
 		})
 	}
-	return NewWithDB(dynamo.New(awsCfg, ddbOpts...), cfg), nil
+	return NewWithDB(dynamo.New(awsCfg, ddbOpts...), cfg)
 }
 
 // NewWithDB returns a store over an existing connection.

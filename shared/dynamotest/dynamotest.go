@@ -14,8 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentmem/agentmem/shared/awsconfig"
 	"github.com/agentmem/agentmem/shared/dynamolocal"
 	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 var (
@@ -30,7 +32,7 @@ var (
 func Endpoint(t testing.TB) string {
 	t.Helper()
 	once.Do(func() {
-		if endpoint = os.Getenv("DYNAMODB_ENDPOINT"); endpoint != "" {
+		if endpoint = settings.DynamoDBEndpoint.Get(os.Getenv); endpoint != "" {
 			return
 		}
 		server, startErr = dynamolocal.Start(context.Background(), dynamolocal.Options{})
@@ -77,10 +79,11 @@ func NewStore(t testing.TB) *dynamostore.Store {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	st, err := dynamostore.New(ctx, Config(t))
+	awsCfg, err := awsconfig.Load(ctx)
 	if err != nil {
 		t.Fatalf("connect to DynamoDB Local: %v", err)
 	}
+	st := dynamostore.New(awsCfg, Config(t))
 	if err := st.EnsureTables(ctx); err != nil {
 		t.Fatalf("create tables: %v", err)
 	}
@@ -98,12 +101,12 @@ func NewStore(t testing.TB) *dynamostore.Store {
 // at the store's tables, for tests that run built binaries.
 func Env(cfg dynamostore.Config) []string {
 	return []string{
-		"DYNAMODB_ENDPOINT=" + cfg.Endpoint,
-		"MEMORIES_TABLE=" + cfg.MemoriesTable,
-		"PERSONALITIES_TABLE=" + cfg.PersonalitiesTable,
-		"JOURNAL_TABLE=" + cfg.JournalTable,
-		"AWS_REGION=" + cfg.Region,
-		"AWS_ACCESS_KEY_ID=local",
+		settings.DynamoDBEndpoint.Name + "=" + cfg.Endpoint,
+		settings.MemoriesTable.Name + "=" + cfg.MemoriesTable,
+		settings.PersonalitiesTable.Name + "=" + cfg.PersonalitiesTable,
+		settings.JournalTable.Name + "=" + cfg.JournalTable,
+		settings.AWSRegion.Name + "=" + cfg.Region,
+		settings.AWSAccessKeyID.Name + "=local",
 		"AWS_SECRET_ACCESS_KEY=local",
 	}
 }

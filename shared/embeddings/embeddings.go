@@ -1,24 +1,28 @@
-// Package embeddings turns memory texts into vectors for semantic search:
-// one small interface, [Embedder], with real providers behind it (Amazon
-// Bedrock Titan Text Embeddings V2 over InvokeModel, any OpenAI-compatible
-// /v1/embeddings endpoint such as Ollama), a deterministic one for tests and
-// local trials (package hashing), and the compact encoding in which a vector
-// is stored on its memory item ([Encode], [Decode]).
+// Package embeddings is the small interface through which memory texts
+// become vectors for semantic search ([Embedder]), the failures embedders
+// report ([Error], [Kind]), the configuration that selects one ([Config]),
+// and the compact encoding in which a vector is stored on its memory item
+// ([Encode], [DecodeFor]).
 //
-// Which provider is used is configuration (AGENTMEM_EMBEDDINGS, see
-// [ConfigFromEnv]); without one, search is lexical only.
+// It imports no provider. The providers are packages of their own: bedrock
+// (Amazon Titan Text Embeddings V2 over InvokeModel), openai (any
+// OpenAI-compatible /v1/embeddings endpoint such as Ollama) and hashing (a
+// deterministic embedder for tests and local trials); package embedders
+// picks one from configuration (AGENTMEM_EMBEDDINGS). The store and the
+// functions that do not embed link none of them; without a provider,
+// search is lexical only.
 package embeddings
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/agentmem/agentmem/shared/llm"
+	"time"
 )
 
 // Embedder computes one vector per text. Implementations are safe for
-// concurrent use. hashing.Embedder, *Bedrock and *OpenAI implement it.
+// concurrent use.
 type Embedder interface {
 	// Embed returns one vector per text, in order, all of Dimensions()
 	// length. Every failure of a remote provider is an *Error.
@@ -33,49 +37,56 @@ type Embedder interface {
 	Dimensions() int
 }
 
-// Kind classifies a failure: the kinds of package llm, which classifies
-// the same HTTP providers' failures the same way.
-type Kind = llm.Kind
+// Kind classifies a failure, as package llm classifies the failures of
+// the same kind of HTTP providers.
+type Kind string
 
 // Failure kinds.
 const (
-	KindTimeout    = llm.KindTimeout    // the deadline passed
-	KindThrottled  = llm.KindThrottled  // 429 or the provider's throttling error
-	KindAuth       = llm.KindAuth       // credentials refused (401, 403)
-	KindBadRequest = llm.KindBadRequest // the provider refused the request (400, 404, 413, 422)
-	KindServer     = llm.KindServer     // 5xx, or a transport failure
-	KindMalformed  = llm.KindMalformed  // an answer that does not follow the provider's format
+	KindTimeout    Kind = "timeout"     // the deadline passed
+	KindThrottled  Kind = "throttled"   // 429 or the provider's throttling error
+	KindAuth       Kind = "auth"        // credentials refused (401, 403)
+	KindBadRequest Kind = "bad_request" // the provider refused the request (400, 404, 413, 422)
+	KindServer     Kind = "server"      // 5xx, or a transport failure
+	KindMalformed  Kind = "malformed"   // an answer that does not follow the provider's format
 )
 
-// Error is every failure of a remote embedder: an *llm.Error whose
-// Service is "embeddings" (set by the constructors below).
-type Error = llm.Error
-
-// service names the embedders in error messages.
-const service = "embeddings"
-
-// KindOf returns the Kind of err's *Error, or "" when it has none.
-func KindOf(err error) Kind { return llm.KindOf(err) }
-
-// kindForStatus classifies a non-2xx HTTP status.
-func kindForStatus(status int) Kind { return llm.StatusKind(status) }
-
-// transportError classifies a failure with no HTTP answer: a timeout when
-// ctx is done, a server failure otherwise.
-func transportError(provider string, ctx context.Context, err error) *Error {
-	if e := llm.ContextError(provider, ctx, err); e != nil {
-		e.Service = service
-		return e
-	}
-	return &Error{Kind: KindServer, Service: service, Provider: provider, Message: "request failed", Err: err}
+// Error is every failure of a remote embedder.
+type Error struct {
+	Kind     Kind
+	Provider string
+	// Status is the HTTP status when there was one.
+	Status int
+	// RetryAfter is the provider's hint for throttled requests (0: none).
+	RetryAfter time.Duration
+	Message    string
+	Err        error
 }
 
-// checkTexts refuses blank texts, which no provider embeds.
-func checkTexts(provider string, texts []string) error {
-	for i, t := range texts {
-		if strings.TrimSpace(t) == "" {
-			return &Error{Kind: KindBadRequest, Service: service, Provider: provider, Message: fmt.Sprintf("text %d of %d is blank", i+1, len(texts))}
-		}
+// Error implements error: "embeddings <provider>: <kind> (HTTP n): message: cause".
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "embeddings %s: %s", e.Provider, e.Kind)
+	if e.Status != 0 {
+		fmt.Fprintf(&b, " (HTTP %d)", e.Status)
 	}
-	return nil
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	if e.Err != nil {
+		b.WriteString(": " + e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// KindOf returns the Kind of err's *Error, or "" when it has none.
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return ""
 }

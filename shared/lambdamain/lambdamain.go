@@ -1,12 +1,14 @@
-// Package lambdamain wires an API function for Lambda: logger, store and
-// (for the functions that need one) LLM client from the environment, then
-// lambda.Start. Each functions/<fn>/main.go is one call to Run;
+// Package lambdamain wires an API function for Lambda: logger, the
+// process's AWS configuration (loaded once, awsconfig.Load), store and (for
+// the functions that need one) LLM client and embedder from the
+// environment, then lambda.Start. Each functions/<fn>/main.go is one call to Run;
 // cmd/devserver builds the same Deps with DepsFromEnv and serves every
 // function in one process.
 //
-// The LLM client comes in as an option (WithLLM(providers.FromEnv)) rather
-// than being built here, so that only the binaries that need a model link
-// the provider SDKs.
+// The LLM client and the embedder come in as options
+// (WithLLM(providers.FromEnv), WithEmbedder(embedders.FromEnv)) rather than
+// being built here, so that only the binaries that need them link the
+// providers and their SDKs.
 package lambdamain
 
 import (
@@ -17,11 +19,14 @@ import (
 	"strconv"
 
 	"github.com/agentmem/agentmem/shared/applog"
+	"github.com/agentmem/agentmem/shared/awsconfig"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/embeddings"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/settings"
 	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
 // Deps are what a function's handler is built from.
@@ -36,8 +41,13 @@ type Deps struct {
 	// DepsFromEnv also sets it on Store, so every memory written gets
 	// its vector.
 	Embedder embeddings.Embedder
-	// Getenv reads the function's other settings (os.Getenv in Lambda).
+	// Getenv reads the function's other settings (os.Getenv in Lambda),
+	// each through its shared/settings entry.
 	Getenv func(string) string
+	// AWS is the process's AWS configuration, which the store, the LLM
+	// and the embedder were built from; a function builds its other AWS
+	// clients from it (the dream dispatcher's SQS queue).
+	AWS aws.Config
 }
 
 // NewFunc builds a function's API handler from its dependencies.
@@ -47,27 +57,30 @@ type NewFunc func(Deps) (*httpapi.Handler, error)
 type Option func(*options)
 
 type options struct {
-	llm      func(context.Context, func(string) string) (llm.Client, error)
-	embedder func(context.Context, func(string) string) (embeddings.Embedder, error)
+	llm      func(getenv func(string) string, awsCfg aws.Config) (llm.Client, error)
+	embedder func(getenv func(string) string, awsCfg aws.Config) (embeddings.Embedder, error)
 }
 
 // WithLLM builds Deps.LLM with fromEnv (providers.FromEnv in the functions
-// that need a model).
-func WithLLM(fromEnv func(ctx context.Context, getenv func(string) string) (llm.Client, error)) Option {
+// that need a model) from the settings and the process's AWS
+// configuration.
+func WithLLM(fromEnv func(getenv func(string) string, awsCfg aws.Config) (llm.Client, error)) Option {
 	return func(o *options) { o.llm = fromEnv }
 }
 
-// WithEmbedder builds Deps.Embedder with fromEnv (embeddings.FromEnv in
-// the functions that write or search memories) and sets it on the store,
-// so that every memory written gets its vector.
-func WithEmbedder(fromEnv func(ctx context.Context, getenv func(string) string) (embeddings.Embedder, error)) Option {
+// WithEmbedder builds Deps.Embedder with fromEnv (embedders.FromEnv in the
+// functions that write or search memories) from the settings and the
+// process's AWS configuration, and sets it on the store, so that every
+// memory written gets its vector.
+func WithEmbedder(fromEnv func(getenv func(string) string, awsCfg aws.Config) (embeddings.Embedder, error)) Option {
 	return func(o *options) { o.embedder = fromEnv }
 }
 
-// DepsFromEnv connects to DynamoDB as getenv configures it
+// DepsFromEnv loads the process's AWS configuration (awsconfig.Load, once
+// per process), connects to DynamoDB as getenv configures it
 // (dynamostore.ConfigFromEnv, and the per-scope memory limit
 // AGENTMEM_MEMORY_LIMIT, default agentmem.DefaultMemoryLimit) and builds
-// the optional dependencies opts ask for. storeCfg, when not nil, replaces
+// the optional dependencies opts ask for from the same AWS configuration. storeCfg, when not nil, replaces
 // the store configuration read from the environment (cmd/devserver points
 // it at the DynamoDB Local it started).
 func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logger, storeCfg *dynamostore.Config, opts ...Option) (Deps, error) {
@@ -79,25 +92,26 @@ func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logg
 	if storeCfg != nil {
 		cfg = *storeCfg
 	}
-	store, err := dynamostore.New(ctx, cfg)
+	awsCfg, err := awsconfig.Load(ctx)
 	if err != nil {
-		return Deps{}, fmt.Errorf("connect to DynamoDB: %w", err)
+		return Deps{}, err
 	}
-	deps := Deps{Store: store, Log: log, LLM: llm.Disabled{}, Getenv: getenv}
+	store := dynamostore.New(awsCfg, cfg)
+	deps := Deps{Store: store, Log: log, LLM: llm.Disabled{}, Getenv: getenv, AWS: awsCfg}
 	if o.llm != nil {
-		if deps.LLM, err = o.llm(ctx, getenv); err != nil {
+		if deps.LLM, err = o.llm(getenv, awsCfg); err != nil {
 			return Deps{}, err
 		}
 	}
 	if o.embedder != nil {
-		if deps.Embedder, err = o.embedder(ctx, getenv); err != nil {
+		if deps.Embedder, err = o.embedder(getenv, awsCfg); err != nil {
 			return Deps{}, err
 		}
 	}
-	if v := getenv("AGENTMEM_MEMORY_LIMIT"); v != "" {
+	if v := settings.MemoryLimit.Get(getenv); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return Deps{}, fmt.Errorf("AGENTMEM_MEMORY_LIMIT=%q: want a positive number of memories per scope", v)
+			return Deps{}, fmt.Errorf("%s=%q: want a positive number of memories per scope", settings.MemoryLimit, v)
 		}
 		store.MemoryLimit = n
 	}

@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/embeddings"
+	"github.com/agentmem/agentmem/shared/embeddings/embedders"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/llm/providers"
 )
 
-var withEmbedder = lambdamain.WithEmbedder(embeddings.FromEnv)
+var withEmbedder = lambdamain.WithEmbedder(embedders.FromEnv)
 
 func TestDepsFromEnvWiresEmbedderAndLimit(t *testing.T) {
 	env := map[string]string{

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 // Providers.
@@ -44,50 +46,40 @@ type Config struct {
 	MaxTokens int
 }
 
-// ConfigFromEnv reads the LLM settings:
-//
-//	AGENTMEM_LLM            bedrock | anthropic | openai | claude | none (default none)
-//	AGENTMEM_LLM_MODEL      model id
-//	AGENTMEM_LLM_ENDPOINT   base URL override
-//	AGENTMEM_LLM_API_KEY    API key (else OPENAI_API_KEY or ANTHROPIC_API_KEY)
-//	AGENTMEM_LLM_REGION     AWS region for Bedrock (else AWS_REGION)
-//	AGENTMEM_LLM_TIMEOUT    Go duration, e.g. 20s
-//	AGENTMEM_LLM_MAX_TOKENS answer cap
-//	AGENTMEM_CLAUDE_COMMAND the claude CLI (default claude)
+// ConfigFromEnv reads the LLM settings through getenv: AGENTMEM_LLM
+// (default none), AGENTMEM_LLM_MODEL, AGENTMEM_LLM_ENDPOINT,
+// AGENTMEM_LLM_API_KEY (else OPENAI_API_KEY or ANTHROPIC_API_KEY),
+// AGENTMEM_LLM_REGION (else AWS_REGION), AGENTMEM_LLM_TIMEOUT (a Go
+// duration), AGENTMEM_LLM_MAX_TOKENS and AGENTMEM_CLAUDE_COMMAND;
+// shared/settings documents each.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	cfg := Config{
-		Provider: getenv("AGENTMEM_LLM"),
-		Model:    getenv("AGENTMEM_LLM_MODEL"),
-		Endpoint: getenv("AGENTMEM_LLM_ENDPOINT"),
-		APIKey:   getenv("AGENTMEM_LLM_API_KEY"),
-		Region:   getenv("AGENTMEM_LLM_REGION"),
-		Command:  getenv("AGENTMEM_CLAUDE_COMMAND"),
-	}
-	if cfg.Provider == "" {
-		cfg.Provider = ProviderNone
-	}
-	if cfg.Region == "" {
-		cfg.Region = getenv("AWS_REGION")
+		Provider: settings.LLM.Or(getenv, ProviderNone),
+		Model:    settings.LLMModel.Get(getenv),
+		Endpoint: settings.LLMEndpoint.Get(getenv),
+		APIKey:   settings.LLMAPIKey.Get(getenv),
+		Region:   settings.LLMRegion.Or(getenv, settings.AWSRegion.Get(getenv)),
+		Command:  settings.ClaudeCommand.Get(getenv),
 	}
 	if cfg.APIKey == "" {
 		switch cfg.Provider {
 		case ProviderOpenAI:
-			cfg.APIKey = getenv("OPENAI_API_KEY")
+			cfg.APIKey = settings.OpenAIAPIKey.Get(getenv)
 		case ProviderAnthropic:
-			cfg.APIKey = getenv("ANTHROPIC_API_KEY")
+			cfg.APIKey = settings.AnthropicAPIKey.Get(getenv)
 		}
 	}
-	if v := getenv("AGENTMEM_LLM_TIMEOUT"); v != "" {
+	if v := settings.LLMTimeout.Get(getenv); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			return cfg, fmt.Errorf("AGENTMEM_LLM_TIMEOUT=%q: want a positive Go duration such as 20s", v)
+			return cfg, fmt.Errorf("%s=%q: want a positive Go duration such as 20s", settings.LLMTimeout, v)
 		}
 		cfg.Timeout = d
 	}
-	if v := getenv("AGENTMEM_LLM_MAX_TOKENS"); v != "" {
+	if v := settings.LLMMaxTokens.Get(getenv); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
-			return cfg, fmt.Errorf("AGENTMEM_LLM_MAX_TOKENS=%q: want a positive integer", v)
+			return cfg, fmt.Errorf("%s=%q: want a positive integer", settings.LLMMaxTokens, v)
 		}
 		cfg.MaxTokens = n
 	}

@@ -10,9 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentmem/agentmem/shared/backoff"
 )
 
 // Client completes one prompt. Implementations are safe for concurrent use.
@@ -65,12 +66,9 @@ const (
 	KindMalformed     Kind = "malformed"      // an answer that does not follow the provider's format
 )
 
-// Error is every failure a Client returns. The embedders of package
-// embeddings return it too, with Service "embeddings".
+// Error is every failure a Client returns.
 type Error struct {
-	Kind Kind
-	// Service names what failed in messages: "llm" when empty.
-	Service  string
+	Kind     Kind
 	Provider string
 	// Status is the HTTP status when there was one.
 	Status int
@@ -83,11 +81,7 @@ type Error struct {
 // Error implements error.
 func (e *Error) Error() string {
 	var b strings.Builder
-	service := e.Service
-	if service == "" {
-		service = "llm"
-	}
-	fmt.Fprintf(&b, "%s %s: %s", service, e.Provider, e.Kind)
+	fmt.Fprintf(&b, "llm %s: %s", e.Provider, e.Kind)
 	if e.Status != 0 {
 		fmt.Fprintf(&b, " (HTTP %d)", e.Status)
 	}
@@ -134,15 +128,6 @@ func (Disabled) Name() string { return "none" }
 
 var _ Client = Disabled{}
 
-// ParseRetryAfter reads a Retry-After header in seconds (the only form the
-// providers send); anything else is 0.
-func ParseRetryAfter(v string) time.Duration {
-	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n >= 0 {
-		return time.Duration(n) * time.Second
-	}
-	return 0
-}
-
 // ContextError turns a context failure into a timeout *Error, or returns
 // nil when ctx is fine.
 func ContextError(provider string, ctx context.Context, err error) *Error {
@@ -177,7 +162,7 @@ const MaxAnswerBytes = 4 << 20
 func HTTPError(provider string, resp *http.Response, msg string) *Error {
 	e := &Error{Kind: StatusKind(resp.StatusCode), Provider: provider, Status: resp.StatusCode, Message: msg}
 	if e.Kind == KindThrottled {
-		e.RetryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"))
+		e.RetryAfter = backoff.RetryAfter(resp.Header)
 	}
 	return e
 }

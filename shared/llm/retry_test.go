@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentmem/agentmem/shared/backoff"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/llm/openai"
 )
@@ -46,7 +47,7 @@ func retrying(t *testing.T, srv *httptest.Server) *llm.Retry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &llm.Retry{Client: c, Attempts: 3, Base: time.Millisecond, MaxWait: time.Second}
+	return &llm.Retry{Client: c, Policy: backoff.Policy{Attempts: 3, Base: time.Millisecond, Max: time.Second}}
 }
 
 func TestRetry(t *testing.T) {
@@ -87,7 +88,7 @@ func TestRetry(t *testing.T) {
 func TestRetryNeverWaitsPastTheDeadline(t *testing.T) {
 	srv, calls := scriptedServer(t, answer{429, "2", `{}`}, answer{200, "", okChatCompletion})
 	r := retrying(t, srv)
-	r.MaxWait = time.Minute
+	r.Policy.Max = time.Minute
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	_, err := r.Complete(ctx, llm.Request{Prompt: "x"})

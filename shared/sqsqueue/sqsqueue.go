@@ -1,6 +1,7 @@
 // Package sqsqueue sends message bodies to an Amazon SQS queue in batches
-// (SendMessageBatch, 10 per call), retrying the entries SQS refused. Deep
-// Dream's dispatcher queues one message per scope through it.
+// (SendMessageBatch, 10 per call), sending the entries SQS refused again
+// after the process's AWS backoff (awsconfig.Backoff). Deep Dream's
+// dispatcher queues one message per scope through it.
 package sqsqueue
 
 import (
@@ -10,8 +11,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/agentmem/agentmem/shared/awsconfig"
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"golang.org/x/sync/errgroup"
@@ -20,7 +21,10 @@ import (
 // Limits of SendMessageBatch and of this sender.
 const (
 	BatchSize = 10 // entries per SendMessageBatch call (the SQS maximum)
-	// Attempts is how often an entry SQS refused is sent again, in all.
+	// Attempts is how often an entry is sent in all when SQS refuses it
+	// in an answer that is otherwise a success (a failed call is retried
+	// by the SDK's retryer, awsconfig's policy); the waits in between are
+	// awsconfig.Backoff's.
 	Attempts = 3
 	// parallel bounds the concurrent SendMessageBatch calls.
 	parallel = 8
@@ -32,18 +36,15 @@ type Queue struct {
 	url    string
 }
 
-// New returns a sender to queueURL with the default AWS configuration
-// chain (region and credentials from the Lambda environment). endpoint,
-// when set, overrides the SQS endpoint (a local stand-in).
-func New(ctx context.Context, queueURL, endpoint string) (*Queue, error) {
+// New returns a sender to queueURL over awsCfg, the process's AWS
+// configuration (awsconfig.Load: region, credentials and retry policy from
+// the Lambda environment). endpoint, when set, overrides the SQS endpoint
+// (a VPC endpoint or a local stand-in).
+func New(awsCfg aws.Config, queueURL, endpoint string) (*Queue, error) {
 	if queueURL == "" {
 		return nil, errors.New("sqsqueue: no queue URL")
 	}
-	cfg, err := config.LoadDefaultConfig(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("sqsqueue: load AWS config: %w", err)
-	}
-	client := sqs.NewFromConfig(cfg, func(o *sqs.Options) {
+	client := sqs.NewFromConfig(awsCfg, func(o *sqs.Options) {
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)
 		}
@@ -57,8 +58,8 @@ func NewWithClient(client *sqs.Client, queueURL string) *Queue {
 }
 
 // Send sends every body, BatchSize per SendMessageBatch call and several
-// calls at once, retrying refused entries unless SQS blames the sender. It
-// returns how many bodies were not sent and why.
+// calls at once, sending refused entries again after a backoff unless SQS
+// blames the sender. It returns how many bodies were not sent and why.
 func (q *Queue) Send(ctx context.Context, bodies []string) (int, error) {
 	var (
 		mu     sync.Mutex
@@ -94,6 +95,10 @@ func (q *Queue) sendBatch(ctx context.Context, bodies []string) (int, error) {
 	gaveUp := 0
 	var lastErr error
 	for attempt := 1; attempt <= Attempts && len(pending) > 0; attempt++ {
+		if attempt > 1 && !awsconfig.Backoff.Wait(ctx, attempt-1, 0) {
+			// No time left before the deadline for another send.
+			break
+		}
 		entries := make([]types.SendMessageBatchRequestEntry, 0, len(pending))
 		for i := range bodies {
 			id := strconv.Itoa(i)

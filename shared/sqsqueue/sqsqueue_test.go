@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/agentmem/agentmem/shared/awsconfig"
 	"github.com/agentmem/agentmem/shared/sqsqueue"
 	"github.com/agentmem/agentmem/shared/sqsqueue/sqstest"
 )
@@ -50,5 +52,31 @@ func TestSendToAMissingQueueFailsEveryBody(t *testing.T) {
 	failed, err := q.Send(context.Background(), []string{"a", "b", "c"})
 	if failed != 3 || err == nil {
 		t.Errorf("got %d failed, err %v; want 3 and an error", failed, err)
+	}
+}
+
+// TestRefusedEntriesWaitTheAWSBackoff: an entry SQS refused is sent again
+// after the process's AWS backoff, not at once, and not when the
+// deadline leaves no time for the wait.
+func TestRefusedEntriesWaitTheAWSBackoff(t *testing.T) {
+	srv := sqstest.NewServer(t)
+	srv.Refuse("b", sqstest.Refusal{Times: 2})
+	q := sqsqueue.NewWithClient(srv.Client(), sqstest.QueueURL)
+	start := time.Now()
+	if failed, _ := q.Send(context.Background(), []string{"a", "b"}); failed != 0 || srv.Calls() != 3 {
+		t.Fatalf("got %d failed, %d calls; want everything sent in 3 calls", failed, srv.Calls())
+	}
+	// The two waits are at least half of Backoff's first two delays.
+	if min := awsconfig.Backoff.Base/2 + awsconfig.Backoff.Base; time.Since(start) < min {
+		t.Errorf("resent after %v in all, want at least %v of backoff", time.Since(start), min)
+	}
+
+	late := sqstest.NewServer(t)
+	late.Refuse("b", sqstest.Refusal{Times: 2})
+	ctx, cancel := context.WithTimeout(context.Background(), awsconfig.Backoff.Base/4)
+	defer cancel()
+	failed, err := sqsqueue.NewWithClient(late.Client(), sqstest.QueueURL).Send(ctx, []string{"a", "b"})
+	if failed != 1 || err == nil || late.Calls() != 1 {
+		t.Errorf("short deadline: got %d failed, %v, %d calls; want b given up after one call", failed, err, late.Calls())
 	}
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
 	"github.com/agentmem/agentmem/shared/dynamolocal"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 func main() {
@@ -88,9 +89,9 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	dbEnv := []string{"DYNAMODB_ENDPOINT=" + ddb.Endpoint, "AWS_REGION=us-east-1", "AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local"}
+	dbEnv := []string{settings.DynamoDBEndpoint.Name + "=" + ddb.Endpoint, settings.AWSRegion.Name + "=us-east-1", settings.AWSAccessKeyID.Name + "=local", "AWS_SECRET_ACCESS_KEY=local"}
 	dev := exec.CommandContext(ctx, bins["devserver"], "-port", strconv.Itoa(port))
-	dev.Env = append(append(os.Environ(), dbEnv...), "LOG_LEVEL=error")
+	dev.Env = append(append(os.Environ(), dbEnv...), settings.LogLevel.Name+"=error")
 	stdout, err := dev.StdoutPipe()
 	if err != nil {
 		return err
@@ -114,7 +115,7 @@ func run() error {
 	}{
 		{"agentmem inject", func(ws string) [][]string {
 			return [][]string{{bins["agentmem"], "inject", "--agent", agent, "--project", project, "--workspace", ws, "--quiet"}}
-		}, []string{"AGENTMEM_API_URL=" + apiURL, "AGENTMEM_AUTH=none"}},
+		}, []string{settings.APIURL.Name + "=" + apiURL, settings.Auth.Name + "=none"}},
 		{"Node helper, one launch per step", func(ws string) [][]string {
 			return [][]string{
 				{"node", helper, "prepend-personality", agent, ws},

@@ -18,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/agentmem/agentmem/shared/dynamolocal"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 func main() {
@@ -51,7 +52,7 @@ func run() (int, error) {
 
 	cmd := exec.CommandContext(ctx, flag.Arg(0), flag.Args()[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.Env = append(os.Environ(), "DYNAMODB_ENDPOINT="+ddb.Endpoint)
+	cmd.Env = append(os.Environ(), settings.DynamoDBEndpoint.Name+"="+ddb.Endpoint)
 	err = cmd.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {

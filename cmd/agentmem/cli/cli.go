@@ -45,6 +45,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
+	"github.com/agentmem/agentmem/shared/settings"
 	"golang.org/x/term"
 )
 
@@ -91,7 +92,7 @@ func OSEnv() Env {
 // settings are the environment variables the CLI reads itself, read in
 // one place (readSettings). The claude extractor reads the LLM settings
 // through Env.Getenv (llm.ConfigFromEnv).
-type settings struct {
+type cliSettings struct {
 	apiURL, auth, timeout string // defaults of --api-url, --auth and --timeout
 	region                string // the SigV4 signing region
 	agent, project        string // defaults of --agent and --project
@@ -99,22 +100,22 @@ type settings struct {
 	sessionID             string // default of --session
 }
 
-func readSettings(getenv func(string) string) settings {
-	return settings{
-		apiURL:    getenv("AGENTMEM_API_URL"),
-		auth:      getenv("AGENTMEM_AUTH"),
-		timeout:   getenv("AGENTMEM_TIMEOUT"),
-		region:    getenv("AGENTMEM_REGION"),
-		agent:     getenv("AGENTMEM_AGENT"),
-		project:   getenv("AGENTMEM_PROJECT"),
-		runID:     getenv("AGENTMEM_RUN_ID"),
-		sessionID: getenv("AGENTMEM_SESSION_ID"),
+func readSettings(getenv func(string) string) cliSettings {
+	return cliSettings{
+		apiURL:    settings.APIURL.Get(getenv),
+		auth:      settings.Auth.Get(getenv),
+		timeout:   settings.Timeout.Get(getenv),
+		region:    settings.Region.Get(getenv),
+		agent:     settings.Agent.Get(getenv),
+		project:   settings.Project.Get(getenv),
+		runID:     settings.RunID.Get(getenv),
+		sessionID: settings.SessionID.Get(getenv),
 	}
 }
 
 // session is the session id the session scope defaults to:
 // AGENTMEM_SESSION_ID, else AGENTMEM_RUN_ID (the pipeline run).
-func (s settings) session() string {
+func (s cliSettings) session() string {
 	return firstNonEmpty(strings.TrimSpace(s.sessionID), strings.TrimSpace(s.runID))
 }
 
@@ -264,7 +265,7 @@ type Invocation struct {
 	Args  []string
 	Flags *flag.FlagSet
 
-	settings  settings
+	settings  cliSettings
 	globals   globals
 	strict    bool
 	agentFlag string
@@ -277,7 +278,7 @@ type Invocation struct {
 // newInvocation prepares a run of c: the environment's settings and the
 // flag set with the global flags, --strict, --agent and --project as c
 // needs them, and the runner's own flags.
-func newInvocation(env Env, s settings, g globals, c *Command, path string) (*Invocation, Runner) {
+func newInvocation(env Env, s cliSettings, g globals, c *Command, path string) (*Invocation, Runner) {
 	in := &Invocation{Env: env, Command: c, Path: path, settings: s, globals: g}
 	fs := flag.NewFlagSet("agentmem "+path, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -292,10 +293,10 @@ func newInvocation(env Env, s settings, g globals, c *Command, path string) (*In
 		return "env " + variable
 	}
 	if c.Needs&NeedsAgent != 0 {
-		fs.StringVar(&in.agentFlag, "agent", "", "agent `NAME` ("+from("AGENTMEM_AGENT")+")")
+		fs.StringVar(&in.agentFlag, "agent", "", "agent `NAME` ("+from(settings.Agent.Name)+")")
 	}
 	if c.Needs&NeedsProject != 0 {
-		fs.StringVar(&in.projFlag, "project", "", "project `ID` ("+from("AGENTMEM_PROJECT")+")")
+		fs.StringVar(&in.projFlag, "project", "", "project `ID` ("+from(settings.Project.Name)+")")
 	}
 	r := c.New()
 	r.Flags(fs)
@@ -458,7 +459,7 @@ func findCommand(env Env, args []string) (cmd *Command, path string, rest []stri
 // run parses the command's flags and arguments and runs it; g are the
 // global flags as the environment and the words before the command set
 // them.
-func run(ctx context.Context, env Env, s settings, g globals, cmd *Command, path string, args []string) int {
+func run(ctx context.Context, env Env, s cliSettings, g globals, cmd *Command, path string, args []string) int {
 	in, runner := newInvocation(env, s, g, cmd, path)
 	fail := func(err error) int {
 		code := ExitCode(err)

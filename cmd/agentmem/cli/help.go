@@ -41,7 +41,7 @@ func (*helpCommand) Run(_ context.Context, in *Invocation) error {
 	}
 	var fs *flag.FlagSet
 	if cmd.New != nil {
-		target, _ := newInvocation(in.Env, settings{}, globals{}, cmd, path)
+		target, _ := newInvocation(in.Env, cliSettings{}, globals{}, cmd, path)
 		fs = target.Flags
 	}
 	writeCommandHelp(in.Stdout, path, cmd, fs)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 // Scope is what a command works on: an agent's memory in a project (or
@@ -215,10 +216,10 @@ func (in *Invocation) checkScope(s Scope, src sources) error {
 	c := in.Command
 	var missing, vars []string
 	if c.Needs&NeedsAgent != 0 && s.Agent == "" {
-		missing, vars = append(missing, "--agent"), append(vars, "AGENTMEM_AGENT")
+		missing, vars = append(missing, "--agent"), append(vars, settings.Agent.Name)
 	}
 	if c.Needs&NeedsProject != 0 && s.Project == "" {
-		missing, vars = append(missing, "--project"), append(vars, "AGENTMEM_PROJECT")
+		missing, vars = append(missing, "--project"), append(vars, settings.Project.Name)
 	}
 	if len(missing) > 0 {
 		verb := "is"

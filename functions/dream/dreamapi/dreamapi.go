@@ -19,6 +19,7 @@ import (
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/routes"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 // DefaultAPIModelBudget bounds the model calls of a dream run through
@@ -51,9 +52,9 @@ func newAPI(deps lambdamain.Deps) (*API, error) {
 		return nil, err
 	}
 	budget := DefaultAPIModelBudget
-	if v := getenv("AGENTMEM_DREAM_API_MODEL_BUDGET"); v != "" {
+	if v := settings.DreamAPIModelBudget.Get(getenv); v != "" {
 		if budget, err = time.ParseDuration(v); err != nil || budget <= 0 {
-			return nil, fmt.Errorf("AGENTMEM_DREAM_API_MODEL_BUDGET=%q: want a positive Go duration such as 22s", v)
+			return nil, fmt.Errorf("%s=%q: want a positive Go duration such as 22s", settings.DreamAPIModelBudget, v)
 		}
 	}
 	return &API{Store: deps.Store, Dreamer: dream.New(deps.Store, deps.LLM, log, cfg), Log: log, ModelBudget: budget}, nil

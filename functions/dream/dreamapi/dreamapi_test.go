@@ -24,6 +24,8 @@ import (
 	"github.com/agentmem/agentmem/shared/localapi"
 	"github.com/agentmem/agentmem/shared/sqsqueue/sqstest"
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
@@ -204,9 +206,9 @@ func loadEvent(t testing.TB, name string) json.RawMessage {
 func TestLambdaReplaysTheScheduleAndTheSQSBatch(t *testing.T) {
 	e := newEnv(t, true)
 	sqs := sqstest.NewServer(t)
-	t.Setenv("AWS_REGION", "eu-west-1")
-	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
+	// The process's AWS configuration, which the dispatcher's SQS client
+	// is built from.
+	e.deps.AWS = aws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", "")}
 	vars := map[string]string{"DREAM_QUEUE_URL": sqstest.QueueURL, "AGENTMEM_SQS_ENDPOINT": sqs.URL, "DREAM_WORKER_CONCURRENCY": "2"}
 	e.deps.Getenv = func(k string) string { return vars[k] }
 	l, err := dreamapi.NewLambda(e.deps)

@@ -10,6 +10,7 @@ import (
 	"github.com/agentmem/agentmem/shared/dream"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
+	"github.com/agentmem/agentmem/shared/settings"
 	"github.com/agentmem/agentmem/shared/sqsqueue"
 	"github.com/aws/aws-lambda-go/events"
 )
@@ -42,19 +43,15 @@ func NewLambda(deps lambdamain.Deps) (*Lambda, error) {
 	if err != nil {
 		return nil, err
 	}
-	getenv := deps.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
 	concurrency := DefaultWorkerConcurrency
-	if v := getenv("DREAM_WORKER_CONCURRENCY"); v != "" {
+	if v := settings.DreamWorkerConcurrency.Get(deps.Getenv); v != "" {
 		if concurrency, err = strconv.Atoi(v); err != nil || concurrency < 1 || concurrency > 100 {
-			return nil, fmt.Errorf("DREAM_WORKER_CONCURRENCY=%q: want an integer from 1 to 100", v)
+			return nil, fmt.Errorf("%s=%q: want an integer from 1 to 100", settings.DreamWorkerConcurrency, v)
 		}
 	}
 	d := &dream.Dispatcher{Store: deps.Store, Log: a.Log}
-	if u := getenv("DREAM_QUEUE_URL"); u != "" {
-		q, err := sqsqueue.New(context.Background(), u, getenv("AGENTMEM_SQS_ENDPOINT"))
+	if u := settings.DreamQueueURL.Get(deps.Getenv); u != "" {
+		q, err := sqsqueue.New(deps.AWS, u, settings.SQSEndpoint.Get(deps.Getenv))
 		if err != nil {
 			return nil, err
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/agentmem/agentmem/shared/search"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 // API serves the memories function's routes.
@@ -48,21 +49,18 @@ func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 	}
 	a := &API{Store: deps.Store, Log: log, Embedder: deps.Embedder, MinConfidence: search.DefaultMinConfidence}
 	getenv := deps.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	if v := getenv("AGENTMEM_PATTERN_MIN_CONFIDENCE"); v != "" {
+	if v := settings.PatternMinConfidence.Get(getenv); v != "" {
 		c, err := parseConfidence(v)
 		if err != nil {
-			return nil, fmt.Errorf("AGENTMEM_PATTERN_MIN_CONFIDENCE: %w", err)
+			return nil, fmt.Errorf("%s: %w", settings.PatternMinConfidence, err)
 		}
 		a.MinConfidence = c
 	}
 	cacheSize := DefaultSearchCacheMemories
-	if v := getenv("AGENTMEM_SEARCH_CACHE"); v != "" {
+	if v := settings.SearchCache.Get(getenv); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return nil, fmt.Errorf("AGENTMEM_SEARCH_CACHE=%q: want a number of memories (0 turns the cache off)", v)
+			return nil, fmt.Errorf("%s=%q: want a number of memories (0 turns the cache off)", settings.SearchCache, v)
 		}
 		cacheSize = n
 	}

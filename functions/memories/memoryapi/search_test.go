@@ -14,6 +14,7 @@ import (
 	"github.com/agentmem/agentmem/shared/embeddings"
 	"github.com/agentmem/agentmem/shared/embeddings/embeddingstest"
 	"github.com/agentmem/agentmem/shared/embeddings/hashing"
+	"github.com/agentmem/agentmem/shared/embeddings/openai"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/search"
 )
@@ -170,7 +171,7 @@ func (topics) Embed(_ context.Context, texts []string) ([][]float32, error) {
 
 func TestSearchHybridFindsParaphrasesThroughTheOpenAIClient(t *testing.T) {
 	srv := embeddingstest.NewOpenAIServer(t, topics{})
-	emb, err := embeddings.NewOpenAI(embeddings.Config{Model: "topics", Endpoint: srv.URL + "/v1"})
+	emb, err := openai.New(embeddings.Config{Model: "topics", Endpoint: srv.URL + "/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // Package embeddingstest serves the OpenAI-compatible embeddings wire
 // format from a deterministic embedder, so that tests exercise the real
-// HTTP client (embeddings.OpenAI) end to end without a model.
+// HTTP client (shared/embeddings/openai) end to end without a model.
 package embeddingstest
 
 import (

@@ -1,3 +1,5 @@
+// Package anthropic is the llm.Client of the Anthropic Messages API,
+// through the official Go SDK.
 package anthropic
 
 import (
@@ -5,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agentmem/agentmem/shared/llm"
 	"net/http"
 	"strings"
+
+	"github.com/agentmem/agentmem/shared/backoff"
+	"github.com/agentmem/agentmem/shared/llm"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
@@ -108,7 +112,7 @@ func anthropicError(ctx context.Context, err error) *llm.Error {
 	}
 	e := &llm.Error{Provider: llm.ProviderAnthropic, Status: api.StatusCode, Message: anthropicErrorMessage(api)}
 	if api.Response != nil {
-		e.RetryAfter = llm.ParseRetryAfter(api.Response.Header.Get("Retry-After"))
+		e.RetryAfter = backoff.RetryAfter(api.Response.Header)
 	}
 	switch api.Type() {
 	case "rate_limit_error":

@@ -1,16 +1,17 @@
+// Package bedrock is the llm.Client of Amazon Bedrock's Converse API.
 package bedrock
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentmem/agentmem/shared/llm"
 	"net/http"
 	"strings"
 
+	"github.com/agentmem/agentmem/shared/backoff"
+	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
 	"github.com/aws/smithy-go"
@@ -28,27 +29,23 @@ type Client struct {
 
 var _ llm.Client = (*Client)(nil)
 
-// New returns a Bedrock Converse client using the default AWS
-// configuration chain (region from cfg.Region or AWS_REGION, credentials
-// from the environment or the function's role). cfg.Endpoint overrides
-// the service endpoint (VPC endpoints, tests). optFns adjust the SDK
-// client (tests set static credentials).
+// New returns a Bedrock Converse client over awsCfg, the process's AWS
+// configuration (awsconfig.Load: credentials from the environment or the
+// function's role), in cfg.Region when set (Bedrock may be called in
+// another region than the function's), else awsCfg's region.
+// cfg.Endpoint overrides the service endpoint (VPC endpoints, tests).
+// optFns adjust the SDK client.
 //
-// The SDK's own retries are off: callers decide (see llm.Retry).
-func New(ctx context.Context, cfg llm.Config, optFns ...func(*bedrockruntime.Options)) (*Client, error) {
+// The SDK's own retries are off: model calls retry as llm.Retry says.
+func New(awsCfg aws.Config, cfg llm.Config, optFns ...func(*bedrockruntime.Options)) (*Client, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("bedrock: AGENTMEM_LLM_MODEL is required (a model or inference profile id, e.g. us.anthropic.claude-haiku-4-5-20251001-v1:0)")
 	}
-	var loadOpts []func(*config.LoadOptions) error
-	if cfg.Region != "" {
-		loadOpts = append(loadOpts, config.WithRegion(cfg.Region))
-	}
-	awsCfg, err := config.LoadDefaultConfig(ctx, loadOpts...)
-	if err != nil {
-		return nil, fmt.Errorf("bedrock: load AWS config: %w", err)
-	}
 	opts := []func(*bedrockruntime.Options){func(o *bedrockruntime.Options) {
 		o.RetryMaxAttempts = 1
+		if cfg.Region != "" {
+			o.Region = cfg.Region
+		}
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
@@ -118,7 +115,7 @@ func bedrockError(ctx context.Context, err error) *llm.Error {
 	if errors.As(err, &re) {
 		e.Status = re.HTTPStatusCode()
 		if re.Response != nil {
-			e.RetryAfter = llm.ParseRetryAfter(re.Response.Header.Get("Retry-After"))
+			e.RetryAfter = backoff.RetryAfter(re.Response.Header)
 		}
 	}
 	var api smithy.APIError

@@ -7,12 +7,16 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/agentmem/agentmem/shared/awsconfig"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/llm/bedrock"
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 )
@@ -46,7 +50,7 @@ func bedrockServer(t *testing.T, status int, errorType, body string, got *map[st
 
 func newBedrock(t *testing.T, endpoint string, timeout time.Duration) *bedrock.Client {
 	t.Helper()
-	c, err := bedrock.New(context.Background(),
+	c, err := bedrock.New(aws.Config{},
 		llm.Config{Provider: llm.ProviderBedrock, Model: bedrockModel, Region: "us-east-1", Endpoint: endpoint, MaxTokens: 300, Timeout: timeout},
 		func(o *bedrockruntime.Options) {
 			o.Credentials = credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", "")
@@ -131,7 +135,54 @@ func TestBedrockFailuresAreClassified(t *testing.T) {
 }
 
 func TestNewBedrockNeedsAModel(t *testing.T) {
-	if _, err := bedrock.New(context.Background(), llm.Config{Region: "us-east-1"}); err == nil {
+	if _, err := bedrock.New(aws.Config{}, llm.Config{Region: "us-east-1"}); err == nil {
 		t.Error("no model: no error")
+	}
+}
+
+// TestNewTakesTheProcessAWSConfiguration: the client signs in the
+// configured region, else the AWS configuration's; it makes each call
+// once even when the AWS configuration carries the process's retryer,
+// since llm.Retry is the one retry policy of model calls.
+func TestNewTakesTheProcessAWSConfiguration(t *testing.T) {
+	var calls atomic.Int32
+	var regions []string
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		mu.Lock()
+		regions = append(regions, strings.Split(r.Header.Get("Authorization"), "/")[2])
+		mu.Unlock()
+		w.Header().Set("X-Amzn-Errortype", "InternalServerException:http://internal.amazon.com/coral/com.amazon.bedrock/")
+		w.WriteHeader(500)
+		io.WriteString(w, `{"message":"try again"}`)
+	}))
+	defer srv.Close()
+	awsCfg := aws.Config{Region: "eu-central-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", ""),
+		Retryer: func() aws.Retryer { return awsconfig.NewRetryer() }}
+	tests := []struct {
+		region, want string
+	}{
+		{"", "eu-central-1"},
+		{"us-west-2", "us-west-2"},
+	}
+	for _, tt := range tests {
+		calls.Store(0)
+		c, err := bedrock.New(awsCfg, llm.Config{Model: bedrockModel, Region: tt.region, Endpoint: srv.URL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Complete(context.Background(), llm.Request{Prompt: "x"})
+		if llm.KindOf(err) != llm.KindServer || calls.Load() != 1 {
+			t.Errorf("region %q: got %v after %d calls, want one failed call", tt.region, err, calls.Load())
+		}
+		mu.Lock()
+		if got := regions[len(regions)-1]; got != tt.want {
+			t.Errorf("region %q: signed for %q, want %q", tt.region, got, tt.want)
+		}
+		mu.Unlock()
+	}
+	if _, err := bedrock.New(aws.Config{}, llm.Config{Model: bedrockModel}); err == nil || !strings.Contains(err.Error(), "AWS_REGION") {
+		t.Errorf("no region anywhere: got %v, want an error naming AWS_REGION", err)
 	}
 }

@@ -1,3 +1,5 @@
+// Package claude is the llm.Client that runs the `claude` CLI (claude -p)
+// inside the agent container.
 package claude
 
 import (

@@ -1,3 +1,5 @@
+// Package openai is the llm.Client of any OpenAI-compatible chat
+// completions endpoint (OpenAI, Ollama, vLLM, LM Studio).
 package openai
 
 import (
@@ -5,15 +7,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agentmem/agentmem/shared/llm"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
-)
 
-// DefaultEndpoint is the base URL used when none is configured.
-const DefaultEndpoint = "https://api.openai.com/v1"
+	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/openaicompat"
+)
 
 // Client is a client of any OpenAI-compatible chat completions endpoint:
 // OpenAI itself, Ollama, vLLM, LM Studio. It speaks POST
@@ -44,37 +44,11 @@ func New(cfg llm.Config) (*Client, error) {
 // ChatCompletionsURL returns the chat completions URL for an endpoint as
 // New interprets it.
 func ChatCompletionsURL(endpoint string) (string, error) {
-	u, err := EndpointURL(endpoint, "chat/completions")
+	u, err := openaicompat.EndpointURL(endpoint, "chat/completions")
 	if err != nil {
 		return "", fmt.Errorf("openai: %w", err)
 	}
 	return u, nil
-}
-
-// EndpointURL returns the URL of resource ("chat/completions",
-// "embeddings") under an OpenAI-compatible endpoint, by the rules every
-// OpenAI-compatible client of agentmem follows: "" is DefaultEndpoint; a
-// bare host such as http://localhost:11434 (Ollama) gets "/v1"; an API base
-// ".../v1" gets "/<resource>"; a URL that already ends in the resource is
-// used as given.
-func EndpointURL(endpoint, resource string) (string, error) {
-	if endpoint == "" {
-		endpoint = DefaultEndpoint
-	}
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("endpoint %q is not an http(s) URL", endpoint)
-	}
-	p := strings.TrimRight(u.Path, "/")
-	switch {
-	case strings.HasSuffix(p, "/"+resource):
-	case p == "":
-		p = "/v1/" + resource
-	default:
-		p += "/" + resource
-	}
-	u.Path = p
-	return u.String(), nil
 }
 
 // Name implements llm.Client.
@@ -105,12 +79,6 @@ type openAIResponse struct {
 		PromptTokens     int `json:"prompt_tokens"`
 		CompletionTokens int `json:"completion_tokens"`
 	} `json:"usage"`
-}
-
-// openAIError is the error body of OpenAI and of most compatible servers;
-// some (older Ollama) send {"error":"text"} instead.
-type openAIError struct {
-	Error json.RawMessage `json:"error"`
 }
 
 // Complete implements llm.Client.
@@ -151,7 +119,7 @@ func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 		return llm.Response{}, &llm.Error{Kind: llm.KindServer, Provider: llm.ProviderOpenAI, Status: resp.StatusCode, Message: "reading the answer failed", Err: err}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return llm.Response{}, llm.HTTPError(llm.ProviderOpenAI, resp, ErrorMessage(data))
+		return llm.Response{}, llm.HTTPError(llm.ProviderOpenAI, resp, openaicompat.ErrorMessage(data))
 	}
 	var out openAIResponse
 	if err := json.Unmarshal(data, &out); err != nil {
@@ -168,24 +136,4 @@ func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 		Text: *ch.Message.Content, Model: out.Model, StopReason: ch.FinishReason,
 		InputTokens: out.Usage.PromptTokens, OutputTokens: out.Usage.CompletionTokens,
 	}, nil
-}
-
-// ErrorMessage returns the message of an OpenAI-compatible error body:
-// {"error":{"message":...}} (OpenAI, vLLM) or {"error":"..."} (older
-// Ollama), else the start of the body.
-func ErrorMessage(data []byte) string {
-	var e openAIError
-	if json.Unmarshal(data, &e) == nil && len(e.Error) > 0 {
-		var obj struct {
-			Message string `json:"message"`
-		}
-		if json.Unmarshal(e.Error, &obj) == nil && obj.Message != "" {
-			return obj.Message
-		}
-		var s string
-		if json.Unmarshal(e.Error, &s) == nil && s != "" {
-			return s
-		}
-	}
-	return llm.Snippet(data)
 }

@@ -5,7 +5,6 @@
 package providers
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/agentmem/agentmem/shared/llm"
@@ -13,13 +12,16 @@ import (
 	"github.com/agentmem/agentmem/shared/llm/bedrock"
 	"github.com/agentmem/agentmem/shared/llm/claude"
 	"github.com/agentmem/agentmem/shared/llm/openai"
+	"github.com/agentmem/agentmem/shared/settings"
+	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
 // New returns the client cfg selects, wrapped in the default Retry policy
-// (none is not wrapped). Missing required settings (a model, an API key, a
-// region, the claude CLI) are reported here, at start-up, not on the
-// first call.
-func New(ctx context.Context, cfg llm.Config) (llm.Client, error) {
+// (none is not wrapped). Bedrock uses awsCfg, the process's AWS
+// configuration (awsconfig.Load). Missing required settings (a model, an
+// API key, a region, the claude CLI) are reported here, at start-up, not
+// on the first call.
+func New(cfg llm.Config, awsCfg aws.Config) (llm.Client, error) {
 	var (
 		c   llm.Client
 		err error
@@ -30,13 +32,13 @@ func New(ctx context.Context, cfg llm.Config) (llm.Client, error) {
 	case llm.ProviderOpenAI:
 		c, err = nonNil(openai.New(cfg))
 	case llm.ProviderBedrock:
-		c, err = nonNil(bedrock.New(ctx, cfg))
+		c, err = nonNil(bedrock.New(awsCfg, cfg))
 	case llm.ProviderAnthropic:
 		c, err = nonNil(anthropic.New(cfg))
 	case llm.ProviderClaude:
 		c, err = nonNil(claude.New(cfg))
 	default:
-		return nil, fmt.Errorf("AGENTMEM_LLM=%q: want one of bedrock, anthropic, openai, claude, none", cfg.Provider)
+		return nil, fmt.Errorf("%s=%q: want one of bedrock, anthropic, openai, claude, none", settings.LLM, cfg.Provider)
 	}
 	if err != nil {
 		return nil, err
@@ -44,13 +46,14 @@ func New(ctx context.Context, cfg llm.Config) (llm.Client, error) {
 	return llm.WithRetry(c), nil
 }
 
-// FromEnv is New with the configuration llm.ConfigFromEnv reads.
-func FromEnv(ctx context.Context, getenv func(string) string) (llm.Client, error) {
+// FromEnv is New with the configuration llm.ConfigFromEnv reads; its
+// signature is lambdamain.WithLLM's.
+func FromEnv(getenv func(string) string, awsCfg aws.Config) (llm.Client, error) {
 	cfg, err := llm.ConfigFromEnv(getenv)
 	if err != nil {
 		return nil, err
 	}
-	c, err := New(ctx, cfg)
+	c, err := New(cfg, awsCfg)
 	if err != nil {
 		return nil, fmt.Errorf("configure LLM: %w", err)
 	}

@@ -12,11 +12,15 @@ import (
 	"github.com/agentmem/agentmem/shared/llm/bedrock"
 	"github.com/agentmem/agentmem/shared/llm/openai"
 	"github.com/agentmem/agentmem/shared/llm/providers"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 )
 
 const bedrockModel = "us.anthropic.claude-haiku-4-5-20251001-v1:0"
+
+// awsCfg stands for the process's AWS configuration (awsconfig.Load).
+var awsCfg = aws.Config{Credentials: credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", "")}
 
 func TestNewFromConfig(t *testing.T) {
 	env := map[string]string{"AGENTMEM_LLM": "openai", "AGENTMEM_LLM_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": "k", "AGENTMEM_LLM_TIMEOUT": "5s"}
@@ -27,11 +31,11 @@ func TestNewFromConfig(t *testing.T) {
 	if cfg.APIKey != "k" || cfg.Timeout != 5*time.Second {
 		t.Errorf("got %+v", cfg)
 	}
-	c, err := providers.New(context.Background(), cfg)
+	c, err := providers.New(cfg, awsCfg)
 	if err != nil || c.Name() != "openai:gpt-4o-mini" {
 		t.Fatalf("New: %v, %v", c, err)
 	}
-	none, err := providers.New(context.Background(), llm.Config{})
+	none, err := providers.New(llm.Config{}, awsCfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +48,7 @@ func TestNewFromConfig(t *testing.T) {
 	} {
 		cfg, err := llm.ConfigFromEnv(func(k string) string { return bad[k] })
 		if err == nil {
-			_, err = providers.New(context.Background(), cfg)
+			_, err = providers.New(cfg, awsCfg)
 		}
 		if err == nil {
 			t.Errorf("%v: no error", bad)
@@ -56,8 +60,6 @@ func TestNewFromConfig(t *testing.T) {
 }
 
 func TestNewWiresEveryProvider(t *testing.T) {
-	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
 	tests := []struct {
 		env  map[string]string
 		name string
@@ -73,7 +75,7 @@ func TestNewWiresEveryProvider(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := providers.New(context.Background(), cfg)
+		c, err := providers.New(cfg, awsCfg)
 		if err != nil {
 			t.Errorf("%v: %v", tt.env, err)
 			continue
@@ -94,7 +96,7 @@ func TestNewWiresEveryProvider(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c, err := providers.New(context.Background(), cfg); err == nil || c != nil {
+		if c, err := providers.New(cfg, awsCfg); err == nil || c != nil {
 			t.Errorf("%v: got %v, %v; want a nil client and an error", bad, c, err)
 		}
 	}
@@ -117,7 +119,7 @@ func TestEveryHTTPProviderTimesOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	br, err := bedrock.New(context.Background(), llm.Config{Model: "m", Region: "us-east-1", Endpoint: srv.URL, Timeout: timeout},
+	br, err := bedrock.New(aws.Config{}, llm.Config{Model: "m", Region: "us-east-1", Endpoint: srv.URL, Timeout: timeout},
 		func(o *bedrockruntime.Options) {
 			o.Credentials = credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", "")
 		})

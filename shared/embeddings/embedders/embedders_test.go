@@ -1,18 +1,20 @@
-package embeddings_test
+package embedders_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentmem/agentmem/shared/embeddings"
+	"github.com/agentmem/agentmem/shared/embeddings/embedders"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 )
 
 func env(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
 
 func TestConfigFromEnv(t *testing.T) {
-	cfg, err := embeddings.ConfigFromEnv(env(map[string]string{
+	cfg, err := embedders.ConfigFromEnv(env(map[string]string{
 		"AGENTMEM_EMBEDDINGS": "openai", "AGENTMEM_EMBEDDINGS_MODEL": "nomic-embed-text",
 		"AGENTMEM_EMBEDDINGS_ENDPOINT": "http://localhost:11434/v1", "AGENTMEM_EMBEDDINGS_DIMENSIONS": "768",
 		"AGENTMEM_EMBEDDINGS_TIMEOUT": "1500ms", "OPENAI_API_KEY": "sk-env",
@@ -24,7 +26,7 @@ func TestConfigFromEnv(t *testing.T) {
 	if cfg != want {
 		t.Errorf("got %+v, want %+v", cfg, want)
 	}
-	if cfg, _ := embeddings.ConfigFromEnv(env(nil)); cfg.Provider != embeddings.ProviderNone {
+	if cfg, _ := embedders.ConfigFromEnv(env(nil)); cfg.Provider != embeddings.ProviderNone {
 		t.Errorf("unset: got provider %q, want none", cfg.Provider)
 	}
 	for _, bad := range []map[string]string{
@@ -34,16 +36,16 @@ func TestConfigFromEnv(t *testing.T) {
 		{"AGENTMEM_EMBEDDINGS_TIMEOUT": "3"},
 		{"AGENTMEM_EMBEDDINGS_TIMEOUT": "-2s"},
 	} {
-		if _, err := embeddings.ConfigFromEnv(env(bad)); err == nil {
+		if _, err := embedders.ConfigFromEnv(env(bad)); err == nil {
 			t.Errorf("%v: got no error", bad)
 		}
 	}
 }
 
 func TestNewPicksTheProvider(t *testing.T) {
-	ctx := context.Background()
-	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDTEST")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
+	// The process's AWS configuration, as awsconfig.Load gives it; the
+	// region of Bedrock comes from the embeddings configuration.
+	awsCfg := aws.Config{Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
 	tests := []struct {
 		cfg      embeddings.Config
 		name     string
@@ -60,7 +62,7 @@ func TestNewPicksTheProvider(t *testing.T) {
 		{embeddings.Config{Provider: "cohere"}, "", 0, "want one of bedrock, openai, hashing, none"},
 	}
 	for _, tt := range tests {
-		e, err := embeddings.New(ctx, tt.cfg)
+		e, err := embedders.New(tt.cfg, awsCfg)
 		switch {
 		case tt.errorHas != "":
 			if err == nil || !strings.Contains(err.Error(), tt.errorHas) {
@@ -78,19 +80,19 @@ func TestNewPicksTheProvider(t *testing.T) {
 	}
 }
 
-// TestErrorsNameTheEmbeddingsService: embedders share llm's error type,
-// but their failures say they are embeddings failures.
-func TestErrorsNameTheEmbeddingsService(t *testing.T) {
-	_, err := embeddings.NewOpenAI(embeddings.Config{Model: "m", Endpoint: "ftp://nowhere"})
-	if err == nil || !strings.HasPrefix(err.Error(), "openai embeddings:") {
-		t.Errorf("bad endpoint: got %v", err)
+// TestBedrockTakesTheAWSConfiguration: without a region in the embeddings
+// configuration, Bedrock embeds in the AWS configuration's region, and
+// without one anywhere it is refused at start-up.
+func TestBedrockTakesTheAWSConfiguration(t *testing.T) {
+	creds := credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")
+	e, err := embedders.New(embeddings.Config{Provider: "bedrock"}, aws.Config{Region: "ap-south-1", Credentials: creds})
+	if err != nil || e.Name() != "bedrock:amazon.titan-embed-text-v2:0" {
+		t.Errorf("region from the AWS configuration: got %v, %v", e, err)
 	}
-	c, err := embeddings.NewOpenAI(embeddings.Config{Model: "m", Endpoint: "http://127.0.0.1:1"})
-	if err != nil {
-		t.Fatal(err)
+	if _, err := embedders.New(embeddings.Config{Provider: "bedrock"}, aws.Config{Credentials: creds}); err == nil || !strings.Contains(err.Error(), "AWS_REGION") {
+		t.Errorf("no region: got %v, want an error naming AWS_REGION", err)
 	}
-	_, err = c.Embed(context.Background(), []string{"text"})
-	if embeddings.KindOf(err) != embeddings.KindServer || !strings.HasPrefix(err.Error(), "embeddings openai: server") {
-		t.Errorf("unreachable endpoint: got %v (kind %q)", err, embeddings.KindOf(err))
+	if e, err := embedders.FromEnv(func(k string) string { return map[string]string{"AGENTMEM_EMBEDDINGS": "word2vec"}[k] }, aws.Config{}); err == nil || e != nil || !strings.Contains(err.Error(), "AGENTMEM_EMBEDDINGS") {
+		t.Errorf("unknown provider: got %v, %v; want no embedder and an error naming AGENTMEM_EMBEDDINGS", e, err)
 	}
 }

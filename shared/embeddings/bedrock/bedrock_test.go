@@ -1,4 +1,4 @@
-package embeddings_test
+package bedrock_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentmem/agentmem/shared/embeddings"
+	"github.com/agentmem/agentmem/shared/embeddings/bedrock"
 	"github.com/agentmem/agentmem/shared/embeddings/hashing"
 	"github.com/agentmem/agentmem/shared/search"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -79,10 +80,10 @@ func (s *titanServer) problems() []string {
 	return s.bad
 }
 
-func newTitan(t *testing.T, endpoint string, dims int) *embeddings.Bedrock {
+func newTitan(t *testing.T, endpoint string, dims int) *bedrock.Embedder {
 	t.Helper()
 	awsCfg := aws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
-	b, err := embeddings.NewBedrock(awsCfg, embeddings.Config{Endpoint: endpoint, Dimensions: dims})
+	b, err := bedrock.New(awsCfg, embeddings.Config{Endpoint: endpoint, Dimensions: dims})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestBedrockMalformedAnswerAndBadDimensions(t *testing.T) {
 	if _, err := newTitan(t, srv.URL, 0).Embed(context.Background(), []string{"x"}); embeddings.KindOf(err) != embeddings.KindMalformed {
 		t.Errorf("2-dim answer for 1024: got %v, want malformed", err)
 	}
-	if _, err := embeddings.NewBedrock(aws.Config{Region: "eu-west-1"}, embeddings.Config{Dimensions: 100}); err == nil {
+	if _, err := bedrock.New(aws.Config{Region: "eu-west-1"}, embeddings.Config{Dimensions: 100}); err == nil {
 		t.Error("dimensions 100: got no error, want Titan's 256/512/1024")
 	}
 }

@@ -1,4 +1,4 @@
-package embeddings_test
+package openai_test
 
 import (
 	"context"
@@ -15,12 +15,13 @@ import (
 	"github.com/agentmem/agentmem/shared/embeddings"
 	"github.com/agentmem/agentmem/shared/embeddings/embeddingstest"
 	"github.com/agentmem/agentmem/shared/embeddings/hashing"
+	"github.com/agentmem/agentmem/shared/embeddings/openai"
 	"github.com/agentmem/agentmem/shared/search"
 )
 
 func TestOpenAIEmbedsAgainstTheWireFormat(t *testing.T) {
 	srv := embeddingstest.NewOpenAIServer(t, hashing.New(64))
-	c, err := embeddings.NewOpenAI(embeddings.Config{Provider: "openai", Model: "nomic-embed-text", Endpoint: srv.URL + "/v1"})
+	c, err := openai.New(embeddings.Config{Provider: "openai", Model: "nomic-embed-text", Endpoint: srv.URL + "/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func openAIStub(t *testing.T, status int, body string) (*httptest.Server, *atomi
 
 func TestOpenAIRequestShape(t *testing.T) {
 	srv, last, body := openAIStub(t, 200, `{"object":"list","data":[{"object":"embedding","index":1,"embedding":[0,1,0]},{"object":"embedding","index":0,"embedding":[1,0,0]}],"model":"text-embedding-3-small"}`)
-	c, err := embeddings.NewOpenAI(embeddings.Config{Model: "text-embedding-3-small", Endpoint: srv.URL, APIKey: "sk-test", Dimensions: 3})
+	c, err := openai.New(embeddings.Config{Model: "text-embedding-3-small", Endpoint: srv.URL, APIKey: "sk-test", Dimensions: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestOpenAIFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv, _, _ := openAIStub(t, tt.status, tt.body)
-			c, err := embeddings.NewOpenAI(embeddings.Config{Model: "m", Endpoint: srv.URL + "/v1/"})
+			c, err := openai.New(embeddings.Config{Model: "m", Endpoint: srv.URL + "/v1/"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +138,7 @@ func TestOpenAITimeoutAndBlankText(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
 	defer srv.Close()
 	defer close(release)
-	c, err := embeddings.NewOpenAI(embeddings.Config{Model: "m", Endpoint: srv.URL, Timeout: 50 * time.Millisecond})
+	c, err := openai.New(embeddings.Config{Model: "m", Endpoint: srv.URL, Timeout: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,20 +162,87 @@ func TestOpenAIEndpointForms(t *testing.T) {
 		{"http://localhost:11434/v1", "http://localhost:11434/v1/embeddings"},
 		{"https://llm.internal/v1/embeddings", "https://llm.internal/v1/embeddings"},
 	} {
-		c, err := embeddings.NewOpenAI(embeddings.Config{Model: "m", Endpoint: tt.endpoint})
+		c, err := openai.New(embeddings.Config{Model: "m", Endpoint: tt.endpoint})
 		if err != nil {
 			t.Fatalf("%q: %v", tt.endpoint, err)
 		}
-		if got := embeddings.OpenAIURL(c); got != tt.want {
+		if got := openai.URL(c); got != tt.want {
 			t.Errorf("endpoint %q: got %q, want %q", tt.endpoint, got, tt.want)
 		}
 	}
 	for _, bad := range []string{"localhost:11434", "ftp://x", "http://"} {
-		if _, err := embeddings.NewOpenAI(embeddings.Config{Model: "m", Endpoint: bad}); err == nil {
+		if _, err := openai.New(embeddings.Config{Model: "m", Endpoint: bad}); err == nil {
 			t.Errorf("endpoint %q: got no error", bad)
 		}
 	}
-	if _, err := embeddings.NewOpenAI(embeddings.Config{}); err == nil || !strings.Contains(err.Error(), "AGENTMEM_EMBEDDINGS_MODEL") {
+	if _, err := openai.New(embeddings.Config{}); err == nil || !strings.Contains(err.Error(), "AGENTMEM_EMBEDDINGS_MODEL") {
 		t.Errorf("no model: got %v", err)
+	}
+}
+
+// TestErrorsNameTheEmbeddingsService: embedders' failures say they are
+// embeddings failures.
+func TestErrorsNameTheEmbeddingsService(t *testing.T) {
+	_, err := openai.New(embeddings.Config{Model: "m", Endpoint: "ftp://nowhere"})
+	if err == nil || !strings.HasPrefix(err.Error(), "openai embeddings:") {
+		t.Errorf("bad endpoint: got %v", err)
+	}
+	c, err := openai.New(embeddings.Config{Model: "m", Endpoint: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Embed(context.Background(), []string{"text"})
+	if embeddings.KindOf(err) != embeddings.KindServer || !strings.HasPrefix(err.Error(), "embeddings openai: server") {
+		t.Errorf("unreachable endpoint: got %v (kind %q)", err, embeddings.KindOf(err))
+	}
+}
+
+// TestOpenAIRetries: a throttled or failing endpoint is asked again, after
+// its Retry-After when it sends one that fits; a refusal is not.
+func TestOpenAIRetries(t *testing.T) {
+	ok := `{"data":[{"index":0,"embedding":[1,0]}]}`
+	tests := []struct {
+		name       string
+		statuses   []int
+		retryAfter string
+		calls      int32
+		kind       embeddings.Kind
+	}{
+		{"throttled once", []int{429, 200}, "", 2, ""},
+		{"throttled with a short Retry-After", []int{429, 200}, "0", 2, ""},
+		{"throttled with a Retry-After over the policy's cap", []int{429, 200}, "30", 1, embeddings.KindThrottled},
+		{"server errors then ok", []int{503, 502, 200}, "", 3, ""},
+		{"gives up after three", []int{500, 500, 500, 200}, "", 3, embeddings.KindServer},
+		{"bad key is final", []int{401, 200}, "", 1, embeddings.KindAuth},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n := int(calls.Add(1))
+				status := tt.statuses[min(n, len(tt.statuses))-1]
+				if status != 200 {
+					if tt.retryAfter != "" {
+						w.Header().Set("Retry-After", tt.retryAfter)
+					}
+					w.WriteHeader(status)
+					_, _ = io.WriteString(w, `{"error":{"message":"not now"}}`)
+					return
+				}
+				_, _ = io.WriteString(w, ok)
+			}))
+			defer srv.Close()
+			c, err := openai.New(embeddings.Config{Model: "m", Endpoint: srv.URL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Embed(context.Background(), []string{"text"})
+			if got := embeddings.KindOf(err); got != tt.kind || (tt.kind == "") != (err == nil) {
+				t.Errorf("got %v (kind %q), want kind %q", err, got, tt.kind)
+			}
+			if got := calls.Load(); got != tt.calls {
+				t.Errorf("got %d requests, want %d", got, tt.calls)
+			}
+		})
 	}
 }
