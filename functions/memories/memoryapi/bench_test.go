@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/localapi"
 	"github.com/agentmem/agentmem/shared/markdown"
@@ -57,7 +56,7 @@ func BenchmarkHandlerOverheadList50(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	page := dynamostore.Page{}
+	page := agentmem.MemoryPage{}
 	now := time.Now()
 	for i := range 50 {
 		page.Memories = append(page.Memories, agentmem.Memory{
