@@ -42,8 +42,8 @@ import (
 			fmt.Fprintf(&b, "\t// %s serves %s: %s.\n\t%s(ctx context.Context, r *Request) (Response, error)\n", r.Name, r.Key(), r.Summary, r.Name)
 		}
 		b.WriteString("}\n")
-		fmt.Fprintf(&b, "\n// New%sHandler returns the handler of the %s function, serving\n// each of its routes with h's method of the route's name.\n", title, fn)
-		fmt.Fprintf(&b, "func New%sHandler(h %sHandlers, log *slog.Logger) (*Handler, error) {\n", title, title)
+		fmt.Fprintf(&b, "\n// New%sHandler returns the handler of the %s function, serving\n// each of its routes with h's method of the route's name. (Generic, so\n// that h is never converted to an interface value.)\n", title, fn)
+		fmt.Fprintf(&b, "func New%sHandler[H %sHandlers](h H, log *slog.Logger) (*Handler, error) {\n", title, title)
 		fmt.Fprintf(&b, "\treturn NewHandler(routes.%s, map[routes.Name]HandlerFunc{\n", title)
 		for _, r := range routes.For(fn) {
 			fmt.Fprintf(&b, "\t\troutes.%s: h.%s,\n", r.Name, r.Name)

@@ -53,8 +53,9 @@ type MemoriesHandlers interface {
 }
 
 // NewMemoriesHandler returns the handler of the memories function, serving
-// each of its routes with h's method of the route's name.
-func NewMemoriesHandler(h MemoriesHandlers, log *slog.Logger) (*Handler, error) {
+// each of its routes with h's method of the route's name. (Generic, so
+// that h is never converted to an interface value.)
+func NewMemoriesHandler[H MemoriesHandlers](h H, log *slog.Logger) (*Handler, error) {
 	return NewHandler(routes.Memories, map[routes.Name]HandlerFunc{
 		routes.ListMemories:         h.ListMemories,
 		routes.CreateMemory:         h.CreateMemory,
@@ -91,8 +92,9 @@ type PersonalitiesHandlers interface {
 }
 
 // NewPersonalitiesHandler returns the handler of the personalities function, serving
-// each of its routes with h's method of the route's name.
-func NewPersonalitiesHandler(h PersonalitiesHandlers, log *slog.Logger) (*Handler, error) {
+// each of its routes with h's method of the route's name. (Generic, so
+// that h is never converted to an interface value.)
+func NewPersonalitiesHandler[H PersonalitiesHandlers](h H, log *slog.Logger) (*Handler, error) {
 	return NewHandler(routes.Personalities, map[routes.Name]HandlerFunc{
 		routes.ListPersonalities: h.ListPersonalities,
 		routes.GetPersonality:    h.GetPersonality,
@@ -109,8 +111,9 @@ type ExtractionHandlers interface {
 }
 
 // NewExtractionHandler returns the handler of the extraction function, serving
-// each of its routes with h's method of the route's name.
-func NewExtractionHandler(h ExtractionHandlers, log *slog.Logger) (*Handler, error) {
+// each of its routes with h's method of the route's name. (Generic, so
+// that h is never converted to an interface value.)
+func NewExtractionHandler[H ExtractionHandlers](h H, log *slog.Logger) (*Handler, error) {
 	return NewHandler(routes.Extraction, map[routes.Name]HandlerFunc{
 		routes.CreateExtraction: h.CreateExtraction,
 	}, log)
@@ -130,8 +133,9 @@ type DreamHandlers interface {
 }
 
 // NewDreamHandler returns the handler of the dream function, serving
-// each of its routes with h's method of the route's name.
-func NewDreamHandler(h DreamHandlers, log *slog.Logger) (*Handler, error) {
+// each of its routes with h's method of the route's name. (Generic, so
+// that h is never converted to an interface value.)
+func NewDreamHandler[H DreamHandlers](h H, log *slog.Logger) (*Handler, error) {
 	return NewHandler(routes.Dream, map[routes.Name]HandlerFunc{
 		routes.CreateDream: h.CreateDream,
 		routes.ListDreams:  h.ListDreams,

@@ -98,20 +98,6 @@ func NewHandler(fn routes.Function, handlers map[routes.Name]HandlerFunc, log *s
 	return &Handler{fn: fn, handlers: handlers, log: log}, nil
 }
 
-// Function returns the function h serves.
-func (h *Handler) Function() routes.Function { return h.fn }
-
-// Routes returns the names of the routes h serves, in table order.
-func (h *Handler) Routes() []routes.Name {
-	var out []routes.Name
-	for _, r := range routes.All {
-		if h.handlers[r.Name] != nil {
-			out = append(out, r.Name)
-		}
-	}
-	return out
-}
-
 // Handle is the Lambda entry point (a LambdaFunc). It never returns an
 // error to Lambda; failures become JSON error responses so that API
 // Gateway passes them on unchanged.

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 
@@ -154,9 +153,20 @@ func TestNewHandlerWantsExactlyTheFunctionsRoutes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []routes.Name{routes.ListPersonalities, routes.GetPersonality, routes.PutPersonality, routes.DeletePersonality}
-	if got := h.Routes(); !slices.Equal(got, want) || h.Function() != routes.Personalities {
-		t.Errorf("Routes: got %s %v, want %s %v", h.Function(), got, routes.Personalities, want)
+	// Each route of the table goes to its own handler when it is the
+	// function's, and is refused when it is another function's.
+	for _, r := range routes.All {
+		resp, _ := h.Handle(context.Background(), event(r.Method, "/x", r.Key(), map[string]string{}))
+		var got struct {
+			Route routes.Name `json:"route"`
+		}
+		_ = json.Unmarshal([]byte(resp.Body), &got)
+		switch {
+		case r.Function == routes.Personalities && (resp.StatusCode != 200 || got.Route != r.Name):
+			t.Errorf("%s: got %d %s, want its handler", r.Name, resp.StatusCode, resp.Body)
+		case r.Function != routes.Personalities && (resp.StatusCode != 404 || !strings.Contains(resp.Body, "not served by the personalities function")):
+			t.Errorf("%s of %s: got %d %s, want 404 not served", r.Name, r.Function, resp.StatusCode, resp.Body)
+		}
 	}
 
 	missing := map[routes.Name]httpapi.HandlerFunc{routes.ListPersonalities: echo}

@@ -154,17 +154,6 @@ func (r Route) Params(path string) (map[string]string, bool) {
 	return matchPath(split(r.Path), split(path))
 }
 
-// ParamNames returns the names of r's path parameters, in path order.
-func (r Route) ParamNames() []string {
-	var out []string
-	for _, s := range split(r.Path) {
-		if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
-			out = append(out, s[1:len(s)-1])
-		}
-	}
-	return out
-}
-
 // Match finds the route for method and path. It returns the route, its path
 // parameters, and whether the path matched any route at all (so that a
 // caller can tell 405 from 404). Literal segments win over parameters, as in

@@ -26,8 +26,6 @@ import (
 // integration timeout. Scheduled dreams have the function's whole timeout.
 const DefaultAPIModelBudget = 22 * time.Second
 
-var _ httpapi.DreamHandlers = (*API)(nil)
-
 // API serves the dream function's routes.
 type API struct {
 	Store   *dynamostore.Store

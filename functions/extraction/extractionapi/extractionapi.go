@@ -34,8 +34,6 @@ import (
 	"github.com/agentmem/agentmem/shared/search"
 )
 
-var _ httpapi.ExtractionHandlers = (*API)(nil)
-
 // API serves the extraction function's route.
 type API struct {
 	Store *dynamostore.Store

@@ -21,8 +21,6 @@ import (
 	"github.com/agentmem/agentmem/shared/search"
 )
 
-var _ httpapi.MemoriesHandlers = (*API)(nil)
-
 // API serves the memories function's routes.
 type API struct {
 	Store *dynamostore.Store

@@ -12,8 +12,6 @@ import (
 	"github.com/agentmem/agentmem/shared/lambdamain"
 )
 
-var _ httpapi.PersonalitiesHandlers = (*API)(nil)
-
 // API serves the personalities function's routes.
 type API struct {
 	Store *dynamostore.Store
