@@ -28,19 +28,19 @@ const sampleMemoryID = "01JD5Q8Z3K7M2N4P6R8T0V2X4Y"
 
 // wantStatus is the status each core route's sample event must get on the
 // replay fixture. Routes not listed must answer below 500.
-var wantStatus = map[string]int{
-	"ListMemories": 200, "CreateMemory": 201, "DeleteMemories": 204, "GetMemory": 200,
-	"DeleteMemory": 204, "RenderMemory": 200, "Bootstrap": 200,
-	"ListPersonalities": 200, "GetPersonality": 200, "PutPersonality": 200, "DeletePersonality": 204,
-	"CreateExtraction": 200,
+var wantStatus = map[routes.Name]int{
+	routes.ListMemories: 200, routes.CreateMemory: 201, routes.DeleteMemories: 204, routes.GetMemory: 200,
+	routes.DeleteMemory: 204, routes.RenderMemory: 200, routes.Bootstrap: 200,
+	routes.ListPersonalities: 200, routes.GetPersonality: 200, routes.PutPersonality: 200, routes.DeletePersonality: 204,
+	routes.CreateExtraction: 200,
 
 	// Search, patterns, lifecycle and stats (issue 5).
-	"SearchMemories": 200, "SuggestPatterns": 200, "ForgetMemories": 200, "GetStats": 200, "GetAllStats": 200,
+	routes.SearchMemories: 200, routes.SuggestPatterns: 200, routes.ForgetMemories: 200, routes.GetStats: 200, routes.GetAllStats: 200,
 
 	// Three tiers (issue 4): the session events run in table order.
-	"AppendDaily": 201, "PutSessionContext": 201, "GetSessionContext": 200, "DeleteSessionContext": 204, "EndSession": 200,
+	routes.AppendDaily: 201, routes.PutSessionContext: 201, routes.GetSessionContext: 200, routes.DeleteSessionContext: 204, routes.EndSession: 200,
 	// AppendDaily gave the scope daily content; the replay has no LLM.
-	"CreateDream": 503, "ListDreams": 200,
+	routes.CreateDream: 503, routes.ListDreams: 200,
 }
 
 func loadEvent(t *testing.T, path string) events.APIGatewayV2HTTPRequest {
@@ -60,7 +60,7 @@ func loadEvent(t *testing.T, path string) events.APIGatewayV2HTTPRequest {
 // each event in step with its route, as API Gateway with IAM auth sends it.
 func TestEveryRouteHasAnEvent(t *testing.T) {
 	for _, r := range routes.All {
-		path := filepath.Join("..", "events", string(r.Function), r.Name+".json")
+		path := filepath.Join("..", "events", string(r.Function), string(r.Name)+".json")
 		if _, err := os.Stat(path); err != nil {
 			t.Errorf("route %s (%s) has no sample event %s", r.Name, r.Key(), path)
 			continue
@@ -93,8 +93,8 @@ func TestReplayEvents(t *testing.T) {
 			t.Errorf("route %s: function %s is not in functions.API", r.Name, r.Function)
 			continue
 		}
-		t.Run(r.Name, func(t *testing.T) {
-			ev := loadEvent(t, filepath.Join("..", "events", string(r.Function), r.Name+".json"))
+		t.Run(string(r.Name), func(t *testing.T) {
+			ev := loadEvent(t, filepath.Join("..", "events", string(r.Function), string(r.Name)+".json"))
 			agent := ev.PathParameters["agentName"]
 			if agent != "" {
 				id := seed(t, store, agent)

@@ -11,8 +11,8 @@ import (
 	"github.com/agentmem/agentmem/functions/extraction/extractionapi"
 	"github.com/agentmem/agentmem/functions/memories/memoryapi"
 	"github.com/agentmem/agentmem/functions/personalities/personalityapi"
+	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
-	"github.com/agentmem/agentmem/shared/localapi"
 	"github.com/agentmem/agentmem/shared/routes"
 )
 
@@ -28,10 +28,10 @@ var API = map[routes.Function]lambdamain.NewFunc{
 	routes.Dream: dreamapi.New,
 }
 
-// Handlers builds every function's Lambda handler from one set of
+// Handlers builds every function's Lambda entry point from one set of
 // dependencies.
-func Handlers(deps lambdamain.Deps) (map[routes.Function]localapi.LambdaHandler, error) {
-	out := map[routes.Function]localapi.LambdaHandler{}
+func Handlers(deps lambdamain.Deps) (map[routes.Function]httpapi.LambdaFunc, error) {
+	out := map[routes.Function]httpapi.LambdaFunc{}
 	for fn, newFn := range API {
 		h, err := newFn(deps)
 		if err != nil {

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentmem/agentmem/shared/apitest"
+	"github.com/agentmem/agentmem/functions/apitest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/agentmem/agentmem/shared/markdown"

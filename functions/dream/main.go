@@ -14,13 +14,7 @@ import (
 )
 
 func main() {
-	err := lambdamain.RunEvents(func(deps lambdamain.Deps) (any, error) {
-		l, err := dreamapi.NewLambda(deps)
-		if err != nil {
-			return nil, err
-		}
-		return l.Handle, nil
-	}, lambdamain.WithLLM(providers.FromEnv), lambdamain.WithEmbedder(embedders.FromEnv))
+	err := lambdamain.RunEntry(dreamapi.NewEntry, lambdamain.WithLLM(providers.FromEnv), lambdamain.WithEmbedder(embedders.FromEnv))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dream:", err)
 		os.Exit(1)

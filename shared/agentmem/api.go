@@ -3,6 +3,9 @@ package agentmem
 // The request and response bodies of the REST API, shared by the function
 // handlers that produce them and by package apiclient that consumes them,
 // so that the two cannot drift apart and the client links no adapter code.
+// Each has this one definition and this one name: no package gives them
+// another (layout_test.go keeps apiclient importing only this package).
+// The error body is ErrorEnvelope (errors.go).
 
 // MemoryPage is one page of memories, newest first (GET .../memories).
 type MemoryPage struct {
@@ -275,4 +278,61 @@ type ExtractionResult struct {
 	Prompt    string `json:"prompt,omitempty"`
 	Truncated bool   `json:"truncated,omitempty"`
 	Replayed  bool   `json:"replayed,omitempty"`
+}
+
+// Learning is one learning as the extraction answer format and the
+// extraction route's learnings body carry it: a memory type, the content
+// and the typed fields of BRIEF §3.
+type Learning struct {
+	Type       Type     `json:"type"`
+	Content    string   `json:"content"`
+	Rationale  string   `json:"rationale,omitempty"`  // decision
+	Status     string   `json:"status,omitempty"`     // blocker: open | resolved
+	Trigger    string   `json:"trigger,omitempty"`    // pattern
+	Context    string   `json:"context,omitempty"`    // pattern
+	Solution   string   `json:"solution,omitempty"`   // pattern
+	Confidence *float64 `json:"confidence,omitempty"` // pattern, 0..1
+}
+
+// Input returns the memory input that saves l in projectID for runID,
+// normalized (defaults filled); call Validate on it before saving.
+func (l Learning) Input(projectID, runID string) MemoryInput {
+	in := MemoryInput{
+		ProjectID: projectID, RunID: runID,
+		Type: l.Type, Content: l.Content,
+		Rationale: l.Rationale, Status: l.Status,
+		Trigger: l.Trigger, Context: l.Context, Solution: l.Solution, Confidence: l.Confidence,
+	}
+	in.Normalize()
+	return in
+}
+
+// Validate checks l against the domain's memory rules.
+func (l Learning) Validate() error {
+	in := l.Input("validation", "")
+	return in.Validate()
+}
+
+// ExtractionInput is the body of POST .../extractions, in one of two
+// forms: Output (the server asks its LLM for the learnings) or Learnings,
+// Summary and Success (the caller already extracted them, e.g. with the
+// claude CLI in the agent's container). Both are idempotent per RunID.
+// The absence of a field is meaningful, so that the server can tell the
+// forms apart and refuse a body that mixes them: Output is a pointer (an
+// empty output is not a missing one) and Learnings is sent whenever it is
+// not nil, an empty list too (a run that taught nothing still records its
+// summary); JSON null counts as absent.
+type ExtractionInput struct {
+	ProjectID string `json:"projectId"`
+	RunID     string `json:"runId"`
+	// Output is the run's output; the server keeps its tail for the
+	// prompt.
+	Output *string `json:"output,omitempty"`
+	// Learnings are learnings extracted by the client, each valid by the
+	// memory rules.
+	Learnings []Learning `json:"learnings,omitzero"`
+	Summary   string     `json:"summary,omitempty"`
+	// Success says whether the run achieved its goal (learnings form
+	// only); the patterns of successful runs are captured.
+	Success *bool `json:"success,omitempty"`
 }

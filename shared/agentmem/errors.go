@@ -6,6 +6,7 @@ package agentmem
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Error codes. Each adapter translates its own failures into one of these;
@@ -23,19 +24,64 @@ const (
 	EInternal         = "internal"           // anything else: 500
 )
 
-// Error is a domain error: a code from the list above and a message meant
-// for the caller. Internal details stay in wrapped errors and logs.
+// Error is a domain error: a code from the list above, a message meant
+// for the caller and, optionally, the internal cause. The cause is for logs
+// and for errors.Is/As (an *llm.Error's kind, a store failure); it never
+// reaches a caller: ErrorMessage and the JSON error envelope carry Code and
+// Message only.
 type Error struct {
-	Code    string
-	Message string
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// Err is the internal cause, if any.
+	Err error `json:"-"`
 }
 
-// Error implements the error interface.
-func (e *Error) Error() string { return fmt.Sprintf("agentmem %s: %s", e.Code, e.Message) }
+// Error implements the error interface; the text includes the cause, for
+// logs (once: a message made with %w already shows it).
+func (e *Error) Error() string {
+	if e.Err != nil && !strings.Contains(e.Message, e.Err.Error()) {
+		return fmt.Sprintf("agentmem %s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return fmt.Sprintf("agentmem %s: %s", e.Code, e.Message)
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Errorf returns an *Error with the given code and a formatted message.
+// An error argument formatted with %w becomes the cause as well (its text
+// is then part of the message, as with fmt.Errorf); to keep a cause out of
+// the message, use Wrap.
 func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	err := fmt.Errorf(format, args...)
+	e := &Error{Code: code, Message: err.Error()}
+	switch w := err.(type) {
+	case interface{ Unwrap() error }:
+		e.Err = w.Unwrap()
+	case interface{ Unwrap() []error }:
+		e.Err = errors.Join(w.Unwrap()...)
+	}
+	return e
+}
+
+// Wrap returns an *Error with the given code, a formatted message for the
+// caller and cause as its internal cause, which the message does not
+// show.
+func Wrap(code string, cause error, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Err: cause}
+}
+
+// ErrorEnvelope is the JSON body of every error answer of the API,
+// {"error":{"code","message"}}: the HTTP adapter writes it, the Go client
+// reads it.
+type ErrorEnvelope struct {
+	Error *Error `json:"error"`
+}
+
+// Envelope returns the envelope of err: its code and caller-facing message
+// (ErrorCode, ErrorMessage), never its internal cause.
+func Envelope(err error) ErrorEnvelope {
+	return ErrorEnvelope{Error: &Error{Code: ErrorCode(err), Message: ErrorMessage(err)}}
 }
 
 // ErrorCode returns the code of the first *Error in err's chain, EInternal

@@ -16,18 +16,14 @@ type BootstrapOptions struct {
 	Task string
 }
 
-// Bootstrap is everything `agentmem inject` needs, in one round trip
-// (GET .../bootstrap).
-type Bootstrap = agentmem.Bootstrap
-
 // Bootstrap returns the agent's personality and rendered memory for a
 // project (GET .../bootstrap?projectId=&task=).
-func (c *Client) Bootstrap(ctx context.Context, agent string, opt BootstrapOptions) (Bootstrap, error) {
+func (c *Client) Bootstrap(ctx context.Context, agent string, opt BootstrapOptions) (agentmem.Bootstrap, error) {
 	q := url.Values{"projectId": {opt.ProjectID}}
 	if opt.Task != "" {
 		q.Set("task", opt.Task)
 	}
-	var b Bootstrap
+	var b agentmem.Bootstrap
 	err := c.Do(ctx, Call{Method: http.MethodGet, Path: AgentPath(agent, "bootstrap"), Query: q}, &b)
 	return b, err
 }

@@ -2,8 +2,9 @@
 // every request with AWS Signature Version 4 for service execute-api (the
 // API's IAM authorization) using the default AWS credential chain, or sends
 // requests unsigned for a local dev server (AGENTMEM_AUTH=none). Error
-// responses ({"error":{"code","message"}}) come back as *Error, which
-// carries the HTTP status and the domain error code.
+// responses (agentmem.ErrorEnvelope, {"error":{"code","message"}}) come
+// back as *Error, which carries the HTTP status and the answer's domain
+// error (*agentmem.Error, also reached by errors.As and agentmem.ErrorCode).
 //
 // The client has one method per route, grouped by resource in files
 // (memories.go, personalities.go, extractions.go, daily.go, sessions.go,

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentmem/agentmem/functions/apitest"
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
-	"github.com/agentmem/agentmem/shared/apitest"
 	"github.com/agentmem/agentmem/shared/dynamotest"
 )
 
@@ -136,7 +136,7 @@ func TestClientAgainstHandlers(t *testing.T) {
 		t.Errorf("get deleted: got %v, want not_found", err)
 	}
 	_, err = c.CreateMemory(ctx, "nori", agentmem.MemoryInput{ProjectID: "p#1", Content: "x"})
-	if !errors.As(err, &apiErr) || apiErr.Status != 400 || apiErr.Code != agentmem.EInvalid || !strings.Contains(apiErr.Message, "projectId") {
+	if !errors.As(err, &apiErr) || apiErr.Status != 400 || apiErr.Err.Code != agentmem.EInvalid || !strings.Contains(apiErr.Err.Message, "projectId") {
 		t.Errorf("bad project id: got %v, want 400 invalid naming projectId", err)
 	}
 }
@@ -169,11 +169,17 @@ func TestErrorDecoding(t *testing.T) {
 			if !errors.As(err, &e) {
 				t.Fatalf("got %T %v, want *apiclient.Error", err, err)
 			}
-			if e.Status != tt.status || e.Code != tt.wantCode || !strings.HasPrefix(e.Message, tt.wantMessage) {
-				t.Errorf("got %d %q %q, want %d %q %q...", e.Status, e.Code, e.Message, tt.status, tt.wantCode, tt.wantMessage)
+			if e.Status != tt.status || e.Err.Code != tt.wantCode || !strings.HasPrefix(e.Err.Message, tt.wantMessage) {
+				t.Errorf("got %d %q %q, want %d %q %q...", e.Status, e.Err.Code, e.Err.Message, tt.status, tt.wantCode, tt.wantMessage)
 			}
 			if got := agentmem.ErrorCode(err); got != tt.wantCode {
 				t.Errorf("agentmem.ErrorCode: got %q, want %q", got, tt.wantCode)
+			}
+			// The client's error carries the domain error itself, not a
+			// copy made on each unwrap.
+			var de *agentmem.Error
+			if !errors.As(err, &de) || de != e.Err || agentmem.ErrorMessage(err) != e.Err.Message {
+				t.Errorf("errors.As(*agentmem.Error): got %p %v, want the client error's own %p", de, de, e.Err)
 			}
 		})
 	}
@@ -200,7 +206,7 @@ func TestRetries(t *testing.T) {
 			return err
 		}, 502, 1, true},
 		{"extraction retried (idempotent per runId)", func(c *apiclient.Client) error {
-			_, err := c.CreateExtraction(context.Background(), "nori", apiclient.ExtractionInput{ProjectID: "p", RunID: "r", Output: "o"})
+			_, err := c.CreateExtraction(context.Background(), "nori", agentmem.ExtractionInput{ProjectID: "p", RunID: "r", Output: new("o")})
 			return err
 		}, 429, 2, false},
 	}
@@ -302,6 +308,47 @@ func TestRetryWaits(t *testing.T) {
 			}
 			if took := time.Since(start); took < tt.minTook {
 				t.Errorf("retried after %v, want at least %v", took, tt.minTook)
+			}
+		})
+	}
+}
+
+// TestExtractionInputFormsReachTheServer sends the one extraction body
+// type, in each of its forms, to the real handler: what the client encodes
+// is what the server tells apart (an empty learnings list is the learnings
+// form; no output and no learnings is refused; both are refused).
+func TestExtractionInputFormsReachTheServer(t *testing.T) {
+	c := localAPI(t)
+	ctx := context.Background()
+	yes := true
+	tests := []struct {
+		name     string
+		in       agentmem.ExtractionInput
+		wantCode string
+		check    func(agentmem.ExtractionResult) bool
+	}{
+		{"learnings that taught nothing, with a summary",
+			agentmem.ExtractionInput{ProjectID: "p", RunID: "run-empty", Learnings: []agentmem.Learning{}, Summary: "Nothing new.", Success: &yes}, "",
+			func(r agentmem.ExtractionResult) bool {
+				return r.RunID == "run-empty" && len(r.Saved) == 0 && r.Summary == "Nothing new." && r.Success && r.Daily != nil
+			}},
+		{"learnings",
+			agentmem.ExtractionInput{ProjectID: "p", RunID: "run-1", Learnings: []agentmem.Learning{{Type: agentmem.TypeFinding, Content: "The cache TTL is 60 s."}}}, "",
+			func(r agentmem.ExtractionResult) bool {
+				return len(r.Saved) == 1 && r.Saved[0].Source == agentmem.SourceExtraction && r.Saved[0].Type == agentmem.TypeFinding
+			}},
+		{"neither form", agentmem.ExtractionInput{ProjectID: "p", RunID: "run-2"}, agentmem.EInvalid, nil},
+		{"both forms", agentmem.ExtractionInput{ProjectID: "p", RunID: "run-3", Output: new("log"), Learnings: []agentmem.Learning{}}, agentmem.EInvalid, nil},
+		{"output without a server LLM", agentmem.ExtractionInput{ProjectID: "p", RunID: "run-4", Output: new("log")}, agentmem.ELLMUnavailable, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := c.CreateExtraction(ctx, "nori", tt.in)
+			if code := agentmem.ErrorCode(err); code != tt.wantCode {
+				t.Fatalf("got %v (code %q), want code %q", err, code, tt.wantCode)
+			}
+			if tt.check != nil && !tt.check(got) {
+				t.Errorf("answer: %+v", got)
 			}
 		})
 	}

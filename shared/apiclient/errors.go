@@ -11,16 +11,18 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 )
 
-// Error is a non-2xx answer of the API. Code is the domain error code of
-// the body {"error":{"code","message"}} (see package agentmem); answers
-// that do not come from agentmem's handlers (API Gateway's own 403 for a
-// refused signature, a proxy's 502) get a code derived from the status.
+// Error is a non-2xx answer of the API: the call, the HTTP status and the
+// domain error the answer carries. Err holds the code and message of the
+// body {"error":{"code","message"}} (agentmem.ErrorEnvelope); answers that
+// do not come from agentmem's handlers (API Gateway's own 403 for a
+// refused signature, a proxy's 502) get a code derived from the status
+// (the Code* constants) and the answer's text as the message.
 type Error struct {
-	Status  int
-	Code    string
-	Message string
-	Method  string
-	Path    string
+	Method string
+	Path   string
+	Status int
+	// Err is the answer's domain error; never nil.
+	Err *agentmem.Error
 }
 
 // Codes for answers that carry no agentmem error body.
@@ -34,12 +36,13 @@ const (
 
 // Error implements error: "GET /api/...: 404 not_found: no memory ...".
 func (e *Error) Error() string {
-	return fmt.Sprintf("%s %s: %d %s: %s", e.Method, e.Path, e.Status, e.Code, e.Message)
+	return fmt.Sprintf("%s %s: %d %s: %s", e.Method, e.Path, e.Status, e.Err.Code, e.Err.Message)
 }
 
-// Unwrap exposes the answer as a domain error, so that agentmem.ErrorCode
-// and errors.As(err, **agentmem.Error) work on client errors too.
-func (e *Error) Unwrap() error { return &agentmem.Error{Code: e.Code, Message: e.Message} }
+// Unwrap returns the answer's domain error, so that agentmem.ErrorCode,
+// agentmem.ErrorMessage and errors.As(err, **agentmem.Error) work on
+// client errors as on the server's.
+func (e *Error) Unwrap() error { return e.Err }
 
 // IsNotFound reports whether err is an API answer with code not_found.
 func IsNotFound(err error) bool { return HasCode(err, agentmem.ENotFound) }
@@ -47,44 +50,46 @@ func IsNotFound(err error) bool { return HasCode(err, agentmem.ENotFound) }
 // HasCode reports whether err is an API answer with the given code.
 func HasCode(err error, code string) bool {
 	var e *Error
-	return errors.As(err, &e) && e.Code == code
+	return errors.As(err, &e) && e.Err.Code == code
 }
 
 // decodeError turns a non-2xx answer into *Error.
 func decodeError(call Call, resp *Response) *Error {
-	e := &Error{Status: resp.Status, Method: call.Method, Path: call.Path}
-	var body struct {
-		Error *struct {
-			Code    string `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-		// API Gateway's own errors: {"message":"Forbidden"}.
+	return &Error{Method: call.Method, Path: call.Path, Status: resp.Status, Err: answerError(resp.Status, resp.Body)}
+}
+
+// answerError is the domain error of a non-2xx answer: the one in its
+// agentmem error envelope, else one derived from the status and the body.
+func answerError(status int, body []byte) *agentmem.Error {
+	var env agentmem.ErrorEnvelope
+	if json.Unmarshal(body, &env) == nil && env.Error != nil && env.Error.Code != "" {
+		return env.Error
+	}
+	e := &agentmem.Error{}
+	// API Gateway's own errors: {"message":"Forbidden"}.
+	var gateway struct {
 		Message string `json:"message"`
 	}
-	if json.Unmarshal(resp.Body, &body) == nil {
-		if body.Error != nil && body.Error.Code != "" {
-			e.Code, e.Message = body.Error.Code, body.Error.Message
-			return e
-		}
-		e.Message = body.Message
+	if json.Unmarshal(body, &gateway) == nil {
+		e.Message = gateway.Message
 	}
 	switch {
-	case resp.Status == http.StatusForbidden:
+	case status == http.StatusForbidden:
 		e.Code = CodeForbidden
-	case resp.Status == http.StatusUnauthorized:
+	case status == http.StatusUnauthorized:
 		e.Code = CodeUnauthorized
-	case resp.Status == http.StatusTooManyRequests:
+	case status == http.StatusTooManyRequests:
 		e.Code = CodeThrottled
-	case resp.Status == http.StatusBadGateway || resp.Status == http.StatusServiceUnavailable || resp.Status == http.StatusGatewayTimeout:
+	case status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout:
 		e.Code = CodeUnavailable
 	default:
 		e.Code = CodeHTTP
 	}
 	if e.Message == "" {
-		e.Message = snippet(resp.Body)
+		e.Message = snippet(body)
 	}
 	if e.Message == "" {
-		e.Message = http.StatusText(resp.Status)
+		e.Message = http.StatusText(status)
 	}
 	if e.Code == CodeForbidden {
 		e.Message += " (IAM refused the call: check the credentials, the signing region and that the role may invoke this route)"

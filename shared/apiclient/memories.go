@@ -15,7 +15,7 @@ type ListOptions struct {
 	Limit int
 	// Type keeps only memories of that type when set.
 	Type agentmem.Type
-	// Cursor continues after a previous page (Page.NextCursor).
+	// Cursor continues after a previous page (agentmem.MemoryPage.NextCursor).
 	Cursor string
 }
 
@@ -33,12 +33,9 @@ func (o ListOptions) query() url.Values {
 	return q
 }
 
-// Page is one page of memories, newest first.
-type Page = agentmem.MemoryPage
-
 // ListMemories returns one page of memories (GET .../memories).
-func (c *Client) ListMemories(ctx context.Context, agent string, opt ListOptions) (Page, error) {
-	var page Page
+func (c *Client) ListMemories(ctx context.Context, agent string, opt ListOptions) (agentmem.MemoryPage, error) {
+	var page agentmem.MemoryPage
 	err := c.Do(ctx, Call{Method: http.MethodGet, Path: AgentPath(agent, "memories"), Query: opt.query()}, &page)
 	return page, err
 }

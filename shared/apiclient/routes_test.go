@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentmem/agentmem/functions/apitest"
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
-	"github.com/agentmem/agentmem/shared/apitest"
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
 )
 

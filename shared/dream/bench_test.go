@@ -103,14 +103,14 @@ func BenchmarkDream200(b *testing.B) {
 			var answer string
 			chat := llmtest.NewChat(b, benchAnswer(&answer))
 			d := dream.New(st, chat.Client(b, 30*time.Second), quiet, dream.Config{})
-			var res dream.Result
+			var res agentmem.DreamResult
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				agent := fmt.Sprintf("bench-%d", i)
 				answer = benchScope(b, st, agent, bc.keep)
 				b.StartTimer()
 				var err error
-				if res, err = d.Run(context.Background(), dream.Request{AgentName: agent, ProjectID: "p"}); err != nil || res.Status != dream.StatusDreamed {
+				if res, err = d.Run(context.Background(), dream.Request{AgentName: agent, ProjectID: "p"}); err != nil || res.Status != agentmem.DreamStatusDreamed {
 					b.Fatalf("%+v, %v", res, err)
 				}
 			}

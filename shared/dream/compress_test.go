@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
 )
 
 var listedID = regexp.MustCompile(`(?m)^- \[([0-9A-Z]{26})\] \(Notes\) (.*)$`)
@@ -32,14 +33,14 @@ func TestCompressionSummarisesOldMemoriesAndRecordsTheirIDs(t *testing.T) {
 	}
 	dreamAnswer := answer(append([]string{"## Notes"}, bullets...)...)
 	var listed []string
-	chat, client := newChat(t, func(_ context.Context, prompt string) reply {
+	chat, client := newChat(t, func(_ context.Context, prompt string) llmtest.Reply {
 		if !strings.Contains(prompt, "<memories>") {
-			return reply{Text: dreamAnswer}
+			return llmtest.Reply{Text: dreamAnswer}
 		}
 		for _, m := range listedID.FindAllStringSubmatch(prompt, -1) {
 			listed = append(listed, m[1])
 		}
-		return reply{Text: fmt.Sprintf("[MEMORY]\n## Notes\n- The orders service retries failed payments twice, logs payment failures to Sentry and uses pgx for Postgres (sources: %s)\n- Something about nothing (sources: 01JD5Q8Z3K7M2N4P6R8T0V2X4Y)\n", strings.Join(listed, ", "))}
+		return llmtest.Reply{Text: fmt.Sprintf("[MEMORY]\n## Notes\n- The orders service retries failed payments twice, logs payment failures to Sentry and uses pgx for Postgres (sources: %s)\n- Something about nothing (sources: 01JD5Q8Z3K7M2N4P6R8T0V2X4Y)\n", strings.Join(listed, ", "))}
 	})
 	res, err := run(f.dreamer(client), dream.Request{})
 	if err != nil {
@@ -98,11 +99,11 @@ func TestCompressionOffOrTooFewMemories(t *testing.T) {
 	}
 	// A compression answer that cites nothing leaves everything as it was.
 	f.daily("run 2", "The orders service uses pgx for Postgres.", "2026-11-21T11:00:00Z")
-	chat.SetAnswer(func(_ context.Context, prompt string) reply {
+	chat.SetAnswer(func(_ context.Context, prompt string) llmtest.Reply {
 		if strings.Contains(prompt, "<memories>") {
-			return reply{Text: "- The orders service uses pgx and Sentry"}
+			return llmtest.Reply{Text: "- The orders service uses pgx and Sentry"}
 		}
-		return reply{Text: answer("## Notes", "- The orders service uses pgx for Postgres", "- The orders service logs payment failures to Sentry")}
+		return llmtest.Reply{Text: answer("## Notes", "- The orders service uses pgx for Postgres", "- The orders service logs payment failures to Sentry")}
 	})
 	res, err := run(f.dreamer(client), dream.Request{})
 	if err != nil {

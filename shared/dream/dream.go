@@ -162,30 +162,6 @@ func (r Request) Validate() error {
 	return nil
 }
 
-// Result statuses.
-const (
-	StatusDreamed = agentmem.DreamStatusDreamed
-	StatusSkipped = agentmem.DreamStatusSkipped
-)
-
-// Result is the outcome of a dream that did not fail.
-type Result = agentmem.DreamResult
-
-// Failure is the error of a dream that failed after it started: the LLM
-// failed or answered something unusable. Nothing changed in the core and
-// the diary has the entry. It unwraps to both the domain error (its code,
-// ELLMFailed) and the LLM's *llm.Error when there is one, so that callers
-// can map it to a status and tell temporary failures.
-type Failure struct {
-	Dream agentmem.Dream
-	errs  []error
-}
-
-func (f *Failure) Error() string { return "dream " + f.Dream.ID + " failed: " + f.Dream.Error }
-
-// Unwrap returns the domain error and the cause.
-func (f *Failure) Unwrap() []error { return f.errs }
-
 // Dreamer runs dreams. Its fields are set once; it is safe for concurrent
 // use (the lease serialises dreams of one scope).
 type Dreamer struct {
@@ -266,13 +242,15 @@ func (d *Dreamer) withLease(ctx context.Context, agent, project string, fn func(
 // window, or content unchanged since the last dream, unless forced). A
 // dream of a scope whose lease another holds is EBusy; an LLM that is not
 // configured is ELLMUnavailable (nothing recorded); an LLM failure or an
-// unusable answer is a *Failure (ELLMFailed), recorded in the diary with
-// nothing changed.
-func (d *Dreamer) Run(ctx context.Context, req Request) (Result, error) {
+// unusable answer is ELLMFailed, recorded in the diary with nothing
+// changed. Both are *agentmem.Error whose cause (Unwrap) is the LLM's
+// error, so that llm.KindOf and errors.As(err, **llm.Error) tell a
+// temporary failure.
+func (d *Dreamer) Run(ctx context.Context, req Request) (agentmem.DreamResult, error) {
 	if err := req.Validate(); err != nil {
-		return Result{}, err
+		return agentmem.DreamResult{}, err
 	}
-	var res Result
+	var res agentmem.DreamResult
 	rolled, err := d.withLease(ctx, req.AgentName, req.ProjectID, func(id string, st dynamostore.DreamState) error {
 		var err error
 		res, err = d.run(ctx, req, id, st)
@@ -289,7 +267,7 @@ type scopeView struct {
 	untouched   int               // past the prompt budget: kept, not shown
 }
 
-func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostore.DreamState) (Result, error) {
+func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostore.DreamState) (agentmem.DreamResult, error) {
 	now := d.now()
 	days := req.LookbackDays
 	if days == 0 {
@@ -319,16 +297,16 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	to := agentmem.Day(now).AddDate(0, 0, 1)
 	records, err := d.Store.DailyRecords(ctx, agent, project, from, to)
 	if err != nil {
-		return Result{}, err
+		return agentmem.DreamResult{}, err
 	}
 	if len(records) == 0 {
 		d.clearPending(ctx, agent, project, seq)
-		return Result{Status: StatusSkipped, Reason: fmt.Sprintf("no daily records in the last %d days; the core stays as it is", days)}, nil
+		return agentmem.DreamResult{Status: agentmem.DreamStatusSkipped, Reason: fmt.Sprintf("no daily records in the last %d days; the core stays as it is", days)}, nil
 	}
 	hash := hashRecords(records)
 	if hash == st.LastHash && !req.Force {
 		d.clearPending(ctx, agent, project, seq)
-		return Result{Status: StatusSkipped, Reason: "the daily content is unchanged since the last dream (same hash); the core stays as it is"}, nil
+		return agentmem.DreamResult{Status: agentmem.DreamStatusSkipped, Reason: "the daily content is unchanged since the last dream (same hash); the core stays as it is"}, nil
 	}
 
 	var core []agentmem.Memory
@@ -336,7 +314,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 		core = append(core, m)
 		return nil
 	}); err != nil {
-		return Result{}, err
+		return agentmem.DreamResult{}, err
 	}
 	view := splitCore(core, keepManual)
 	shown, leftOut := fitRecords(records, maxDailyPromptBytes)
@@ -357,18 +335,18 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 		"daily":  renderRecords(shown),
 	})
 	if err != nil {
-		return Result{}, err
+		return agentmem.DreamResult{}, err
 	}
 	resp, err := d.LLM.Complete(mctx, llm.Request{Prompt: prompt, MaxTokens: d.Config.MaxTokens})
 	if err != nil {
-		return Result{}, d.fail(ctx, dr, err)
+		return agentmem.DreamResult{}, d.fail(ctx, dr, err)
 	}
 	if r := strings.ToLower(resp.StopReason); r == "length" || r == "max_tokens" {
-		return Result{}, d.fail(ctx, dr, agentmem.Errorf(agentmem.ELLMFailed, "the answer was cut off at the token limit (%d); raise AGENTMEM_DREAM_MAX_TOKENS", d.Config.MaxTokens))
+		return agentmem.DreamResult{}, d.fail(ctx, dr, agentmem.Errorf(agentmem.ELLMFailed, "the answer was cut off at the token limit (%d); raise AGENTMEM_DREAM_MAX_TOKENS", d.Config.MaxTokens))
 	}
 	ans, err := ParseAnswer(resp.Text)
 	if err != nil {
-		return Result{}, d.fail(ctx, dr, err)
+		return agentmem.DreamResult{}, d.fail(ctx, dr, err)
 	}
 	dr.Diary = ans.Diary
 
@@ -387,7 +365,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	dr.Dropped, dr.Notes = c.dropped, c.notes
 	if len(c.kept) == 0 && len(c.dropped) > 0 {
 		capDropped(&dr)
-		return Result{}, d.fail(ctx, dr, agentmem.Errorf(agentmem.ELLMFailed, "none of the answer's %d bullets is supported by the sources", len(c.dropped)))
+		return agentmem.DreamResult{}, d.fail(ctx, dr, agentmem.Errorf(agentmem.ELLMFailed, "none of the answer's %d bullets is supported by the sources", len(c.dropped)))
 	}
 	plan := dynamostore.DreamPlan{Create: c.create, Delete: c.remove}
 	dr.Unchanged = len(c.unchanged)
@@ -408,24 +386,24 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	capDropped(&dr)
 
 	if err := hit("begin"); err != nil {
-		return Result{}, err
+		return agentmem.DreamResult{}, err
 	}
 	if err := d.Store.BeginDream(ctx, dr, plan, id); err != nil {
-		return Result{}, err
+		return agentmem.DreamResult{}, err
 	}
 	if err := d.apply(ctx, plan, false); err != nil {
-		return Result{}, fmt.Errorf("apply dream %s (the next dream of the scope finishes it): %w", id, err)
+		return agentmem.DreamResult{}, fmt.Errorf("apply dream %s (the next dream of the scope finishes it): %w", id, err)
 	}
 	dr.FinishedAt = agentmem.FormatTime(d.now())
 	if err := d.Store.FinishDream(ctx, dr, hash); err != nil {
-		return Result{}, fmt.Errorf("finish dream %s (the next dream of the scope finishes it): %w", id, err)
+		return agentmem.DreamResult{}, fmt.Errorf("finish dream %s (the next dream of the scope finishes it): %w", id, err)
 	}
 	d.clearPending(ctx, agent, project, seq)
 	dr.Status = agentmem.DreamCommitted
 	d.Log.InfoContext(ctx, "dreamed", "agent", agent, "project", project, "dream", id, "records", len(shown),
 		"created", dr.Created, "deleted", dr.Deleted, "unchanged", dr.Unchanged, "kept", dr.Kept,
 		"dropped", len(dr.Dropped), "compressed", dr.Compressed)
-	return Result{Status: StatusDreamed, Dream: &dr}, nil
+	return agentmem.DreamResult{Status: agentmem.DreamStatusDreamed, Dream: &dr}, nil
 }
 
 // maxDropped bounds the dropped bullets a diary entry lists, so that an
@@ -443,21 +421,21 @@ func capDropped(dr *agentmem.Dream) {
 // that is not configured is reported as such and not recorded.
 func (d *Dreamer) fail(ctx context.Context, dr agentmem.Dream, cause error) error {
 	if llm.KindOf(cause) == llm.KindNotConfigured {
-		return errors.Join(agentmem.Errorf(agentmem.ELLMUnavailable, "Deep Dream needs an LLM: set AGENTMEM_LLM (bedrock, anthropic, openai or claude) and its settings"), cause)
+		return agentmem.Wrap(agentmem.ELLMUnavailable, cause, "Deep Dream needs an LLM: set AGENTMEM_LLM (bedrock, anthropic, openai or claude) and its settings")
 	}
-	domain := agentmem.Errorf(agentmem.ELLMFailed, "the LLM failed: %s", llmMessage(cause))
+	message := "the LLM failed: " + llmMessage(cause)
 	var ae *agentmem.Error
 	if errors.As(cause, &ae) && ae.Code == agentmem.ELLMFailed {
-		domain = ae
+		message = ae.Message
 	}
-	dr.Status, dr.Error, dr.FinishedAt = agentmem.DreamFailed, domain.Message, agentmem.FormatTime(d.now())
+	dr.Status, dr.Error, dr.FinishedAt = agentmem.DreamFailed, message, agentmem.FormatTime(d.now())
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if err := d.Store.RecordDream(rctx, dr); err != nil {
 		d.Log.ErrorContext(ctx, "failed dream not recorded in the diary", "dream", dr.ID, "err", err)
 	}
 	d.Log.WarnContext(ctx, "dream failed; nothing changed", "agent", dr.AgentName, "project", dr.ProjectID, "dream", dr.ID, "err", cause)
-	return &Failure{Dream: dr, errs: []error{domain, cause}}
+	return agentmem.Wrap(agentmem.ELLMFailed, fmt.Errorf("dream %s: %w", dr.ID, cause), "%s", message)
 }
 
 // llmMessage is a failure's text for the diary: the *llm.Error's kind and

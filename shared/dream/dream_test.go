@@ -13,6 +13,7 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/agentmem/agentmem/shared/markdown"
 )
 
@@ -51,7 +52,7 @@ func TestDreamReplacesTheCoreKeepingPinnedAndManual(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != dream.StatusDreamed || res.Dream == nil {
+	if res.Status != agentmem.DreamStatusDreamed || res.Dream == nil {
 		t.Fatalf("got %+v", res)
 	}
 	prompt := chat.Prompts()[0]
@@ -112,7 +113,7 @@ func TestDreamSkipsWhenTheDailyContentIsUnchanged(t *testing.T) {
 	}
 	before := f.core()
 	res, err := run(d, dream.Request{})
-	if err != nil || res.Status != dream.StatusSkipped || !strings.Contains(res.Reason, "unchanged") {
+	if err != nil || res.Status != agentmem.DreamStatusSkipped || !strings.Contains(res.Reason, "unchanged") {
 		t.Fatalf("second dream: %+v, %v; want skipped as unchanged", res, err)
 	}
 	if got := len(chat.Prompts()); got != 1 {
@@ -122,11 +123,11 @@ func TestDreamSkipsWhenTheDailyContentIsUnchanged(t *testing.T) {
 		t.Error("a skipped dream changed the core")
 	}
 	// Forced, or with new content, it runs again.
-	if res, err := run(d, dream.Request{Force: true}); err != nil || res.Status != dream.StatusDreamed {
+	if res, err := run(d, dream.Request{Force: true}); err != nil || res.Status != agentmem.DreamStatusDreamed {
 		t.Errorf("forced: %+v, %v", res, err)
 	}
 	f.daily("run-42", "The CI runner ran out of disk again.", "2026-11-22T02:00:00Z")
-	if res, err := run(d, dream.Request{}); err != nil || res.Status != dream.StatusDreamed {
+	if res, err := run(d, dream.Request{}); err != nil || res.Status != agentmem.DreamStatusDreamed {
 		t.Errorf("after a new record: %+v, %v", res, err)
 	}
 	if got := len(chat.Prompts()); got != 3 {
@@ -141,7 +142,7 @@ func TestDreamSkipsAnEmptyWindow(t *testing.T) {
 	chat, client := newChat(t, fixed(goodAnswer))
 	before := f.core()
 	res, err := run(f.dreamer(client), dream.Request{LookbackDays: 3})
-	if err != nil || res.Status != dream.StatusSkipped || !strings.Contains(res.Reason, "no daily records") {
+	if err != nil || res.Status != agentmem.DreamStatusSkipped || !strings.Contains(res.Reason, "no daily records") {
 		t.Fatalf("got %+v, %v; want skipped for an empty window", res, err)
 	}
 	if len(chat.Prompts()) != 0 {
@@ -154,7 +155,7 @@ func TestDreamSkipsAnEmptyWindow(t *testing.T) {
 		t.Error("the scope is still pending after the dream found nothing to do")
 	}
 	// With a window that reaches the record, it dreams.
-	if res, err := run(f.dreamer(client), dream.Request{LookbackDays: 10}); err != nil || res.Status != dream.StatusDreamed {
+	if res, err := run(f.dreamer(client), dream.Request{LookbackDays: 10}); err != nil || res.Status != agentmem.DreamStatusDreamed {
 		t.Errorf("10-day window: %+v, %v", res, err)
 	}
 }
@@ -254,7 +255,7 @@ func TestRevertRestoresThePriorCore(t *testing.T) {
 		t.Errorf("revert of a day without dreams: got %v, want not_found", err)
 	}
 	// The same content does not dream again by itself after a revert.
-	if res, err := run(d, dream.Request{}); err != nil || res.Status != dream.StatusSkipped {
+	if res, err := run(d, dream.Request{}); err != nil || res.Status != agentmem.DreamStatusSkipped {
 		t.Errorf("dream after revert: %+v, %v; want skipped", res, err)
 	}
 }
@@ -319,7 +320,7 @@ func TestACrashBetweenStepsLeavesAConsistentCore(t *testing.T) {
 			// The next dream finishes the commit first, then skips: the
 			// daily content is the one the commit consumed.
 			res, err := run(f.dreamer(client), dream.Request{})
-			if err != nil || res.RolledForward != st.Committing || res.Status != dream.StatusSkipped {
+			if err != nil || res.RolledForward != st.Committing || res.Status != agentmem.DreamStatusSkipped {
 				t.Fatalf("next dream: %+v, %v; want the commit rolled forward and a skip", res, err)
 			}
 			want := []string{"Checkout uses the orders-v2 queue", "Run make test before pushing", "The CI runner ran out of disk", "The cart service caches prices for 60 s", "Use idempotency keys on every payment POST"}
@@ -397,13 +398,13 @@ func TestTwoDreamsOfOneScopeAtOnce(t *testing.T) {
 	entered := make(chan struct{})
 	release := make(chan struct{})
 	var once sync.Once
-	_, client := newChat(t, func(ctx context.Context, _ string) reply {
+	_, client := newChat(t, func(ctx context.Context, _ string) llmtest.Reply {
 		once.Do(func() { close(entered) })
 		select {
 		case <-release:
 		case <-ctx.Done():
 		}
-		return reply{Text: goodAnswer}
+		return llmtest.Reply{Text: goodAnswer}
 	})
 	d := f.dreamer(client)
 	first := make(chan error, 1)
@@ -429,18 +430,18 @@ func TestTwoDreamsOfOneScopeAtOnce(t *testing.T) {
 func TestLLMFailuresChangeNothing(t *testing.T) {
 	tests := []struct {
 		name    string
-		answer  func(ctx context.Context, prompt string) reply
+		answer  func(ctx context.Context, prompt string) llmtest.Reply
 		timeout bool
 		wantErr string
 		kind    llm.Kind
 	}{
-		{"server error", func(context.Context, string) reply { return reply{Status: 503, Text: "overloaded"} }, false, "server", llm.KindServer},
-		{"timeout", func(ctx context.Context, _ string) reply { <-ctx.Done(); return reply{} }, true, "timeout", llm.KindTimeout},
+		{"server error", func(context.Context, string) llmtest.Reply { return llmtest.Reply{Status: 503, Text: "overloaded"} }, false, "server", llm.KindServer},
+		{"timeout", func(ctx context.Context, _ string) llmtest.Reply { <-ctx.Done(); return llmtest.Reply{} }, true, "timeout", llm.KindTimeout},
 		{"no MEMORY section", fixed("Here is my summary of the records."), false, "no [MEMORY] section", ""},
 		{"no DREAM section", fixed("[MEMORY]\n## Notes\n- Checkout uses the orders-v2 queue\n"), false, "no [DREAM] section", ""},
 		{"no bullets", fixed("[MEMORY]\nNothing to keep.\n[DREAM]\nI found nothing."), false, "has no bullets", ""},
-		{"cut off", func(context.Context, string) reply {
-			return reply{Text: "[MEMORY]\n## Notes\n- Checkout uses", Finish: "length"}
+		{"cut off", func(context.Context, string) llmtest.Reply {
+			return llmtest.Reply{Text: "[MEMORY]\n## Notes\n- Checkout uses", Finish: "length"}
 		}, false, "cut off at the token limit", ""},
 		{"all fabricated", fixed(answer("## Notes", "- The team moved to Kubernetes in Zurich")), false, "none of the answer's 1 bullets", ""},
 	}
@@ -455,9 +456,9 @@ func TestLLMFailuresChangeNothing(t *testing.T) {
 			}
 			_, client := newChatTimeout(t, tt.answer, timeout)
 			_, err := run(f.dreamer(client), dream.Request{})
-			var failure *dream.Failure
-			if !errors.As(err, &failure) || agentmem.ErrorCode(err) != agentmem.ELLMFailed || !strings.Contains(agentmem.ErrorMessage(err), tt.wantErr) {
-				t.Fatalf("got %v (%s), want an llm_failed Failure about %q", err, agentmem.ErrorMessage(err), tt.wantErr)
+			var failure *agentmem.Error
+			if !errors.As(err, &failure) || failure.Code != agentmem.ELLMFailed || failure.Err == nil || !strings.Contains(agentmem.ErrorMessage(err), tt.wantErr) {
+				t.Fatalf("got %v (%s), want an llm_failed error with its cause about %q", err, agentmem.ErrorMessage(err), tt.wantErr)
 			}
 			if tt.kind != "" && llm.KindOf(err) != tt.kind {
 				t.Errorf("kind: got %q, want %q", llm.KindOf(err), tt.kind)

@@ -24,20 +24,15 @@ func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-type reply = llmtest.Reply
-
-// chatServer is the chat completions stand-in.
-type chatServer = llmtest.Chat
-
 // newChat starts the stand-in and returns it with the real OpenAI client
 // pointed at it.
-func newChat(t testing.TB, answer llmtest.Answer) (*chatServer, llm.Client) {
+func newChat(t testing.TB, answer llmtest.Answer) (*llmtest.Chat, llm.Client) {
 	t.Helper()
 	return newChatTimeout(t, answer, 5*time.Second)
 }
 
 // newChatTimeout is newChat with the client's timeout.
-func newChatTimeout(t testing.TB, answer llmtest.Answer, timeout time.Duration) (*chatServer, llm.Client) {
+func newChatTimeout(t testing.TB, answer llmtest.Answer, timeout time.Duration) (*llmtest.Chat, llm.Client) {
 	t.Helper()
 	c := llmtest.NewChat(t, answer)
 	return c, c.Client(t, timeout)
@@ -147,7 +142,7 @@ func (f *fixture) diary(date string) []agentmem.Dream {
 	return ds
 }
 
-func run(d *dream.Dreamer, req dream.Request) (dream.Result, error) {
+func run(d *dream.Dreamer, req dream.Request) (agentmem.DreamResult, error) {
 	if req.AgentName == "" {
 		req.AgentName, req.ProjectID = "nori", "p"
 	}

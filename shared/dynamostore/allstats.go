@@ -23,17 +23,14 @@ const (
 	MaxScopesPage     = 1000
 )
 
-// Totals are the counters summed over every scope: the shard totals items
-// kept next to the scope counters by every write (one BatchGetItem of
-// StatsShards keys, however many scopes there are).
-type Totals = agentmem.Totals
-
-func emptyTotals() Totals { return Totals{Counts: newCounts()} }
+func emptyTotals() agentmem.Totals { return agentmem.Totals{Counts: newCounts()} }
 
 func shardPK(i int) string { return fmt.Sprintf("stats#%02d", i) }
 
-// GetTotals returns the counters summed over every scope.
-func (s *Store) GetTotals(ctx context.Context) (Totals, error) {
+// GetTotals returns the counters summed over every scope: the shard totals
+// items kept next to the scope counters by every write (one BatchGetItem
+// of StatsShards keys, however many scopes there are).
+func (s *Store) GetTotals(ctx context.Context) (agentmem.Totals, error) {
 	keys := make([]dynamo.Keyed, StatsShards)
 	for i := range keys {
 		keys[i] = dynamo.Keys{shardPK(i), totalsSK}
@@ -41,7 +38,7 @@ func (s *Store) GetTotals(ctx context.Context) (Totals, error) {
 	var items []dynamo.Item
 	err := s.journal.Batch("pk", "sk").Get(keys...).All(ctx, &items)
 	if err != nil && !notFound(err) {
-		return Totals{}, fmt.Errorf("get shard totals: %w", err)
+		return agentmem.Totals{}, fmt.Errorf("get shard totals: %w", err)
 	}
 	t := emptyTotals()
 	for _, item := range items {
@@ -55,12 +52,12 @@ func (s *Store) GetTotals(ctx context.Context) (Totals, error) {
 // Query per shard, never a scan) and returns the sum. Operators run it to
 // repair drift, e.g. after a process died between a scope update and its
 // shard update.
-func (s *Store) RecountTotals(ctx context.Context) (Totals, error) {
+func (s *Store) RecountTotals(ctx context.Context) (agentmem.Totals, error) {
 	all := emptyTotals()
 	for i := range StatsShards {
 		var items []dynamo.Item
 		if err := s.journal.Get("pk", shardPK(i)).Range("sk", dynamo.Less, totalsSK).All(ctx, &items); err != nil {
-			return Totals{}, fmt.Errorf("read %s: %w", shardPK(i), err)
+			return agentmem.Totals{}, fmt.Errorf("read %s: %w", shardPK(i), err)
 		}
 		shard := emptyTotals()
 		for _, item := range items {
@@ -73,7 +70,7 @@ func (s *Store) RecountTotals(ctx context.Context) (Totals, error) {
 		item["pk"], item["sk"] = &types.AttributeValueMemberS{Value: shardPK(i)}, &types.AttributeValueMemberS{Value: totalsSK}
 		item["scopes"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(shard.Scopes, 10)}
 		if err := s.journal.Put(item).Run(ctx); err != nil {
-			return Totals{}, fmt.Errorf("put totals of %s: %w", shardPK(i), err)
+			return agentmem.Totals{}, fmt.Errorf("put totals of %s: %w", shardPK(i), err)
 		}
 		all.Add(shard.Counts)
 		all.Scopes += shard.Scopes
@@ -81,14 +78,11 @@ func (s *Store) RecountTotals(ctx context.Context) (Totals, error) {
 	return all, nil
 }
 
-// ScopeCountsPage is one page of scopes with their counters.
-type ScopeCountsPage = agentmem.ScopeCountsPage
-
 // ListScopeCounts returns the counters of the scopes holding memories, up
 // to limit of them (1..MaxScopesPage, 0: DefaultScopesPage), walking the
 // StatsShards counter partitions in order: a page costs a Query or a few,
 // never a scan. Pass the previous page's NextCursor to continue.
-func (s *Store) ListScopeCounts(ctx context.Context, cursor string, limit int) (ScopeCountsPage, error) {
+func (s *Store) ListScopeCounts(ctx context.Context, cursor string, limit int) (agentmem.ScopeCountsPage, error) {
 	if limit <= 0 || limit > MaxScopesPage {
 		limit = DefaultScopesPage
 	}
@@ -96,13 +90,13 @@ func (s *Store) ListScopeCounts(ctx context.Context, cursor string, limit int) (
 	if cursor != "" {
 		var err error
 		if shard, after, err = DecodeScopesCursor(cursor); err != nil {
-			return ScopeCountsPage{}, err
+			return agentmem.ScopeCountsPage{}, err
 		}
 	}
 	type found struct {
 		shard int
 		sk    string
-		c     ScopeCounts
+		c     agentmem.ScopeCounts
 	}
 	var got []found
 	// One more than asked tells whether another page exists.
@@ -114,13 +108,13 @@ func (s *Store) ListScopeCounts(ctx context.Context, cursor string, limit int) (
 		}
 		var items []dynamo.Item
 		if err := q.Limit(limit+1-len(got)).All(ctx, &items); err != nil {
-			return ScopeCountsPage{}, fmt.Errorf("list %s: %w", shardPK(shard), err)
+			return agentmem.ScopeCountsPage{}, fmt.Errorf("list %s: %w", shardPK(shard), err)
 		}
 		for _, item := range items {
 			got = append(got, found{shard, strAttr(item, "sk"), countsFromItem(item)})
 		}
 	}
-	page := ScopeCountsPage{Scopes: make([]ScopeCounts, 0, min(len(got), limit))}
+	page := agentmem.ScopeCountsPage{Scopes: make([]agentmem.ScopeCounts, 0, min(len(got), limit))}
 	for i, f := range got {
 		if i == limit {
 			last := got[limit-1]

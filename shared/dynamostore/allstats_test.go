@@ -10,7 +10,7 @@ import (
 	"github.com/agentmem/agentmem/shared/dynamotest"
 )
 
-func totals(t *testing.T, st *dynamostore.Store) dynamostore.Totals {
+func totals(t *testing.T, st *dynamostore.Store) agentmem.Totals {
 	t.Helper()
 	tot, err := st.GetTotals(context.Background())
 	if err != nil {

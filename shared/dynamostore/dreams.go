@@ -403,12 +403,9 @@ func dreamsOf(items []dreamItem) []agentmem.Dream {
 	return out
 }
 
-// DreamPage is a page of diary entries, newest first.
-type DreamPage = agentmem.DreamPage
-
 // ListDreams returns a scope's diary entries, newest first, limit per page
 // (1..50, default 20); cursor continues a previous page.
-func (s *Store) ListDreams(ctx context.Context, agentName, projectID string, limit int, cursor string) (DreamPage, error) {
+func (s *Store) ListDreams(ctx context.Context, agentName, projectID string, limit int, cursor string) (agentmem.DreamPage, error) {
 	if limit <= 0 || limit > agentmem.MaxListLimit {
 		limit = 20
 	}
@@ -416,7 +413,7 @@ func (s *Store) ListDreams(ctx context.Context, agentName, projectID string, lim
 	if cursor != "" {
 		ref, err := DecodeDreamCursor(cursor)
 		if err != nil {
-			return DreamPage{}, err
+			return agentmem.DreamPage{}, err
 		}
 		// Nothing in the partition sorts below "diary#", so "less than the
 		// cursor" is "older entries".
@@ -426,9 +423,9 @@ func (s *Store) ListDreams(ctx context.Context, agentName, projectID string, lim
 	}
 	var items []dreamItem
 	if err := q.Limit(limit+1).All(ctx, &items); err != nil {
-		return DreamPage{}, fmt.Errorf("list dreams of %s: %w", agentmem.Scope(agentName, projectID), err)
+		return agentmem.DreamPage{}, fmt.Errorf("list dreams of %s: %w", agentmem.Scope(agentName, projectID), err)
 	}
-	page := DreamPage{Dreams: dreamsOf(items[:min(limit, len(items))])}
+	page := agentmem.DreamPage{Dreams: dreamsOf(items[:min(limit, len(items))])}
 	if len(items) > limit {
 		page.NextCursor = EncodeCursor(dreamRef(items[limit-1].Dream))
 	}

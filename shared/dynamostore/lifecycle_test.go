@@ -45,7 +45,7 @@ func scopeIDs(t *testing.T, st *dynamostore.Store, agent, project string) []stri
 }
 
 // checkCounters compares a scope's running counters with a recount.
-func checkCounters(t *testing.T, st *dynamostore.Store, agent, project string) dynamostore.ScopeCounts {
+func checkCounters(t *testing.T, st *dynamostore.Store, agent, project string) agentmem.ScopeCounts {
 	t.Helper()
 	before := counts(t, st, agent, project)
 	after, err := st.RecountScope(context.Background(), agent, project)

@@ -74,11 +74,8 @@ type ListOptions struct {
 	Cursor string
 }
 
-// Page is one page of memories, newest first.
-type Page = agentmem.MemoryPage
-
 // ListMemories returns the newest memories of a scope, newest first.
-func (s *Store) ListMemories(ctx context.Context, opt ListOptions) (Page, error) {
+func (s *Store) ListMemories(ctx context.Context, opt ListOptions) (agentmem.MemoryPage, error) {
 	limit := opt.Limit
 	if limit <= 0 || limit > agentmem.MaxListLimit {
 		limit = agentmem.DefaultListLimit
@@ -88,7 +85,7 @@ func (s *Store) ListMemories(ctx context.Context, opt ListOptions) (Page, error)
 	if opt.Cursor != "" {
 		before, err := DecodeCursor(opt.Cursor)
 		if err != nil {
-			return Page{}, err
+			return agentmem.MemoryPage{}, err
 		}
 		q = q.Range("createdAt", dynamo.Less, before)
 	}
@@ -98,9 +95,9 @@ func (s *Store) ListMemories(ctx context.Context, opt ListOptions) (Page, error)
 	var items []memoryItem
 	// One more than asked tells whether another page exists.
 	if err := q.Limit(limit+1).All(ctx, &items); err != nil {
-		return Page{}, fmt.Errorf("list memories of %s: %w", scope, err)
+		return agentmem.MemoryPage{}, fmt.Errorf("list memories of %s: %w", scope, err)
 	}
-	page := Page{Memories: make([]agentmem.Memory, 0, min(len(items), limit))}
+	page := agentmem.MemoryPage{Memories: make([]agentmem.Memory, 0, min(len(items), limit))}
 	for i, it := range items {
 		if i == limit {
 			page.NextCursor = EncodeCursor(items[limit-1].CreatedAt)

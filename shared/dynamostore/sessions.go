@@ -134,24 +134,21 @@ func (s *Store) EndSession(ctx context.Context, projectID, sessionID string) (in
 	return live, nil
 }
 
-// SessionUsage is what a project's live session context holds: Total
-// counts the live keys, Bytes approximates their stored size (attribute
-// names and values, as DynamoDB counts item size).
-type SessionUsage = agentmem.SessionUsage
-
 // SessionUsage counts the live session keys of a project and their size:
 // one query on the project's session partition, expired keys left out.
-// The stats route reports it.
-func (s *Store) SessionUsage(ctx context.Context, projectID string) (SessionUsage, error) {
+// Total counts the live keys, Bytes approximates their stored size
+// (attribute names and values, as DynamoDB counts item size). The stats
+// route reports it.
+func (s *Store) SessionUsage(ctx context.Context, projectID string) (agentmem.SessionUsage, error) {
 	now := s.now().Unix()
 	it := s.journal.Get("pk", sessionPK(projectID)).Iter()
-	var u SessionUsage
+	var u agentmem.SessionUsage
 	sessions := map[string]bool{}
 	var item dynamo.Item
 	for it.Next(ctx, &item) {
 		var si sessionItem
 		if err := dynamo.UnmarshalItem(item, &si); err != nil {
-			return SessionUsage{}, fmt.Errorf("session usage of %s: %w", projectID, err)
+			return agentmem.SessionUsage{}, fmt.Errorf("session usage of %s: %w", projectID, err)
 		}
 		if si.ExpiresAt > now {
 			u.Total++
@@ -163,7 +160,7 @@ func (s *Store) SessionUsage(ctx context.Context, projectID string) (SessionUsag
 		item = nil
 	}
 	if err := it.Err(); err != nil {
-		return SessionUsage{}, fmt.Errorf("session usage of %s: %w", projectID, err)
+		return agentmem.SessionUsage{}, fmt.Errorf("session usage of %s: %w", projectID, err)
 	}
 	u.Sessions = len(sessions)
 	return u, nil

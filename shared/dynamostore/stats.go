@@ -18,19 +18,14 @@ import (
 // scope) under sort key "<agent>#<project>", so that listing every scope is
 // StatsShards queries instead of a table scan, and no single partition
 // takes every write.
+//
+// Every write path of the store keeps a scope's counters
+// (agentmem.ScopeCounts: ADD on the counters item after each successful
+// write or delete); RecountScope rebuilds them from the memories when they
+// have drifted (a process killed between the two writes).
 const StatsShards = 16
 
-// ScopeCounts are the running counters of one agent+project scope. Every
-// write path of the store keeps them (ADD on the counters item after each
-// successful write or delete); RecountScope rebuilds them from the
-// memories when they have drifted (a process killed between the two
-// writes).
-type ScopeCounts = agentmem.ScopeCounts
-
-// Counts are memory counters.
-type Counts = agentmem.Counts
-
-func newCounts() Counts { return agentmem.NewCounts() }
+func newCounts() agentmem.Counts { return agentmem.NewCounts() }
 
 // countDelta is a change to a scope's counters.
 type countDelta struct {
@@ -210,7 +205,7 @@ func boolInt(b bool) int64 {
 
 // GetScopeCounts returns the counters of agent+project; a scope that never
 // had a memory has zero counts.
-func (s *Store) GetScopeCounts(ctx context.Context, agentName, projectID string) (ScopeCounts, error) {
+func (s *Store) GetScopeCounts(ctx context.Context, agentName, projectID string) (agentmem.ScopeCounts, error) {
 	pk, sk := countsKey(agentName, projectID)
 	var item dynamo.Item
 	err := s.journal.Get("pk", pk).Range("sk", dynamo.Equal, sk).Consistent(true).One(ctx, &item)
@@ -218,18 +213,18 @@ func (s *Store) GetScopeCounts(ctx context.Context, agentName, projectID string)
 	case notFound(err):
 		return emptyCounts(agentName, projectID), nil
 	case err != nil:
-		return ScopeCounts{}, fmt.Errorf("get counters of %s: %w", sk, err)
+		return agentmem.ScopeCounts{}, fmt.Errorf("get counters of %s: %w", sk, err)
 	}
 	return countsFromItem(item), nil
 }
 
-func emptyCounts(agentName, projectID string) ScopeCounts {
-	return ScopeCounts{AgentName: agentName, ProjectID: projectID, Counts: newCounts()}
+func emptyCounts(agentName, projectID string) agentmem.ScopeCounts {
+	return agentmem.ScopeCounts{AgentName: agentName, ProjectID: projectID, Counts: newCounts()}
 }
 
 // countsFromItem decodes a counters item; zero counters are left out of
 // the maps.
-func countsFromItem(item dynamo.Item) ScopeCounts {
+func countsFromItem(item dynamo.Item) agentmem.ScopeCounts {
 	c := emptyCounts(strAttr(item, "agentName"), strAttr(item, "projectId"))
 	c.UpdatedAt = strAttr(item, "updatedAt")
 	c.ChangedAt = strAttr(item, "changedAt")
@@ -259,14 +254,14 @@ func countsFromItem(item dynamo.Item) ScopeCounts {
 // RecountScope rebuilds the counters of agent+project from its memories
 // and returns them; the shard totals move by the difference. Deep Dream
 // calls it after rewriting a scope; operators can call it to repair drift.
-func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (ScopeCounts, error) {
+func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (agentmem.ScopeCounts, error) {
 	var d countDelta
 	err := s.EachMemory(ctx, agentName, projectID, func(m agentmem.Memory) error {
 		d.add(deltaOf(m, 1))
 		return nil
 	})
 	if err != nil {
-		return ScopeCounts{}, err
+		return agentmem.ScopeCounts{}, err
 	}
 	pk, sk := countsKey(agentName, projectID)
 	c := emptyCounts(agentName, projectID)
@@ -289,7 +284,7 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 	var oldItem dynamo.Item
 	err = s.journal.Put(item).OldValue(ctx, &oldItem)
 	if err != nil && !notFound(err) {
-		return ScopeCounts{}, fmt.Errorf("put counters of %s: %w", sk, err)
+		return agentmem.ScopeCounts{}, fmt.Errorf("put counters of %s: %w", sk, err)
 	}
 	old := countsFromItem(oldItem)
 	diff := countsDelta(c.Counts, 1)
@@ -299,7 +294,7 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 }
 
 // countsItem encodes counters as the attributes of a counters item.
-func countsItem(c Counts) dynamo.Item {
+func countsItem(c agentmem.Counts) dynamo.Item {
 	item := dynamo.Item{
 		"updatedAt": &types.AttributeValueMemberS{Value: c.UpdatedAt},
 		"total":     &types.AttributeValueMemberN{Value: strconv.FormatInt(c.Total, 10)},
@@ -315,7 +310,7 @@ func countsItem(c Counts) dynamo.Item {
 }
 
 // countsDelta returns c as a change to counters, times sign.
-func countsDelta(c Counts, sign int64) countDelta {
+func countsDelta(c agentmem.Counts, sign int64) countDelta {
 	d := countDelta{total: sign * c.Total, bytes: sign * c.Bytes,
 		byType: map[agentmem.Type]int64{}, bySource: map[agentmem.Source]int64{}}
 	for t, n := range c.ByType {

@@ -11,7 +11,7 @@ import (
 	"github.com/agentmem/agentmem/shared/dynamotest"
 )
 
-func counts(t *testing.T, st *dynamostore.Store, agent, project string) dynamostore.ScopeCounts {
+func counts(t *testing.T, st *dynamostore.Store, agent, project string) agentmem.ScopeCounts {
 	t.Helper()
 	c, err := st.GetScopeCounts(context.Background(), agent, project)
 	if err != nil {

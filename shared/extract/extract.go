@@ -52,42 +52,6 @@ var (
 	ErrEmptyOutput = errors.New("the run output is empty")
 )
 
-// Learning is one learning as the extraction answer format and the
-// extraction route's learnings body carry it: a memory type, the content
-// and the typed fields of BRIEF §3.
-type Learning struct {
-	Type       agentmem.Type `json:"type"`
-	Content    string        `json:"content"`
-	Rationale  string        `json:"rationale,omitempty"`  // decision
-	Status     string        `json:"status,omitempty"`     // blocker: open | resolved
-	Trigger    string        `json:"trigger,omitempty"`    // pattern
-	Context    string        `json:"context,omitempty"`    // pattern
-	Solution   string        `json:"solution,omitempty"`   // pattern
-	Confidence *float64      `json:"confidence,omitempty"` // pattern, 0..1
-}
-
-// Input returns the memory input that saves l in projectID for runID,
-// normalized (defaults filled); call Validate on it before saving.
-func (l Learning) Input(projectID, runID string) agentmem.MemoryInput {
-	in := agentmem.MemoryInput{
-		ProjectID: projectID, RunID: runID,
-		Type: l.Type, Content: l.Content,
-		Rationale: l.Rationale, Status: l.Status,
-		Trigger: l.Trigger, Context: l.Context, Solution: l.Solution, Confidence: l.Confidence,
-	}
-	in.Normalize()
-	return in
-}
-
-// Validate checks l against the domain's memory rules.
-func (l Learning) Validate() error {
-	in := l.Input("validation", "")
-	return in.Validate()
-}
-
-// Skipped is a proposed learning that is not kept, and why.
-type Skipped = agentmem.SkippedLearning
-
 // Result is what one extraction yields.
 type Result struct {
 	// Success is the model's judgement of whether the run achieved its
@@ -97,10 +61,10 @@ type Result struct {
 	// MaxSummaryBytes.
 	Summary string `json:"summary"`
 	// Learnings are at most MaxLearnings valid, distinct learnings.
-	Learnings []Learning `json:"learnings"`
+	Learnings []agentmem.Learning `json:"learnings"`
 	// Skipped are the learnings the answer proposed that failed the
 	// memory rules, repeated another, or came after MaxLearnings.
-	Skipped []Skipped `json:"skipped,omitempty"`
+	Skipped []agentmem.SkippedLearning `json:"skipped,omitempty"`
 	// Prompt is the prompt's id ("extraction@v1"), Model the model that
 	// answered, Truncated whether the output was cut to MaxOutputBytes.
 	// Run sets them; Parse leaves them empty.

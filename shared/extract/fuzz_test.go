@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/extract"
 )
 
@@ -64,7 +65,7 @@ func FuzzParse(f *testing.F) {
 }
 
 // view prints learnings with confidences dereferenced.
-func view(ls []extract.Learning) []string {
+func view(ls []agentmem.Learning) []string {
 	out := make([]string, len(ls))
 	for i, l := range ls {
 		c := "-"

@@ -190,7 +190,7 @@ func fromValue(v any) (Result, int) {
 	switch v := v.(type) {
 	case []any:
 		if len(v) == 0 {
-			return Result{Learnings: []Learning{}}, rankEmpty
+			return Result{Learnings: []agentmem.Learning{}}, rankEmpty
 		}
 		for _, item := range v {
 			if _, ok := item.(map[string]any); ok {
@@ -214,7 +214,7 @@ func fromValue(v any) (Result, int) {
 		_, hasSummary := v["summary"]
 		_, hasSuccess := v["success"]
 		if hasSummary || hasSuccess {
-			return Result{Success: boolField(v["success"]), Summary: summaryField(v["summary"]), Learnings: []Learning{}}, rankAnswer
+			return Result{Success: boolField(v["success"]), Summary: summaryField(v["summary"]), Learnings: []agentmem.Learning{}}, rankAnswer
 		}
 	}
 	return Result{}, rankNone
@@ -222,7 +222,7 @@ func fromValue(v any) (Result, int) {
 
 // collect normalizes and checks the proposed learnings.
 func collect(items []any) Result {
-	res := Result{Learnings: []Learning{}}
+	res := Result{Learnings: []agentmem.Learning{}}
 	seen := map[string]bool{}
 	for _, item := range items {
 		l, reason := learningOf(item)
@@ -236,7 +236,7 @@ func collect(items []any) Result {
 		}
 		if reason != "" {
 			if l.Content != "" || reason != "not a learning object" {
-				res.Skipped = append(res.Skipped, Skipped{Content: clip(l.Content, agentmem.MaxContentBytes), Reason: reason})
+				res.Skipped = append(res.Skipped, agentmem.SkippedLearning{Content: clip(l.Content, agentmem.MaxContentBytes), Reason: reason})
 			}
 			continue
 		}
@@ -247,16 +247,16 @@ func collect(items []any) Result {
 }
 
 // learningOf reads one proposed learning; reason says why it is not kept.
-func learningOf(item any) (Learning, string) {
+func learningOf(item any) (agentmem.Learning, string) {
 	m, ok := item.(map[string]any)
 	if !ok {
-		return Learning{}, "not a learning object"
+		return agentmem.Learning{}, "not a learning object"
 	}
 	content, isString := m["content"].(string)
 	if !isString {
 		content, _ = m["text"].(string)
 	}
-	l := Learning{Type: typeOf(m["type"]), Content: strings.TrimSpace(content)}
+	l := agentmem.Learning{Type: typeOf(m["type"]), Content: strings.TrimSpace(content)}
 	if l.Content == "" {
 		return l, "no content"
 	}

@@ -16,7 +16,7 @@ const twoLearnings = `{"success": true, "summary": "Added webhook retries; make 
   {"type": "decision", "content": "Webhook retries back off exponentially up to 30 s.", "rationale": "The PSP retries 3 times a minute."}
 ]}`
 
-func contents(ls []extract.Learning) []string {
+func contents(ls []agentmem.Learning) []string {
 	out := make([]string, len(ls))
 	for i, l := range ls {
 		out[i] = string(l.Type) + ": " + l.Content
@@ -120,7 +120,7 @@ func TestParseNormalizesAndChecksEachLearning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]extract.Learning{}
+	got := map[string]agentmem.Learning{}
 	for _, l := range res.Learnings {
 		got[l.Content] = l
 		if err := l.Validate(); err != nil {
@@ -133,13 +133,13 @@ func TestParseNormalizesAndChecksEachLearning(t *testing.T) {
 	checks := []struct {
 		content string
 		typ     agentmem.Type
-		check   func(extract.Learning) bool
+		check   func(agentmem.Learning) bool
 	}{
-		{"The cache TTL is 60 s.", agentmem.TypeFinding, func(l extract.Learning) bool { return l.Rationale == "" }},
+		{"The cache TTL is 60 s.", agentmem.TypeFinding, func(l agentmem.Learning) bool { return l.Rationale == "" }},
 		{"go test -race needs CGO.", agentmem.TypeLearning, nil},
 		{"Odd label, kept as a note.", agentmem.TypeNote, nil},
 		{"No type means learning.", agentmem.TypeLearning, nil},
-		{"CI runner out of disk.", agentmem.TypeBlocker, func(l extract.Learning) bool { return l.Status == agentmem.StatusResolved }},
+		{"CI runner out of disk.", agentmem.TypeBlocker, func(l agentmem.Learning) bool { return l.Status == agentmem.StatusResolved }},
 	}
 	for _, c := range checks {
 		l, ok := got[c.content]

@@ -1,13 +1,22 @@
 // Package httpapi adapts API Gateway HTTP API (v2) events to agentmem's
-// handlers: it routes by the table in package routes, decodes JSON bodies
-// strictly, maps domain error codes to HTTP statuses in one table, and
-// writes every error as {"error":{"code","message"}}.
+// handlers: it dispatches each event to the route API Gateway named in its
+// routeKey (matching the path against the table in package routes only
+// for "$default" events), decodes JSON bodies strictly, maps domain error
+// codes to HTTP statuses in one table, and writes every error as the
+// domain's envelope {"error":{"code","message"}} (agentmem.ErrorEnvelope).
+//
+// handlers_gen.go, generated from the route table, gives each function an
+// interface with one method per route (MemoriesHandlers, ...) and a
+// constructor that registers those methods under the route names
+// (NewMemoriesHandler, ...), so that a route without a handler does not
+// compile.
 package httpapi
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -42,25 +51,36 @@ func StatusFor(code string) int {
 	return http.StatusInternalServerError
 }
 
-// Response is what a handler returns: an API Gateway v2 response.
-type Response = events.APIGatewayV2HTTPResponse
+// Response is what a handler returns: the fields of an API Gateway v2
+// response, which Handler.Handle hands to Lambda.
+type Response events.APIGatewayV2HTTPResponse
 
 // HandlerFunc serves one route. A returned error becomes the JSON error
 // response for its code; the response is then ignored.
 type HandlerFunc func(ctx context.Context, r *Request) (Response, error)
 
+// LambdaFunc is the Lambda entry point of an API function (Handler.Handle):
+// an API Gateway HTTP API v2 request in, its response out. cmd/devserver
+// and the tests serve such functions over plain HTTP (package localapi).
+type LambdaFunc func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error)
+
 // Handler serves the routes of one Lambda function.
 type Handler struct {
 	fn       routes.Function
-	handlers map[string]HandlerFunc
+	handlers map[routes.Name]HandlerFunc
 	log      *slog.Logger
 }
 
+var _ LambdaFunc = (*Handler)(nil).Handle
+
 // NewHandler returns the handler for fn. handlers maps route names to their
 // functions; it must cover exactly the routes the table gives fn, so that a
-// route can neither be forgotten nor served by the wrong function.
-func NewHandler(fn routes.Function, handlers map[string]HandlerFunc, log *slog.Logger) (*Handler, error) {
-	want := map[string]bool{}
+// route can neither be forgotten nor served by the wrong function. The
+// generated New<Function>Handler constructors (handlers_gen.go) build the
+// map from a value with one method per route, so that a missing handler
+// fails to compile.
+func NewHandler(fn routes.Function, handlers map[routes.Name]HandlerFunc, log *slog.Logger) (*Handler, error) {
+	want := map[routes.Name]bool{}
 	for _, r := range routes.For(fn) {
 		want[r.Name] = true
 		if handlers[r.Name] == nil {
@@ -78,9 +98,14 @@ func NewHandler(fn routes.Function, handlers map[string]HandlerFunc, log *slog.L
 	return &Handler{fn: fn, handlers: handlers, log: log}, nil
 }
 
-// Handle is the Lambda entry point: func(ctx, TIn) (TOut, error). It never
-// returns an error to Lambda; failures become JSON error responses so that
-// API Gateway passes them on unchanged.
+// Handle is the Lambda entry point (a LambdaFunc). It never returns an
+// error to Lambda; failures become JSON error responses so that API
+// Gateway passes them on unchanged.
+//
+// The route is the one API Gateway names in the event's routeKey; only a
+// "$default" (or missing) route key, as a catch-all route or a local
+// server sends, makes Handle match the method and path against the table
+// (answering 404 or 405 for what matches nothing).
 func (h *Handler) Handle(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (resp events.APIGatewayV2HTTPResponse, _ error) {
 	start := time.Now()
 	method := strings.ToUpper(ev.RequestContext.HTTP.Method)
@@ -88,30 +113,38 @@ func (h *Handler) Handle(ctx context.Context, ev events.APIGatewayV2HTTPRequest)
 	if path == "" {
 		path = ev.RequestContext.HTTP.Path
 	}
+	var cause error
 	defer func() {
 		if p := recover(); p != nil {
 			h.log.ErrorContext(ctx, "panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			resp = ErrorResponse(agentmem.Errorf(agentmem.EInternal, "internal error"))
+			resp = events.APIGatewayV2HTTPResponse(ErrorResponse(agentmem.Errorf(agentmem.EInternal, "internal error")))
 		}
 		level := slog.LevelInfo
 		if resp.StatusCode >= 500 {
 			level = slog.LevelError
 		}
-		h.log.Log(ctx, level, "request", "function", h.fn, "method", method, "path", path,
-			"status", resp.StatusCode, "ms", float64(time.Since(start).Microseconds())/1000,
-			"requestId", ev.RequestContext.RequestID)
+		attrs := []any{"function", h.fn, "method", method, "path", path,
+			"status", resp.StatusCode, "ms", float64(time.Since(start).Microseconds()) / 1000,
+			"requestId", ev.RequestContext.RequestID}
+		if cause != nil {
+			attrs = append(attrs, "err", cause)
+		}
+		h.log.Log(ctx, level, "request", attrs...)
 	}()
+	r, err := h.serve(ctx, ev, method, path)
+	if err != nil && errors.Unwrap(err) != nil {
+		// A domain error with an internal cause: the caller gets the
+		// message, the log the cause.
+		cause = err
+	}
+	return events.APIGatewayV2HTTPResponse(r), nil
+}
 
-	route, params, known := routes.Match(method, path)
-	switch {
-	case !known:
-		return ErrorResponse(agentmem.Errorf(agentmem.ENotFound, "no route for %s %s", method, path)), nil
-	case route.Name == "":
-		resp = ErrorResponse(agentmem.Errorf(agentmem.EMethodNotAllowed, "%s is not allowed on %s", method, path))
-		resp.Headers["Allow"] = strings.Join(routes.Allowed(path), ", ")
+// serve answers the event; the error is the handler's, for the log.
+func (h *Handler) serve(ctx context.Context, ev events.APIGatewayV2HTTPRequest, method, path string) (Response, error) {
+	route, params, resp, ok := h.route(ev, method, path)
+	if !ok {
 		return resp, nil
-	case route.Function != h.fn:
-		return ErrorResponse(agentmem.Errorf(agentmem.ENotFound, "%s %s is not served by the %s function", method, path, h.fn)), nil
 	}
 	req, err := newRequest(ev, route, params)
 	if err != nil {
@@ -121,27 +154,51 @@ func (h *Handler) Handle(ctx context.Context, ev events.APIGatewayV2HTTPRequest)
 	if err != nil {
 		if agentmem.ErrorCode(err) == agentmem.EInternal {
 			h.log.ErrorContext(ctx, "handler failed", "route", route.Name, "err", err)
+			return ErrorResponse(err), nil
 		}
-		return ErrorResponse(err), nil
+		return ErrorResponse(err), err
 	}
 	return resp, nil
 }
 
-// errorBody is the JSON shape of every error response.
-type errorBody struct {
-	Error struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
+// route finds the event's route and path parameters; when there is none
+// it returns the error response instead (ok false).
+func (h *Handler) route(ev events.APIGatewayV2HTTPRequest, method, path string) (route routes.Route, params map[string]string, _ Response, ok bool) {
+	key := ev.RequestContext.RouteKey
+	if key == "" {
+		key = ev.RouteKey
+	}
+	if r, named := routes.ByKey(key); named {
+		if r.Function != h.fn {
+			return r, nil, ErrorResponse(agentmem.Errorf(agentmem.ENotFound, "%s %s is not served by the %s function", method, path, h.fn)), false
+		}
+		// The parameters as the table decodes them; API Gateway's own
+		// when the path carries a prefix (a named stage).
+		if p, matched := r.Params(path); matched {
+			return r, p, Response{}, true
+		}
+		return r, ev.PathParameters, Response{}, true
+	}
+	route, params, known := routes.Match(method, path)
+	switch {
+	case !known:
+		return route, nil, ErrorResponse(agentmem.Errorf(agentmem.ENotFound, "no route for %s %s", method, path)), false
+	case route.Name == "":
+		resp := ErrorResponse(agentmem.Errorf(agentmem.EMethodNotAllowed, "%s is not allowed on %s", method, path))
+		resp.Headers["Allow"] = strings.Join(routes.Allowed(path), ", ")
+		return route, nil, resp, false
+	case route.Function != h.fn:
+		return route, nil, ErrorResponse(agentmem.Errorf(agentmem.ENotFound, "%s %s is not served by the %s function", method, path, h.fn)), false
+	}
+	return route, params, Response{}, true
 }
 
-// ErrorResponse renders err as {"error":{"code","message"}} with the status
-// its code maps to.
+// ErrorResponse renders err as {"error":{"code","message"}}
+// (agentmem.Envelope: the caller-facing code and message, never the
+// internal cause) with the status its code maps to.
 func ErrorResponse(err error) Response {
-	var b errorBody
-	b.Error.Code = agentmem.ErrorCode(err)
-	b.Error.Message = agentmem.ErrorMessage(err)
-	return JSON(StatusFor(b.Error.Code), b)
+	env := agentmem.Envelope(err)
+	return JSON(StatusFor(env.Error.Code), env)
 }
 
 // JSON returns a response with v encoded as JSON.
@@ -153,7 +210,8 @@ func JSON(status int, v any) Response {
 	body := bytes.TrimRight(buf.Bytes(), "\n")
 	if err != nil {
 		// Only unencodable values (NaN, channels) get here: a bug.
-		status, body = http.StatusInternalServerError, []byte(`{"error":{"code":"internal","message":"internal error"}}`)
+		status = http.StatusInternalServerError
+		body, _ = json.Marshal(agentmem.Envelope(agentmem.Errorf(agentmem.EInternal, "internal error")))
 	}
 	return Response{
 		StatusCode: status,

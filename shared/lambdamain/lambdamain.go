@@ -1,9 +1,11 @@
-// Package lambdamain wires an API function for Lambda: logger, the
-// process's AWS configuration (loaded once, awsconfig.Load), store and (for
-// the functions that need one) LLM client and embedder from the
-// environment, then lambda.Start. Each functions/<fn>/main.go is one call to Run;
-// cmd/devserver builds the same Deps with DepsFromEnv and serves every
-// function in one process.
+// Package lambdamain wires a function for Lambda: logger, the process's
+// AWS configuration (loaded once, awsconfig.Load), store and (for the
+// functions that need them) LLM client and embedder from the environment,
+// then the Lambda runtime loop with a typed entry point (Entry[TIn, TOut],
+// whose signature the compiler checks). Each functions/<fn>/main.go is one
+// call to Run (API functions) or RunEntry (the dream function, whose Entry
+// takes its schedule, SQS and API events); cmd/devserver builds the same
+// Deps with DepsFromEnv and serves every function in one process.
 //
 // The LLM client and the embedder come in as options
 // (WithLLM(providers.FromEnv), WithEmbedder(embedders.FromEnv)) rather than
@@ -25,6 +27,7 @@ import (
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/settings"
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-sdk-go-v2/aws"
 )
@@ -119,10 +122,16 @@ func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logg
 	return deps, nil
 }
 
-// Run starts the Lambda runtime loop with the handler newFn builds. It
+// Entry is a typed Lambda entry point: the Lambda runtime decodes each
+// event's JSON into TIn and encodes the TOut it returns. The compiler
+// checks the signature that lambda.Start would check at start-up.
+type Entry[TIn, TOut any] func(ctx context.Context, in TIn) (TOut, error)
+
+// Run starts the Lambda runtime loop with the API handler newFn builds
+// (an Entry from API Gateway HTTP API v2 requests to their responses). It
 // returns only on a start-up error, which main reports before exiting.
 func Run(newFn NewFunc, opts ...Option) error {
-	return RunEvents(func(deps Deps) (any, error) {
+	return RunEntry(func(deps Deps) (Entry[events.APIGatewayV2HTTPRequest, events.APIGatewayV2HTTPResponse], error) {
 		h, err := newFn(deps)
 		if err != nil {
 			return nil, err
@@ -131,20 +140,21 @@ func Run(newFn NewFunc, opts ...Option) error {
 	}, opts...)
 }
 
-// RunEvents is Run for a function that handles more than API Gateway
-// events: newHandler returns any handler lambda.Start accepts (the dream
-// function tells its event shapes apart itself).
-func RunEvents(newHandler func(Deps) (any, error), opts ...Option) error {
+// RunEntry is Run for a function whose events are not only API requests
+// (the dream function takes its schedule, its SQS batches and its routes
+// through one Entry): it builds the dependencies, the entry point with
+// newEntry, and starts the Lambda runtime loop with it.
+func RunEntry[TIn, TOut any](newEntry func(Deps) (Entry[TIn, TOut], error), opts ...Option) error {
 	log := applog.New(os.Stdout, os.Getenv)
 	slog.SetDefault(log)
 	deps, err := DepsFromEnv(context.Background(), os.Getenv, log, nil, opts...)
 	if err != nil {
 		return err
 	}
-	h, err := newHandler(deps)
+	entry, err := newEntry(deps)
 	if err != nil {
 		return fmt.Errorf("build handler: %w", err)
 	}
-	lambda.Start(h)
+	lambda.StartHandlerFunc((func(context.Context, TIn) (TOut, error))(entry))
 	return nil
 }

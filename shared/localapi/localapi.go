@@ -1,12 +1,12 @@
 // Package localapi serves agentmem's Lambda handlers over plain HTTP, the
 // way API Gateway would: each request becomes an API Gateway HTTP API v2
 // event (with an IAM authorizer context, as with IAM auth) and goes to the
-// function the route table names. cmd/devserver and the end-to-end tests
-// of the CLI use it.
+// function the route table names (an httpapi.LambdaFunc). cmd/devserver
+// and functions/apitest use it; it is a development adapter, which no
+// function's own code imports.
 package localapi
 
 import (
-	"context"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -22,18 +22,15 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 )
 
-// LambdaHandler is a function's Lambda entry point.
-type LambdaHandler func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error)
-
 // Server routes HTTP requests to Lambda handlers.
 type Server struct {
-	handlers map[routes.Function]LambdaHandler
+	handlers map[routes.Function]httpapi.LambdaFunc
 	log      *slog.Logger
 }
 
 // New returns a server for the given functions. Routes of a function
 // without a handler answer 501.
-func New(handlers map[routes.Function]LambdaHandler, log *slog.Logger) *Server {
+func New(handlers map[routes.Function]httpapi.LambdaFunc, log *slog.Logger) *Server {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -61,7 +58,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The function handlers log each request (method, path, status, ms).
 }
 
-func (s *Server) serve(r *http.Request) events.APIGatewayV2HTTPResponse {
+func (s *Server) serve(r *http.Request) httpapi.Response {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxReadBytes+1))
 	if err != nil {
 		return httpapi.ErrorResponse(agentmem.Errorf(agentmem.EInvalid, "read body: %v", err))
@@ -78,8 +75,8 @@ func (s *Server) serve(r *http.Request) events.APIGatewayV2HTTPResponse {
 	}
 	h := s.handlers[fn]
 	if h == nil {
-		return httpapi.JSON(http.StatusNotImplemented, map[string]any{"error": map[string]string{
-			"code": "not_implemented", "message": fmt.Sprintf("the %s function is not served here", fn)}})
+		return httpapi.JSON(http.StatusNotImplemented, agentmem.ErrorEnvelope{Error: agentmem.Errorf(
+			"not_implemented", "the %s function is not served here", fn)})
 	}
 	resp, err := h(r.Context(), ev)
 	if err != nil {
@@ -89,7 +86,7 @@ func (s *Server) serve(r *http.Request) events.APIGatewayV2HTTPResponse {
 	if resp.StatusCode == 0 {
 		resp.StatusCode = http.StatusOK
 	}
-	return resp
+	return httpapi.Response(resp)
 }
 
 // Event builds the API Gateway HTTP API v2 event for r, as API Gateway does

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/agentmem/agentmem/functions/apitest"
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
-	"github.com/agentmem/agentmem/shared/apitest"
 	"github.com/agentmem/agentmem/shared/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -256,17 +256,17 @@ func (s *server) apiFailure(tool string, err error) *toolError {
 	case errors.As(err, &transport):
 		msg = fmt.Sprintf("cannot reach the agentmem API (%s), so memory is not available right now. Go on with the task without it; do not retry in a loop.", transport.Error())
 	case errors.As(err, &apiErr):
-		switch apiErr.Code {
+		switch apiErr.Err.Code {
 		case agentmem.EInvalid, agentmem.ETooLarge:
-			msg = fmt.Sprintf("the agentmem API refused the arguments: %s. Fix them and call %s again.", apiErr.Message, tool)
+			msg = fmt.Sprintf("the agentmem API refused the arguments: %s. Fix them and call %s again.", apiErr.Err.Message, tool)
 		case agentmem.ENotFound:
-			msg = fmt.Sprintf("not found: %s.", apiErr.Message)
+			msg = fmt.Sprintf("not found: %s.", apiErr.Err.Message)
 		case apiclient.CodeForbidden, apiclient.CodeUnauthorized:
-			msg = fmt.Sprintf("the agentmem API refused this server's credentials (%s): a configuration problem for the operator, not something to retry. Go on with the task without memory.", apiErr.Message)
+			msg = fmt.Sprintf("the agentmem API refused this server's credentials (%s): a configuration problem for the operator, not something to retry. Go on with the task without memory.", apiErr.Err.Message)
 		case apiclient.CodeThrottled, apiclient.CodeUnavailable, agentmem.EBusy, agentmem.EConflict:
-			msg = fmt.Sprintf("the agentmem API is busy or unavailable (%d %s: %s). Try once more in a moment, else go on without memory.", apiErr.Status, apiErr.Code, apiErr.Message)
+			msg = fmt.Sprintf("the agentmem API is busy or unavailable (%d %s: %s). Try once more in a moment, else go on without memory.", apiErr.Status, apiErr.Err.Code, apiErr.Err.Message)
 		default:
-			msg = fmt.Sprintf("the agentmem API failed (%d %s: %s). Try once more, else go on with the task without memory.", apiErr.Status, apiErr.Code, apiErr.Message)
+			msg = fmt.Sprintf("the agentmem API failed (%d %s: %s). Try once more, else go on with the task without memory.", apiErr.Status, apiErr.Err.Code, apiErr.Err.Message)
 		}
 	default:
 		msg = fmt.Sprintf("the call failed: %v. Go on with the task without memory.", err)

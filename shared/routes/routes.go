@@ -23,11 +23,45 @@ const (
 // Functions lists the API-serving functions in a stable order.
 var Functions = []Function{Memories, Personalities, Extraction, Dream}
 
+// Name identifies a route to its handler and to its sample event
+// (events/<function>/<name>.json). Handlers are registered under these
+// constants, never under string literals.
+type Name string
+
+// The route names, one per route of All.
+const (
+	ListMemories         Name = "ListMemories"
+	CreateMemory         Name = "CreateMemory"
+	DeleteMemories       Name = "DeleteMemories"
+	GetMemory            Name = "GetMemory"
+	DeleteMemory         Name = "DeleteMemory"
+	RenderMemory         Name = "RenderMemory"
+	Bootstrap            Name = "Bootstrap"
+	ListPersonalities    Name = "ListPersonalities"
+	GetPersonality       Name = "GetPersonality"
+	PutPersonality       Name = "PutPersonality"
+	DeletePersonality    Name = "DeletePersonality"
+	CreateExtraction     Name = "CreateExtraction"
+	AppendDaily          Name = "AppendDaily"
+	GetDaily             Name = "GetDaily"
+	PutSessionContext    Name = "PutSessionContext"
+	GetSessionContext    Name = "GetSessionContext"
+	DeleteSessionContext Name = "DeleteSessionContext"
+	EndSession           Name = "EndSession"
+	CreateDream          Name = "CreateDream"
+	ListDreams           Name = "ListDreams"
+	GetDream             Name = "GetDream"
+	RevertDream          Name = "RevertDream"
+	SearchMemories       Name = "SearchMemories"
+	SuggestPatterns      Name = "SuggestPatterns"
+	ForgetMemories       Name = "ForgetMemories"
+	GetStats             Name = "GetStats"
+	GetAllStats          Name = "GetAllStats"
+)
+
 // Route is one method and path of the API.
 type Route struct {
-	// Name identifies the route to its handler and to its sample event
-	// (events/<function>/<name>.json).
-	Name     string
+	Name     Name
 	Method   string
 	Path     string // with {param} segments, as API Gateway writes them
 	Function Function
@@ -43,47 +77,47 @@ func (r Route) Key() string { return r.Method + " " + r.Path }
 // All is every route of the API.
 var All = []Route{
 	// Memories: CRUD and rendering.
-	{"ListMemories", "GET", "/api/agents/{agentName}/memories", Memories, true, "list memories, newest first (limit, type, cursor)"},
-	{"CreateMemory", "POST", "/api/agents/{agentName}/memories", Memories, true, "create a memory (source manual)"},
-	{"DeleteMemories", "DELETE", "/api/agents/{agentName}/memories", Memories, false, "delete every memory of agent+project"},
-	{"GetMemory", "GET", "/api/agents/{agentName}/memories/{id}", Memories, false, "get one memory"},
-	{"DeleteMemory", "DELETE", "/api/agents/{agentName}/memories/{id}", Memories, false, "delete one memory"},
-	{"RenderMemory", "GET", "/api/agents/{agentName}/memory.md", Memories, false, "the rendered MEMORY.md"},
-	{"Bootstrap", "GET", "/api/agents/{agentName}/bootstrap", Memories, true, "personality and rendered memory in one round trip"},
+	{ListMemories, "GET", "/api/agents/{agentName}/memories", Memories, true, "list memories, newest first (limit, type, cursor)"},
+	{CreateMemory, "POST", "/api/agents/{agentName}/memories", Memories, true, "create a memory (source manual)"},
+	{DeleteMemories, "DELETE", "/api/agents/{agentName}/memories", Memories, false, "delete every memory of agent+project"},
+	{GetMemory, "GET", "/api/agents/{agentName}/memories/{id}", Memories, false, "get one memory"},
+	{DeleteMemory, "DELETE", "/api/agents/{agentName}/memories/{id}", Memories, false, "delete one memory"},
+	{RenderMemory, "GET", "/api/agents/{agentName}/memory.md", Memories, false, "the rendered MEMORY.md"},
+	{Bootstrap, "GET", "/api/agents/{agentName}/bootstrap", Memories, true, "personality and rendered memory in one round trip"},
 
 	// Personalities.
-	{"ListPersonalities", "GET", "/api/personalities", Personalities, false, "list personalities"},
-	{"GetPersonality", "GET", "/api/agents/{agentName}/personality", Personalities, false, "get a personality"},
-	{"PutPersonality", "PUT", "/api/agents/{agentName}/personality", Personalities, false, "create or replace a personality"},
-	{"DeletePersonality", "DELETE", "/api/agents/{agentName}/personality", Personalities, false, "delete a personality"},
+	{ListPersonalities, "GET", "/api/personalities", Personalities, false, "list personalities"},
+	{GetPersonality, "GET", "/api/agents/{agentName}/personality", Personalities, false, "get a personality"},
+	{PutPersonality, "PUT", "/api/agents/{agentName}/personality", Personalities, false, "create or replace a personality"},
+	{DeletePersonality, "DELETE", "/api/agents/{agentName}/personality", Personalities, false, "delete a personality"},
 
 	// Extraction (issue 3): extraction function.
-	{"CreateExtraction", "POST", "/api/agents/{agentName}/extractions", Extraction, true, "save a run's learnings (source extraction): from its output via the server's LLM, or as sent; idempotent per runId"},
+	{CreateExtraction, "POST", "/api/agents/{agentName}/extractions", Extraction, true, "save a run's learnings (source extraction): from its output via the server's LLM, or as sent; idempotent per runId"},
 
 	// Daily log (issue 4): memories function.
-	{"AppendDaily", "POST", "/api/agents/{agentName}/daily", Memories, true, "append a record to the daily log (title, content, at)"},
-	{"GetDaily", "GET", "/api/agents/{agentName}/daily", Memories, true, "one day of the daily log (date; Markdown with Accept: text/markdown)"},
+	{AppendDaily, "POST", "/api/agents/{agentName}/daily", Memories, true, "append a record to the daily log (title, content, at)"},
+	{GetDaily, "GET", "/api/agents/{agentName}/daily", Memories, true, "one day of the daily log (date; Markdown with Accept: text/markdown)"},
 
 	// Session context (issue 4): memories function.
-	{"PutSessionContext", "PUT", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "set a session context key (ttlSeconds, default 24 h)"},
-	{"GetSessionContext", "GET", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "read a session context key (records the access)"},
-	{"DeleteSessionContext", "DELETE", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "delete a session context key"},
-	{"EndSession", "DELETE", "/api/projects/{projectId}/sessions/{sessionId}", Memories, true, "end a session: delete all its context keys"},
+	{PutSessionContext, "PUT", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "set a session context key (ttlSeconds, default 24 h)"},
+	{GetSessionContext, "GET", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "read a session context key (records the access)"},
+	{DeleteSessionContext, "DELETE", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "delete a session context key"},
+	{EndSession, "DELETE", "/api/projects/{projectId}/sessions/{sessionId}", Memories, true, "end a session: delete all its context keys"},
 
 	// Deep Dream (issue 4): dream function.
-	{"CreateDream", "POST", "/api/agents/{agentName}/dreams", Dream, false, "run a Deep Dream now (lookbackDays, keepManual, force, compressAfterDays)"},
-	{"ListDreams", "GET", "/api/agents/{agentName}/dreams", Dream, false, "the dream diary, newest first (limit, cursor)"},
-	{"GetDream", "GET", "/api/agents/{agentName}/dreams/{date}", Dream, false, "one day of the dream diary (Markdown with Accept: text/markdown; plan=true)"},
-	{"RevertDream", "POST", "/api/agents/{agentName}/dreams/{date}/revert", Dream, false, "restore the core as it was before that day's last dream"},
+	{CreateDream, "POST", "/api/agents/{agentName}/dreams", Dream, false, "run a Deep Dream now (lookbackDays, keepManual, force, compressAfterDays)"},
+	{ListDreams, "GET", "/api/agents/{agentName}/dreams", Dream, false, "the dream diary, newest first (limit, cursor)"},
+	{GetDream, "GET", "/api/agents/{agentName}/dreams/{date}", Dream, false, "one day of the dream diary (Markdown with Accept: text/markdown; plan=true)"},
+	{RevertDream, "POST", "/api/agents/{agentName}/dreams/{date}/revert", Dream, false, "restore the core as it was before that day's last dream"},
 
 	// Search and patterns (issue 5): memories function.
-	{"SearchMemories", "GET", "/api/agents/{agentName}/memories/search", Memories, true, "rank memories against a query q (type, limit): lexical, semantic or hybrid"},
-	{"SuggestPatterns", "GET", "/api/agents/{agentName}/patterns/suggest", Memories, true, "high-confidence patterns relevant to a task (minConfidence, limit)"},
+	{SearchMemories, "GET", "/api/agents/{agentName}/memories/search", Memories, true, "rank memories against a query q (type, limit): lexical, semantic or hybrid"},
+	{SuggestPatterns, "GET", "/api/agents/{agentName}/patterns/suggest", Memories, true, "high-confidence patterns relevant to a task (minConfidence, limit)"},
 
 	// Lifecycle and stats (issue 5): memories function.
-	{"ForgetMemories", "POST", "/api/agents/{agentName}/memories/forget", Memories, true, "delete memories older than olderThan (h, d, w); pinned kept unless includePinned (the MCP memory_forget tool)"},
-	{"GetStats", "GET", "/api/agents/{agentName}/stats", Memories, true, "counts and bytes of a scope, by type, source and scope"},
-	{"GetAllStats", "GET", "/api/stats", Memories, false, "totals over every scope and the scopes' counters, paginated (limit, cursor)"},
+	{ForgetMemories, "POST", "/api/agents/{agentName}/memories/forget", Memories, true, "delete memories older than olderThan (h, d, w); pinned kept unless includePinned (the MCP memory_forget tool)"},
+	{GetStats, "GET", "/api/agents/{agentName}/stats", Memories, true, "counts and bytes of a scope, by type, source and scope"},
+	{GetAllStats, "GET", "/api/stats", Memories, false, "totals over every scope and the scopes' counters, paginated (limit, cursor)"},
 }
 
 // For returns the routes served by fn, in table order.
@@ -95,6 +129,29 @@ func For(fn Function) []Route {
 		}
 	}
 	return out
+}
+
+// ByKey returns the route whose API Gateway route key ("METHOD /path",
+// Route.Key) is key. API Gateway names the matched route in every event's
+// routeKey; "$default" (the catch-all of a local or proxy set-up) names
+// none.
+func ByKey(key string) (Route, bool) {
+	r, ok := byKey[key]
+	return r, ok
+}
+
+var byKey = func() map[string]Route {
+	m := make(map[string]Route, len(All))
+	for _, r := range All {
+		m[r.Key()] = r
+	}
+	return m
+}()
+
+// Params returns the path parameters of path under r's pattern, and
+// whether path matches the pattern at all.
+func (r Route) Params(path string) (map[string]string, bool) {
+	return matchPath(split(r.Path), split(path))
 }
 
 // Match finds the route for method and path. It returns the route, its path

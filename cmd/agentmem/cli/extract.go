@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/apiclient"
 )
 
 // OutputCap is how much of a run's output extract sends: its last 48 KiB,
@@ -33,7 +32,7 @@ type Extractor struct {
 	// Run turns the run's prepared output into the extraction route's
 	// body; skipped lists what the mode itself refused (e.g. learnings
 	// that break the memory rules), for the report.
-	Run func(ctx context.Context, in *Invocation, base apiclient.ExtractionInput, output string) (body apiclient.ExtractionInput, skipped []apiclient.Skipped, err error)
+	Run func(ctx context.Context, in *Invocation, base agentmem.ExtractionInput, output string) (body agentmem.ExtractionInput, skipped []agentmem.SkippedLearning, err error)
 	// Timeout is the command's default timeout in this mode
 	// (0: PipelineTimeout); --timeout and AGENTMEM_TIMEOUT override it.
 	Timeout time.Duration
@@ -45,8 +44,8 @@ type Extractor struct {
 var extractors = map[string]Extractor{
 	"server": {
 		Help: "server (the API's LLM reads the output)",
-		Run: func(_ context.Context, _ *Invocation, base apiclient.ExtractionInput, output string) (apiclient.ExtractionInput, []apiclient.Skipped, error) {
-			base.Output = output
+		Run: func(_ context.Context, _ *Invocation, base agentmem.ExtractionInput, output string) (agentmem.ExtractionInput, []agentmem.SkippedLearning, error) {
+			base.Output = &output
 			return base, nil, nil
 		},
 	},
@@ -146,12 +145,13 @@ func (c *extractCommand) Run(ctx context.Context, in *Invocation) error {
 		return fmt.Errorf("the run's output is empty: nothing to extract")
 	}
 
-	body, skipped, err := mode.Run(ctx, in, apiclient.ExtractionInput{ProjectID: scope.Project, RunID: c.runID}, output)
+	body, skipped, err := mode.Run(ctx, in, agentmem.ExtractionInput{ProjectID: scope.Project, RunID: c.runID}, output)
 	if err != nil {
 		return err
 	}
-	if body.Output != "" {
-		body.Output = FitOutput(body, body.Output, total, cut)
+	if body.Output != nil && *body.Output != "" {
+		fitted := FitOutput(body, *body.Output, total, cut)
+		body.Output = &fitted
 	}
 	client, err := in.Client(ctx)
 	if err != nil {
@@ -171,7 +171,7 @@ func (c *extractCommand) Run(ctx context.Context, in *Invocation) error {
 	return nil
 }
 
-func extractionSummary(res apiclient.Extraction) string {
+func extractionSummary(res agentmem.ExtractionResult) string {
 	s := fmt.Sprintf("saved %d learning%s", len(res.Saved), plural(len(res.Saved)))
 	if res.Replayed {
 		s = "already extracted before: nothing saved again"
@@ -203,16 +203,17 @@ func plural(n int) string {
 // (JSON escaping can make a body larger than its text), behind a first
 // line saying that the start was cut when it was (cut, or cut here).
 // total is the size of the whole original output.
-func FitOutput(base apiclient.ExtractionInput, output string, total int64, cut bool) string {
+func FitOutput(base agentmem.ExtractionInput, output string, total int64, cut bool) string {
 	for {
-		base.Output = output
+		sent := output
 		if cut {
-			base.Output = truncationNote(total) + output
+			sent = truncationNote(total) + output
 		}
+		base.Output = &sent
 		b, _ := json.Marshal(base)
 		excess := len(b) - bodyBudget
 		if excess <= 0 || output == "" {
-			return base.Output
+			return sent
 		}
 		// Each byte cut saves at least one encoded byte; cut a little more
 		// than the excess and start at a line.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentmem/agentmem/shared/apiclient"
+	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/extract"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/llm/claude"
@@ -29,7 +29,7 @@ func init() {
 // command, model, token cap and call timeout come from the AGENTMEM_LLM*
 // and AGENTMEM_CLAUDE_COMMAND settings (llm.ConfigFromEnv); the provider
 // is always claude.
-func extractWithClaude(ctx context.Context, in *Invocation, base apiclient.ExtractionInput, output string) (apiclient.ExtractionInput, []apiclient.Skipped, error) {
+func extractWithClaude(ctx context.Context, in *Invocation, base agentmem.ExtractionInput, output string) (agentmem.ExtractionInput, []agentmem.SkippedLearning, error) {
 	cfg, err := llm.ConfigFromEnv(in.Getenv)
 	if err != nil {
 		return base, nil, Usagef("%v", err)
@@ -43,14 +43,14 @@ func extractWithClaude(ctx context.Context, in *Invocation, base apiclient.Extra
 	if err != nil {
 		return base, nil, fmt.Errorf("the claude CLI extracted nothing: %w", err)
 	}
-	base.Learnings = make([]apiclient.Learning, 0, len(res.Learnings))
+	base.Learnings = make([]agentmem.Learning, 0, len(res.Learnings))
 	for _, l := range res.Learnings {
-		base.Learnings = append(base.Learnings, apiclient.Learning(l))
+		base.Learnings = append(base.Learnings, agentmem.Learning(l))
 	}
 	base.Summary, base.Success = res.Summary, &res.Success
-	skipped := make([]apiclient.Skipped, 0, len(res.Skipped))
+	skipped := make([]agentmem.SkippedLearning, 0, len(res.Skipped))
 	for _, s := range res.Skipped {
-		skipped = append(skipped, apiclient.Skipped(s))
+		skipped = append(skipped, agentmem.SkippedLearning(s))
 	}
 	return base, skipped, nil
 }

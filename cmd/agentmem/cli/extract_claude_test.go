@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/apiclient"
 	"github.com/agentmem/agentmem/shared/prompts"
 )
 
@@ -80,7 +79,7 @@ func TestExtractWithClaude(t *testing.T) {
 
 	// A retried run saves nothing twice; --json shows the first answer.
 	r = run(t, o, extractArgs("--llm", "claude", "--json")...)
-	var res apiclient.Extraction
+	var res agentmem.ExtractionResult
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &res) != nil {
 		t.Fatalf("retry: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
@@ -98,7 +97,7 @@ func TestExtractWithClaudeNoLearnings(t *testing.T) {
 	a := newAPI(t)
 	env, _ := fakeClaude(t, "none")
 	r := run(t, opts{url: a.URL, stdin: runLog, env: env}, extractArgs("--llm", "claude", "--strict", "--json")...)
-	var res apiclient.Extraction
+	var res agentmem.ExtractionResult
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &res) != nil {
 		t.Fatalf("code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}

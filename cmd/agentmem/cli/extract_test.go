@@ -15,7 +15,6 @@ import (
 
 	"github.com/agentmem/agentmem/cmd/agentmem/cli"
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/apiclient"
 )
 
 // extractionServer speaks the extraction route's contract (HELPERS.md):
@@ -35,7 +34,7 @@ func newExtractionServer(t *testing.T) *extractionServer {
 		s.bodies = append(s.bodies, body)
 		s.paths = append(s.paths, r.Method+" "+r.URL.Path)
 		s.mu.Unlock()
-		var in apiclient.ExtractionInput
+		var in agentmem.ExtractionInput
 		if err := json.Unmarshal(body, &in); err != nil || len(body) > agentmem.MaxBodyBytes {
 			w.WriteHeader(http.StatusBadRequest)
 			fmt.Fprintf(w, `{"error":{"code":"invalid","message":"bad body (%d bytes)"}}`, len(body))
@@ -49,18 +48,26 @@ func newExtractionServer(t *testing.T) *extractionServer {
 	return s
 }
 
-func (s *extractionServer) last(t *testing.T) apiclient.ExtractionInput {
+func (s *extractionServer) last(t *testing.T) agentmem.ExtractionInput {
 	t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.bodies) == 0 {
 		t.Fatal("no extraction request")
 	}
-	var in apiclient.ExtractionInput
+	var in agentmem.ExtractionInput
 	if err := json.Unmarshal(s.bodies[len(s.bodies)-1], &in); err != nil {
 		t.Fatal(err)
 	}
 	return in
+}
+
+// sentOutput is the output an extraction body carries ("" when none).
+func sentOutput(in agentmem.ExtractionInput) string {
+	if in.Output == nil {
+		return ""
+	}
+	return *in.Output
 }
 
 func extractArgs(extra ...string) []string {
@@ -81,8 +88,8 @@ func TestExtractSendsTheRunOutput(t *testing.T) {
 	if in.ProjectID != "checkout" || in.RunID != "run-42" || in.Learnings != nil {
 		t.Errorf("body: %+v", in)
 	}
-	if want := "PASS ok  \tpkg\n100%\nDone."; in.Output != want {
-		t.Errorf("output: got %q, want %q", in.Output, want)
+	if want := "PASS ok  \tpkg\n100%\nDone."; sentOutput(in) != want {
+		t.Errorf("output: got %q, want %q", sentOutput(in), want)
 	}
 	if got := s.paths[0]; got != "POST /api/agents/nori/extractions" {
 		t.Errorf("route: %s", got)
@@ -92,11 +99,11 @@ func TestExtractSendsTheRunOutput(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "run.log")
 	writeFile(t, file, "from a file\n")
 	r = run(t, opts{url: s.URL}, extractArgs("--input", file, "--json")...)
-	var res apiclient.Extraction
+	var res agentmem.ExtractionResult
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &res) != nil || len(res.Saved) != 2 || res.Summary != "Fixed the handler." {
 		t.Errorf("--json: code %d, stdout %q", r.code, r.stdout)
 	}
-	if got := s.last(t).Output; got != "from a file" {
+	if got := sentOutput(s.last(t)); got != "from a file" {
 		t.Errorf("--input: output %q", got)
 	}
 }
@@ -134,7 +141,7 @@ func TestExtractKeepsTheTailUnderTheBodyLimit(t *testing.T) {
 				if size > agentmem.MaxBodyBytes {
 					t.Errorf("body is %d bytes, over %d", size, agentmem.MaxBodyBytes)
 				}
-				out := s.last(t).Output
+				out := sentOutput(s.last(t))
 				lastLine := strings.TrimSpace(fmt.Sprintf(tt.line, tt.n-1))
 				if !strings.HasSuffix(out, lastLine) {
 					t.Errorf("output does not end with the last line %q: ...%q", lastLine, out[max(0, len(out)-80):])
@@ -290,10 +297,10 @@ func FuzzPrepareOutput(f *testing.F) {
 			t.Fatalf("not stable: %q -> %q", out, again)
 		}
 		// The body always fits, and what is kept is the end of the output.
-		base := apiclient.ExtractionInput{ProjectID: "p", RunID: "r"}
+		base := agentmem.ExtractionInput{ProjectID: "p", RunID: "r"}
 		big := strings.Repeat(out+"\n", 1+(80<<10)/(len(out)+1))
 		sent := cli.FitOutput(base, big, total, cut)
-		base.Output = sent
+		base.Output = &sent
 		body, _ := json.Marshal(base)
 		if len(body) > agentmem.MaxBodyBytes {
 			t.Fatalf("body %d bytes", len(body))
@@ -322,7 +329,7 @@ func TestReadTailFromPipe(t *testing.T) {
 	if code != 0 || strings.Contains(stderr.String(), "warning") {
 		t.Fatalf("code %d, stderr %q", code, stderr.String())
 	}
-	out := s.last(t).Output
+	out := sentOutput(s.last(t))
 	if !strings.HasSuffix(out, "line 19999") || !strings.HasPrefix(out, "[agentmem: the start of this 220000-byte output was cut") {
 		t.Errorf("output: %q ... %q", out[:80], out[len(out)-20:])
 	}

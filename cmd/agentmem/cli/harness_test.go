@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/cmd/agentmem/cli"
+	"github.com/agentmem/agentmem/functions/apitest"
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/apitest"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/llm"

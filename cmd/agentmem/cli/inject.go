@@ -133,7 +133,7 @@ func (r InjectResult) String() string {
 // (or removes the one an earlier inject wrote) and CLAUDE.md. The memory
 // file is written before CLAUDE.md imports it and removed after CLAUDE.md
 // stops importing it, so the import never points at a missing file.
-func Inject(workspace string, b apiclient.Bootstrap) (InjectResult, error) {
+func Inject(workspace string, b agentmem.Bootstrap) (InjectResult, error) {
 	res := InjectResult{Memories: b.MemoryCount}
 	if b.Personality != nil && b.PersonalitySection != "" {
 		res.Personality = b.Personality.DisplayName

@@ -18,7 +18,6 @@ import (
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/markdown"
-	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/agentmem/agentmem/shared/settings"
 )
 
@@ -70,23 +69,16 @@ func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 }
 
 func (a *API) handler() (*httpapi.Handler, error) {
-	return httpapi.NewHandler(routes.Dream, map[string]httpapi.HandlerFunc{
-		"CreateDream": a.create,
-		"ListDreams":  a.list,
-		"GetDream":    a.get,
-		"RevertDream": a.revert,
-	}, a.Log)
+	return httpapi.NewDreamHandler(a, a.Log)
 }
 
-// CreateDreamInput is the body of POST .../dreams.
-type CreateDreamInput = agentmem.CreateDreamInput
-
-func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// CreateDream serves POST /api/agents/{agentName}/dreams.
+func (a *API) CreateDream(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	var in CreateDreamInput
+	var in agentmem.CreateDreamInput
 	if err := r.Decode(&in); err != nil {
 		return httpapi.Response{}, err
 	}
@@ -104,7 +96,7 @@ func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	if res.Status == dream.StatusSkipped {
+	if res.Status == agentmem.DreamStatusSkipped {
 		return httpapi.JSON(http.StatusOK, res), nil
 	}
 	resp := httpapi.JSON(http.StatusCreated, res)
@@ -112,7 +104,8 @@ func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 	return resp, nil
 }
 
-func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// ListDreams serves GET /api/agents/{agentName}/dreams.
+func (a *API) ListDreams(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := r.Scope()
 	if err != nil {
 		return httpapi.Response{}, err
@@ -128,14 +121,8 @@ func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, e
 	return httpapi.JSON(http.StatusOK, page), nil
 }
 
-// DreamDay is the JSON answer of GET .../dreams/{date}.
-type DreamDay = agentmem.DreamDay
-
-// DreamView is a diary entry and, with ?plan=true, what it wrote and the
-// prior memories it replaced.
-type DreamView = agentmem.DreamView
-
-func (a *API) get(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// GetDream serves GET /api/agents/{agentName}/dreams/{date}.
+func (a *API) GetDream(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := r.Scope()
 	if err != nil {
 		return httpapi.Response{}, err
@@ -152,9 +139,9 @@ func (a *API) get(ctx context.Context, r *httpapi.Request) (httpapi.Response, er
 		return httpapi.Markdown(http.StatusOK, markdown.DreamDiary(date, dreams)), nil
 	}
 	withPlan := r.Query.Get("plan") == "true"
-	day := DreamDay{AgentName: agent, ProjectID: project, Date: date}
+	day := agentmem.DreamDay{AgentName: agent, ProjectID: project, Date: date}
 	for _, d := range dreams {
-		v := DreamView{Dream: d}
+		v := agentmem.DreamView{Dream: d}
 		if withPlan && d.Status != agentmem.DreamFailed {
 			plan, err := a.Store.DreamPlanOf(ctx, d)
 			if err != nil {
@@ -167,7 +154,8 @@ func (a *API) get(ctx context.Context, r *httpapi.Request) (httpapi.Response, er
 	return httpapi.JSON(http.StatusOK, day), nil
 }
 
-func (a *API) revert(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// RevertDream serves POST /api/agents/{agentName}/dreams/{date}/revert.
+func (a *API) RevertDream(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := r.Scope()
 	if err != nil {
 		return httpapi.Response{}, err

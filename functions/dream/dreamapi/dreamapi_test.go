@@ -71,7 +71,7 @@ func (e *env) daily(agent, project, content string) {
 
 const summary = "The payment provider retries webhooks 3 times; we decided to use idempotency keys on every payment POST."
 
-func (e *env) do(method, target, accept, body string) httpapi.Response {
+func (e *env) do(method, target, accept, body string) events.APIGatewayV2HTTPResponse {
 	e.t.Helper()
 	r := httptest.NewRequest(method, target, strings.NewReader(body))
 	if accept != "" {
@@ -84,7 +84,7 @@ func (e *env) do(method, target, accept, body string) httpapi.Response {
 	return resp
 }
 
-func decode[T any](t testing.TB, resp httpapi.Response) T {
+func decode[T any](t testing.TB, resp events.APIGatewayV2HTTPResponse) T {
 	t.Helper()
 	var v T
 	if err := json.Unmarshal([]byte(resp.Body), &v); err != nil {
@@ -103,18 +103,18 @@ func TestDreamRoutes(t *testing.T) {
 	if resp.StatusCode != 201 || resp.Headers["Location"] != "/api/agents/nori/dreams/2026-11-22?projectId=checkout-service" {
 		t.Fatalf("create: %d %v %s", resp.StatusCode, resp.Headers, resp.Body)
 	}
-	res := decode[dream.Result](t, resp)
-	if res.Status != dream.StatusDreamed || res.Dream.Created != 1 || res.Dream.Deleted != 1 {
+	res := decode[agentmem.DreamResult](t, resp)
+	if res.Status != agentmem.DreamStatusDreamed || res.Dream.Created != 1 || res.Dream.Deleted != 1 {
 		t.Errorf("create: %+v", res)
 	}
-	if again := decode[dream.Result](t, e.do("POST", "/api/agents/nori/dreams", "", `{"projectId":"checkout-service"}`)); again.Status != dream.StatusSkipped {
+	if again := decode[agentmem.DreamResult](t, e.do("POST", "/api/agents/nori/dreams", "", `{"projectId":"checkout-service"}`)); again.Status != agentmem.DreamStatusSkipped {
 		t.Errorf("second dream: %+v, want skipped", again)
 	}
 	md := e.do("GET", "/api/agents/nori/dreams/2026-11-22?projectId=checkout-service", "text/markdown", "")
 	if md.StatusCode != 200 || !strings.HasPrefix(md.Body, "# Dream Diary: 2026-11-22\n\n## Dream (03:00) — committed") || !strings.Contains(md.Body, "I turned the run summary into one decision.") {
 		t.Errorf("diary markdown: %d\n%s", md.StatusCode, md.Body)
 	}
-	day := decode[dreamapi.DreamDay](t, e.do("GET", "/api/agents/nori/dreams/2026-11-22?projectId=checkout-service&plan=true", "", ""))
+	day := decode[agentmem.DreamDay](t, e.do("GET", "/api/agents/nori/dreams/2026-11-22?projectId=checkout-service&plan=true", "", ""))
 	if len(day.Dreams) != 1 || len(day.Dreams[0].Written) != 1 || len(day.Dreams[0].Replaced) != 1 || day.Dreams[0].Replaced[0].Content != "The staging database is reset every Monday" {
 		t.Errorf("diary with plan: %+v", day)
 	}
@@ -126,11 +126,11 @@ func TestDreamRoutes(t *testing.T) {
 	if err != nil || len(page.Memories) != 1 || page.Memories[0].Content != "The staging database is reset every Monday" {
 		t.Errorf("core after revert: %+v, %v", page.Memories, err)
 	}
-	list := decode[dynamostore.DreamPage](t, e.do("GET", "/api/agents/nori/dreams?projectId=checkout-service&limit=1", "", ""))
+	list := decode[agentmem.DreamPage](t, e.do("GET", "/api/agents/nori/dreams?projectId=checkout-service&limit=1", "", ""))
 	if len(list.Dreams) != 1 || list.Dreams[0].Kind != agentmem.DreamKindRevert || list.NextCursor == "" {
 		t.Errorf("list page 1: %+v", list)
 	}
-	next := decode[dynamostore.DreamPage](t, e.do("GET", "/api/agents/nori/dreams?projectId=checkout-service&limit=1&cursor="+list.NextCursor, "", ""))
+	next := decode[agentmem.DreamPage](t, e.do("GET", "/api/agents/nori/dreams?projectId=checkout-service&limit=1&cursor="+list.NextCursor, "", ""))
 	if len(next.Dreams) != 1 || next.Dreams[0].Status != agentmem.DreamReverted {
 		t.Errorf("list page 2: %+v", next)
 	}
@@ -201,6 +201,24 @@ func loadEvent(t testing.TB, name string) json.RawMessage {
 	return raw
 }
 
+// invoke hands raw to l as the Lambda runtime does: decoded into the
+// entry point's event type, the answer encoded as JSON. A payload that
+// does not decode is an error, as the runtime reports it.
+func invoke(ctx context.Context, l *dreamapi.Lambda, raw json.RawMessage) (dreamapi.Output, error) {
+	var ev dreamapi.Event
+	if err := json.Unmarshal(raw, &ev); err != nil {
+		return dreamapi.Output{}, err
+	}
+	out, err := l.Handle(ctx, ev)
+	if err == nil {
+		// The answer must encode as the runtime will encode it.
+		if _, merr := json.Marshal(out); merr != nil {
+			return out, merr
+		}
+	}
+	return out, err
+}
+
 // TestLambdaReplaysTheScheduleAndTheSQSBatch sends events/dream's
 // schedule and SQS samples through the function's one entry point.
 func TestLambdaReplaysTheScheduleAndTheSQSBatch(t *testing.T) {
@@ -219,11 +237,11 @@ func TestLambdaReplaysTheScheduleAndTheSQSBatch(t *testing.T) {
 	e.daily("nori", "checkout-service", summary)
 	e.daily("koji", "checkout-service", summary)
 
-	out, err := l.Handle(ctx, loadEvent(t, "schedule.json"))
+	out, err := invoke(ctx, l, loadEvent(t, "schedule.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, ok := out.(dream.DispatchResult); !ok || res.Sent != 2 || res.ItemsRead != 2 {
+	if res := out.Dispatch; res == nil || res.Sent != 2 || res.ItemsRead != 2 || out.API != nil || out.SQS != nil {
 		t.Errorf("dispatch: %#v", out)
 	}
 	if got := len(sqs.Bodies()); got != 2 {
@@ -252,14 +270,14 @@ func TestLambdaReplaysTheScheduleAndTheSQSBatch(t *testing.T) {
 	bad.MessageId, bad.Body = "not-a-dream", `{"agentName":"x#y"}`
 	batch.Records = append(batch.Records, bad)
 	raw, _ = json.Marshal(batch)
-	out, err = l.Handle(ctx, raw)
+	out, err = invoke(ctx, l, raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, ok := out.(events.SQSEventResponse)
-	if !ok {
+	if out.SQS == nil || out.API != nil || out.Dispatch != nil {
 		t.Fatalf("worker answered %#v", out)
 	}
+	resp := *out.SQS
 	var failed []string
 	for _, f := range resp.BatchItemFailures {
 		failed = append(failed, f.ItemIdentifier)
@@ -275,14 +293,17 @@ func TestLambdaReplaysTheScheduleAndTheSQSBatch(t *testing.T) {
 		t.Error("koji/checkout-service is no longer pending although its dream failed")
 	}
 
-	api, err := l.Handle(ctx, loadEvent(t, "ListDreams.json"))
-	if r, ok := api.(events.APIGatewayV2HTTPResponse); err != nil || !ok || r.StatusCode != 200 {
+	api, err := invoke(ctx, l, loadEvent(t, "ListDreams.json"))
+	if r := api.API; err != nil || r == nil || r.StatusCode != 200 {
 		t.Errorf("API event: %#v, %v", api, err)
 	}
-	for _, ev := range []string{`{"action":"nap"}`, `{"hello":"world"}`, `[1,2]`, `{"Records":[{"eventSource":"aws:s3"}]}`} {
-		if _, err := l.Handle(ctx, json.RawMessage(ev)); err == nil {
+	for _, ev := range []string{`{"action":"nap"}`, `{"hello":"world"}`, `[1,2]`, `{"Records":[{"eventSource":"aws:s3"}]}`, `null`} {
+		if _, err := invoke(ctx, l, json.RawMessage(ev)); err == nil {
 			t.Errorf("event %s: no error", ev)
 		}
+	}
+	if _, err := l.Handle(ctx, dreamapi.Event{}); err == nil {
+		t.Error("an empty event: no error")
 	}
 }
 
@@ -299,9 +320,51 @@ func FuzzLambdaEvent(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, payload string) {
-		out, _ := l.Handle(context.Background(), json.RawMessage(payload))
-		if r, ok := out.(events.APIGatewayV2HTTPResponse); ok && r.StatusCode == 500 {
+		out, _ := invoke(context.Background(), l, json.RawMessage(payload))
+		if r := out.API; r != nil && r.StatusCode == 500 {
 			t.Fatalf("payload %q: 500 %s", payload, r.Body)
 		}
 	})
+}
+
+// TestEventAndOutputKeepTheWireFormat: each event shape decodes into its
+// field alone, and each answer encodes exactly as the answer itself would,
+// so that the typed entry point speaks Lambda's JSON unchanged.
+func TestEventAndOutputKeepTheWireFormat(t *testing.T) {
+	for name, want := range map[string]func(dreamapi.Event) bool{
+		"schedule.json": func(e dreamapi.Event) bool {
+			return e.Schedule != nil && e.Schedule.Action == "dispatch" && e.API == nil && e.SQS == nil
+		},
+		"sqs-batch.json": func(e dreamapi.Event) bool {
+			return e.SQS != nil && len(e.SQS.Records) > 0 && e.API == nil && e.Schedule == nil
+		},
+		"ListDreams.json": func(e dreamapi.Event) bool {
+			return e.API != nil && e.API.RouteKey != "" && e.SQS == nil && e.Schedule == nil
+		},
+	} {
+		var ev dreamapi.Event
+		if err := json.Unmarshal(loadEvent(t, name), &ev); err != nil || !want(ev) {
+			t.Errorf("%s: decoded %+v, %v", name, ev, err)
+		}
+	}
+
+	api := events.APIGatewayV2HTTPResponse{StatusCode: 200, Headers: map[string]string{"Content-Type": "application/json"}, Body: `{"dreams":[]}`}
+	sqs := events.SQSEventResponse{BatchItemFailures: []events.SQSBatchItemFailure{{ItemIdentifier: "m-1"}}}
+	dispatch := dream.DispatchResult{Sent: 2, ItemsRead: 2}
+	tests := []struct {
+		out  dreamapi.Output
+		want any
+	}{
+		{dreamapi.Output{API: &api}, api},
+		{dreamapi.Output{SQS: &sqs}, sqs},
+		{dreamapi.Output{Dispatch: &dispatch}, dispatch},
+		{dreamapi.Output{}, nil},
+	}
+	for _, tt := range tests {
+		got, err := json.Marshal(tt.out)
+		want, _ := json.Marshal(tt.want)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("Output %+v encodes as %s, %v; want %s", tt.out, got, err, want)
+		}
+	}
 }

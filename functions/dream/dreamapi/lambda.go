@@ -22,7 +22,7 @@ import (
 const DefaultWorkerConcurrency = 4
 
 // Lambda is the dream function's one entry point for its three event
-// shapes, told apart by the payload: API Gateway v2 requests (the routes),
+// shapes (Event), told apart by the payload: API Gateway v2 requests (the routes),
 // the EventBridge Scheduler input {"action":"dispatch"} (the dispatcher)
 // and SQS batches (the worker).
 type Lambda struct {
@@ -60,9 +60,32 @@ func NewLambda(deps lambdamain.Deps) (*Lambda, error) {
 	return &Lambda{API: h, Dispatcher: d, Worker: &Worker{Dreamer: a.Dreamer, Concurrency: concurrency, Log: a.Log}}, nil
 }
 
+// NewEntry returns the dream function's Lambda entry point, built from
+// deps (see NewLambda); the function's main runs it with
+// lambdamain.RunEntry.
+func NewEntry(deps lambdamain.Deps) (lambdamain.Entry[Event, Output], error) {
+	l, err := NewLambda(deps)
+	if err != nil {
+		return nil, err
+	}
+	return l.Handle, nil
+}
+
 // ScheduleInput is the EventBridge Scheduler input of the nightly run.
 type ScheduleInput struct {
 	Action string `json:"action"`
+}
+
+// Event is one event of the dream function, in one of its three shapes;
+// exactly one field is set. Decoding it from JSON (as the Lambda runtime
+// does) tells the shapes apart by the payload.
+type Event struct {
+	// API is an API Gateway HTTP API v2 request (the routes).
+	API *events.APIGatewayV2HTTPRequest
+	// Schedule is the EventBridge Scheduler input (the dispatcher).
+	Schedule *ScheduleInput
+	// SQS is a batch of dream messages (the worker).
+	SQS *events.SQSEvent
 }
 
 // probe holds what tells the event shapes apart.
@@ -75,31 +98,72 @@ type probe struct {
 	RequestContext json.RawMessage `json:"requestContext"`
 }
 
-// Handle is the Lambda handler: func(ctx, TIn) (TOut, error) with the
-// event shape decided at run time.
-func (l *Lambda) Handle(ctx context.Context, raw json.RawMessage) (any, error) {
+// UnmarshalJSON decodes an event of any of the three shapes; a payload of
+// none of them is an error.
+func (e *Event) UnmarshalJSON(raw []byte) error {
 	var p probe
 	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, fmt.Errorf("dream: the event is not a JSON object: %w", err)
+		return fmt.Errorf("dream: the event is not a JSON object: %w", err)
 	}
+	*e = Event{}
 	switch {
 	case len(p.Records) > 0 && p.Records[0].EventSource == "aws:sqs":
-		var ev events.SQSEvent
-		if err := json.Unmarshal(raw, &ev); err != nil {
-			return nil, fmt.Errorf("dream: decode SQS event: %w", err)
+		e.SQS = new(events.SQSEvent)
+		if err := json.Unmarshal(raw, e.SQS); err != nil {
+			return fmt.Errorf("dream: decode SQS event: %w", err)
 		}
-		return l.Worker.Handle(ctx, ev)
 	case p.Action != "":
-		if p.Action != "dispatch" {
-			return nil, fmt.Errorf("dream: unknown scheduled action %q (want \"dispatch\")", p.Action)
-		}
-		return l.Dispatcher.Dispatch(ctx)
+		e.Schedule = &ScheduleInput{Action: p.Action}
 	case p.RouteKey != "" && len(p.RequestContext) > 0:
-		var ev events.APIGatewayV2HTTPRequest
-		if err := json.Unmarshal(raw, &ev); err != nil {
-			return nil, fmt.Errorf("dream: decode API Gateway event: %w", err)
+		e.API = new(events.APIGatewayV2HTTPRequest)
+		if err := json.Unmarshal(raw, e.API); err != nil {
+			return fmt.Errorf("dream: decode API Gateway event: %w", err)
 		}
-		return l.API.Handle(ctx, ev)
+	default:
+		return errUnrecognised
 	}
-	return nil, errors.New(`dream: unrecognised event: want an API Gateway v2 request, {"action":"dispatch"} or an SQS batch`)
+	return nil
+}
+
+var errUnrecognised = errors.New(`dream: unrecognised event: want an API Gateway v2 request, {"action":"dispatch"} or an SQS batch`)
+
+// Output is the dream function's answer to an Event: the field of the
+// event's shape is set, and it encodes to JSON as that answer alone.
+type Output struct {
+	API      *events.APIGatewayV2HTTPResponse
+	Dispatch *dream.DispatchResult
+	SQS      *events.SQSEventResponse
+}
+
+// MarshalJSON encodes the answer that is set (null when none is).
+func (o Output) MarshalJSON() ([]byte, error) {
+	switch {
+	case o.API != nil:
+		return json.Marshal(o.API)
+	case o.Dispatch != nil:
+		return json.Marshal(o.Dispatch)
+	case o.SQS != nil:
+		return json.Marshal(o.SQS)
+	}
+	return []byte("null"), nil
+}
+
+// Handle is the Lambda entry point (a lambdamain.Entry[Event, Output]):
+// each shape of event goes to its handler.
+func (l *Lambda) Handle(ctx context.Context, ev Event) (Output, error) {
+	switch {
+	case ev.SQS != nil:
+		resp, err := l.Worker.Handle(ctx, *ev.SQS)
+		return Output{SQS: &resp}, err
+	case ev.Schedule != nil:
+		if ev.Schedule.Action != "dispatch" {
+			return Output{}, fmt.Errorf("dream: unknown scheduled action %q (want \"dispatch\")", ev.Schedule.Action)
+		}
+		res, err := l.Dispatcher.Dispatch(ctx)
+		return Output{Dispatch: &res}, err
+	case ev.API != nil:
+		resp, err := l.API.Handle(ctx, *ev.API)
+		return Output{API: &resp}, err
+	}
+	return Output{}, errUnrecognised
 }

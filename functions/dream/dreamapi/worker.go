@@ -61,7 +61,6 @@ func (w *Worker) one(ctx context.Context, rec events.SQSMessage) (retry bool) {
 	}
 	log = log.With("agent", msg.AgentName, "project", msg.ProjectID)
 	res, err := w.Dreamer.Run(ctx, dream.Request{AgentName: msg.AgentName, ProjectID: msg.ProjectID, Trigger: agentmem.TriggerSchedule})
-	var failure *dream.Failure
 	switch {
 	case err == nil:
 		log.InfoContext(ctx, "dream done", "status", res.Status, "reason", res.Reason)
@@ -69,7 +68,9 @@ func (w *Worker) one(ctx context.Context, rec events.SQSMessage) (retry bool) {
 	case agentmem.ErrorCode(err) == agentmem.EBusy:
 		log.InfoContext(ctx, "scope busy; another dream is running", "err", err)
 		return false
-	case errors.As(err, &failure):
+	case agentmem.ErrorCode(err) == agentmem.ELLMFailed:
+		// The dream started and failed on the model (recorded in the
+		// diary); the cause tells whether a later attempt may succeed.
 		var le *llm.Error
 		temporary := errors.As(err, &le) && le.Temporary()
 		log.WarnContext(ctx, "dream failed", "temporary", temporary, "err", err)

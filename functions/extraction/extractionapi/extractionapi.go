@@ -31,28 +31,8 @@ import (
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/llm"
-	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/agentmem/agentmem/shared/search"
 )
-
-// Request is the body of POST .../extractions. Exactly one of Output and
-// Learnings is set. Summary and Success go with Learnings (with Output the
-// LLM provides them).
-type Request struct {
-	ProjectID string `json:"projectId"`
-	RunID     string `json:"runId"`
-	// Output is the run's output; the server keeps its last
-	// extract.MaxOutputBytes for the prompt.
-	Output *string `json:"output,omitempty"`
-	// Learnings are learnings extracted by the client, at most
-	// extract.MaxLearnings, each valid by the memory rules.
-	Learnings *[]extract.Learning `json:"learnings,omitempty"`
-	Summary   string              `json:"summary,omitempty"`
-	Success   *bool               `json:"success,omitempty"`
-}
-
-// Response is the answer (200): see agentmem.ExtractionResult.
-type Response = agentmem.ExtractionResult
 
 // API serves the extraction function's route.
 type API struct {
@@ -70,9 +50,7 @@ func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 	if a.LLM == nil {
 		a.LLM = llm.Disabled{}
 	}
-	return httpapi.NewHandler(routes.Extraction, map[string]httpapi.HandlerFunc{
-		"CreateExtraction": a.create,
-	}, a.Log)
+	return httpapi.NewExtractionHandler(a, a.Log)
 }
 
 // Lease bounds: a claim outlives the request's deadline by leaseMargin,
@@ -85,20 +63,21 @@ const (
 	cleanupTimeout = 10 * time.Second
 )
 
-func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// CreateExtraction serves POST /api/agents/{agentName}/extractions.
+func (a *API) CreateExtraction(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	var in Request
+	var in agentmem.ExtractionInput
 	if err := r.Decode(&in); err != nil {
 		return httpapi.Response{}, err
 	}
-	if err := in.validate(); err != nil {
+	if err := validate(&in); err != nil {
 		return httpapi.Response{}, err
 	}
 	if _, none := a.LLM.(llm.Disabled); none && in.Output != nil {
-		return httpapi.Response{}, unavailable()
+		return httpapi.Response{}, unavailable(nil)
 	}
 
 	run, claimed, err := a.Store.ClaimRun(ctx, agent, in.ProjectID, in.RunID, leaseUntil(ctx))
@@ -106,7 +85,7 @@ func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 		return httpapi.Response{}, err
 	}
 	if !claimed {
-		var resp Response
+		var resp agentmem.ExtractionResult
 		if err := json.Unmarshal([]byte(run.Result), &resp); err != nil {
 			return httpapi.Response{}, fmt.Errorf("replay run %s: stored answer: %w", in.RunID, err)
 		}
@@ -138,8 +117,12 @@ func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 	return httpapi.JSON(http.StatusOK, resp), nil
 }
 
-// validate checks the body before anything is written.
-func (in *Request) validate() error {
+// validate checks the body before anything is written. Exactly one of
+// Output and Learnings must be set (JSON null counts as absent); Summary
+// and Success go with Learnings (with Output the LLM provides them).
+// Output keeps its last extract.MaxOutputBytes for the prompt; Learnings
+// are at most extract.MaxLearnings, each valid by the memory rules.
+func validate(in *agentmem.ExtractionInput) error {
 	if err := agentmem.ValidateProjectID(in.ProjectID); err != nil {
 		return err
 	}
@@ -163,7 +146,7 @@ func (in *Request) validate() error {
 		}
 		return nil
 	}
-	ls := *in.Learnings
+	ls := in.Learnings
 	if len(ls) > extract.MaxLearnings {
 		return agentmem.Errorf(agentmem.EInvalid, "at most %d learnings per run, got %d", extract.MaxLearnings, len(ls))
 	}
@@ -182,20 +165,20 @@ func (in *Request) validate() error {
 // extract gets the run's learnings (from the LLM or the body), skips the
 // duplicates and saves the rest. It returns the memories it saved even
 // when it fails, so that the caller can undo them.
-func (a *API) extract(ctx context.Context, agent string, in Request) (Response, []agentmem.Memory, error) {
+func (a *API) extract(ctx context.Context, agent string, in agentmem.ExtractionInput) (agentmem.ExtractionResult, []agentmem.Memory, error) {
 	var res extract.Result
 	if in.Output != nil {
 		var err error
 		if res, err = extract.Run(ctx, a.LLM, *in.Output); err != nil {
 			a.Log.WarnContext(ctx, "extraction failed: nothing saved", "agent", agent, "project", in.ProjectID, "runId", in.RunID,
 				"llm", a.LLM.Name(), "kind", llm.KindOf(err), "unparseable", errors.Is(err, extract.ErrUnparseable), "err", err)
-			return Response{}, nil, llmFailure(err, a.LLM.Name())
+			return agentmem.ExtractionResult{}, nil, llmFailure(err, a.LLM.Name())
 		}
 	} else {
-		res = extract.Result{Learnings: *in.Learnings, Summary: in.Summary, Success: in.Success != nil && *in.Success}
+		res = extract.Result{Learnings: in.Learnings, Summary: in.Summary, Success: in.Success != nil && *in.Success}
 	}
-	resp := Response{
-		RunID: in.RunID, Saved: []agentmem.Memory{}, Skipped: append([]extract.Skipped{}, res.Skipped...),
+	resp := agentmem.ExtractionResult{
+		RunID: in.RunID, Saved: []agentmem.Memory{}, Skipped: append([]agentmem.SkippedLearning{}, res.Skipped...),
 		Summary: res.Summary, Success: res.Success, Model: res.Model, Prompt: res.Prompt, Truncated: res.Truncated,
 	}
 	if len(res.Learnings) == 0 {
@@ -207,14 +190,14 @@ func (a *API) extract(ctx context.Context, agent string, in Request) (Response, 
 		return nil
 	})
 	if err != nil {
-		return Response{}, nil, err
+		return agentmem.ExtractionResult{}, nil, err
 	}
 	var saved []agentmem.Memory
 	seen := map[string]bool{}
 	for _, l := range res.Learnings {
 		key := search.NormalizeText(l.Content)
 		if seen[key] {
-			resp.Skipped = append(resp.Skipped, extract.Skipped{Content: l.Content, Reason: "repeats another learning of this run"})
+			resp.Skipped = append(resp.Skipped, agentmem.SkippedLearning{Content: l.Content, Reason: "repeats another learning of this run"})
 			continue
 		}
 		seen[key] = true
@@ -224,12 +207,12 @@ func (a *API) extract(ctx context.Context, agent string, in Request) (Response, 
 			// Seed 003 captures the patterns of successful runs; seeing
 			// one again reinforces it rather than adding a copy.
 			if !res.Success {
-				resp.Skipped = append(resp.Skipped, extract.Skipped{Content: l.Content, Reason: "patterns are captured from successful runs only"})
+				resp.Skipped = append(resp.Skipped, agentmem.SkippedLearning{Content: l.Content, Reason: "patterns are captured from successful runs only"})
 				continue
 			}
 			p, raised, err := a.Store.SavePattern(ctx, m)
 			if err != nil {
-				return Response{}, saved, err
+				return agentmem.ExtractionResult{}, saved, err
 			}
 			if raised {
 				resp.Reinforced = append(resp.Reinforced, p)
@@ -239,12 +222,12 @@ func (a *API) extract(ctx context.Context, agent string, in Request) (Response, 
 			continue
 		}
 		if id, dup := existing[key]; dup {
-			resp.Skipped = append(resp.Skipped, extract.Skipped{Content: l.Content, Reason: "duplicate of memory " + id})
+			resp.Skipped = append(resp.Skipped, agentmem.SkippedLearning{Content: l.Content, Reason: "duplicate of memory " + id})
 			continue
 		}
 		m, err := a.Store.CreateMemory(ctx, m)
 		if err != nil {
-			return Response{}, saved, err
+			return agentmem.ExtractionResult{}, saved, err
 		}
 		saved = append(saved, m)
 	}
@@ -256,7 +239,7 @@ func (a *API) extract(ctx context.Context, agent string, in Request) (Response, 
 // with the run id, for Deep Dream to consolidate. It runs after the
 // learnings are saved and is best effort: a failure is logged and the
 // answer says no record was written, but the learnings stay.
-func (a *API) recordDaily(ctx context.Context, agent string, in Request, resp *Response) {
+func (a *API) recordDaily(ctx context.Context, agent string, in agentmem.ExtractionInput, resp *agentmem.ExtractionResult) {
 	if strings.TrimSpace(resp.Summary) == "" {
 		return
 	}
@@ -307,20 +290,20 @@ func leaseUntil(ctx context.Context) time.Time {
 	return time.Now().Add(defaultLease)
 }
 
-func unavailable() error {
-	return agentmem.Errorf(agentmem.ELLMUnavailable, "no LLM is configured on the server (AGENTMEM_LLM=none): configure one, or extract on the client (agentmem extract --llm claude) and send the learnings")
+func unavailable(cause error) error {
+	return agentmem.Wrap(agentmem.ELLMUnavailable, cause, "no LLM is configured on the server (AGENTMEM_LLM=none): configure one, or extract on the client (agentmem extract --llm claude) and send the learnings")
 }
 
 // llmFailure turns an extraction failure into the error code the CLI
-// reports as its warning.
+// reports as its warning; the failure stays its cause, for the log.
 func llmFailure(err error, name string) error {
 	switch {
 	case llm.KindOf(err) == llm.KindNotConfigured:
-		return unavailable()
+		return unavailable(err)
 	case errors.Is(err, extract.ErrUnparseable):
-		return agentmem.Errorf(agentmem.ELLMFailed, "the LLM (%s) did not answer with learnings JSON; nothing was saved", name)
+		return agentmem.Wrap(agentmem.ELLMFailed, err, "the LLM (%s) did not answer with learnings JSON; nothing was saved", name)
 	case llm.KindOf(err) != "":
-		return agentmem.Errorf(agentmem.ELLMFailed, "the LLM (%s) failed (%s); nothing was saved", name, llm.KindOf(err))
+		return agentmem.Wrap(agentmem.ELLMFailed, err, "the LLM (%s) failed (%s); nothing was saved", name, llm.KindOf(err))
 	}
-	return agentmem.Errorf(agentmem.ELLMFailed, "the LLM (%s) failed; nothing was saved", name)
+	return agentmem.Wrap(agentmem.ELLMFailed, err, "the LLM (%s) failed; nothing was saved", name)
 }

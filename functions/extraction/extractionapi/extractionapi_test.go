@@ -24,6 +24,7 @@ import (
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/agentmem/agentmem/shared/llm/openai"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/aws/aws-lambda-go/events"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
@@ -122,7 +123,7 @@ func withLLM(t testing.TB, client llm.Client, srv *llmServer) *apiTest {
 }
 
 // post sends one extraction request through the Lambda handler.
-func (a *apiTest) post(agent, body string) httpapi.Response {
+func (a *apiTest) post(agent, body string) events.APIGatewayV2HTTPResponse {
 	a.t.Helper()
 	r := httptest.NewRequest("POST", "/api/agents/"+agent+"/extractions", strings.NewReader(body))
 	r.Header.Set("Content-Type", "application/json")
@@ -134,12 +135,12 @@ func (a *apiTest) post(agent, body string) httpapi.Response {
 }
 
 // ok decodes a 200 answer.
-func (a *apiTest) ok(resp httpapi.Response) extractionapi.Response {
+func (a *apiTest) ok(resp events.APIGatewayV2HTTPResponse) agentmem.ExtractionResult {
 	a.t.Helper()
 	if resp.StatusCode != http.StatusOK {
 		a.t.Fatalf("got %d %s, want 200", resp.StatusCode, resp.Body)
 	}
-	var out extractionapi.Response
+	var out agentmem.ExtractionResult
 	if err := json.Unmarshal([]byte(resp.Body), &out); err != nil {
 		a.t.Fatalf("decode %s: %v", resp.Body, err)
 	}
@@ -172,7 +173,7 @@ func (a *apiTest) nothingWritten(agent, project, runID string) {
 	}
 }
 
-func errorCode(t testing.TB, resp httpapi.Response) string {
+func errorCode(t testing.TB, resp events.APIGatewayV2HTTPResponse) string {
 	t.Helper()
 	var body struct {
 		Error struct{ Code, Message string } `json:"error"`
@@ -259,7 +260,7 @@ func TestRetriedRunIDIsAnsweredWithTheSameResult(t *testing.T) {
 func TestConcurrentDuplicateIsBusy(t *testing.T) {
 	a := newAPITest(t)
 	a.llm.hold, a.llm.arrived = make(chan struct{}), make(chan struct{}, 1)
-	first := make(chan httpapi.Response, 1)
+	first := make(chan events.APIGatewayV2HTTPResponse, 1)
 	go func() { first <- a.post("nori", outputBody("run-1", "output")) }()
 	<-a.llm.arrived // the first request holds the run and waits on its LLM
 	dup := a.post("nori", outputBody("run-1", "output"))
@@ -437,6 +438,10 @@ func TestBadInputIs4xxAndWritesNothing(t *testing.T) {
 		{"neither form", "nori", `{"projectId": "p", "runId": "r"}`, 400, agentmem.EInvalid},
 		{"both forms", "nori", `{"projectId": "p", "runId": "r", "output": "x", "learnings": []}`, 400, agentmem.EInvalid},
 		{"blank output", "nori", `{"projectId": "p", "runId": "r", "output": " \n\t"}`, 400, agentmem.EInvalid},
+		{"empty output", "nori", `{"projectId": "p", "runId": "r", "output": ""}`, 400, agentmem.EInvalid},
+		{"empty output beside learnings", "nori", `{"projectId": "p", "runId": "r", "output": "", "learnings": [{"type": "finding", "content": "x"}]}`, 400, agentmem.EInvalid},
+		{"null learnings and null output", "nori", `{"projectId": "p", "runId": "r", "output": null, "learnings": null, "summary": "s"}`, 400, agentmem.EInvalid},
+		{"success with output", "nori", `{"projectId": "p", "runId": "r", "output": "x", "success": true}`, 400, agentmem.EInvalid},
 		{"output is not a string", "nori", `{"projectId": "p", "runId": "r", "output": 42}`, 400, agentmem.EInvalid},
 		{"summary with output", "nori", `{"projectId": "p", "runId": "r", "output": "x", "summary": "s"}`, 400, agentmem.EInvalid},
 		{"six learnings", "nori", `{"projectId": "p", "runId": "r", "learnings": [` + strings.Join(six, ",") + `]}`, 400, agentmem.EInvalid},

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/localapi"
 	"github.com/agentmem/agentmem/shared/markdown"
@@ -57,7 +56,7 @@ func BenchmarkHandlerOverheadList50(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	page := dynamostore.Page{}
+	page := agentmem.MemoryPage{}
 	now := time.Now()
 	for i := range 50 {
 		page.Memories = append(page.Memories, agentmem.Memory{
@@ -72,8 +71,11 @@ func BenchmarkHandlerOverheadList50(b *testing.B) {
 		if err := json.Unmarshal(raw, &ev); err != nil {
 			b.Fatal(err)
 		}
-		route, params, _ := routes.Match(ev.RequestContext.HTTP.Method, ev.RawPath)
-		if err := agentmem.ValidateAgentName(params["agentName"]); err != nil || route.Name != "ListMemories" {
+		// As httpapi.Handler routes: by the event's routeKey, the
+		// parameters from the route's own pattern.
+		route, _ := routes.ByKey(ev.RequestContext.RouteKey)
+		params, _ := route.Params(ev.RawPath)
+		if err := agentmem.ValidateAgentName(params["agentName"]); err != nil || route.Name != routes.ListMemories {
 			b.Fatal(err)
 		}
 		if err := agentmem.ValidateProjectID(ev.QueryStringParameters["projectId"]); err != nil {

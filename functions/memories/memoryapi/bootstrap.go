@@ -10,10 +10,8 @@ import (
 	"github.com/agentmem/agentmem/shared/markdown"
 )
 
-// Bootstrap is everything `agentmem inject` needs, in one round trip.
-type Bootstrap = agentmem.Bootstrap
-
-func (a *API) bootstrap(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// Bootstrap serves GET /api/agents/{agentName}/bootstrap.
+func (a *API) Bootstrap(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := scope(r)
 	if err != nil {
 		return httpapi.Response{}, err
@@ -35,7 +33,7 @@ func (a *API) bootstrap(ctx context.Context, r *httpapi.Request) (httpapi.Respon
 		pc <- personalityResult{p, err}
 	}()
 	type patternsResult struct {
-		s   []Scored
+		s   []agentmem.ScoredMemory
 		err error
 	}
 	sc := make(chan patternsResult, 1)
@@ -55,7 +53,7 @@ func (a *API) bootstrap(ctx context.Context, r *httpapi.Request) (httpapi.Respon
 	if sr.err != nil {
 		return httpapi.Response{}, sr.err
 	}
-	out := Bootstrap{AgentName: agent, ProjectID: project, MemoryCount: len(page.Memories), SuggestedPatterns: make([]Scored, 0, len(sr.s))}
+	out := agentmem.Bootstrap{AgentName: agent, ProjectID: project, MemoryCount: len(page.Memories), SuggestedPatterns: make([]agentmem.ScoredMemory, 0, len(sr.s))}
 	switch agentmem.ErrorCode(pr.err) {
 	case "":
 		out.Personality = &pr.p

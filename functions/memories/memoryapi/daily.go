@@ -11,10 +11,8 @@ import (
 	"github.com/agentmem/agentmem/shared/markdown"
 )
 
-// DailyDay is the JSON answer of GET .../daily.
-type DailyDay = agentmem.DailyDay
-
-func (a *API) appendDaily(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// AppendDaily serves POST /api/agents/{agentName}/daily.
+func (a *API) AppendDaily(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()
 	if err != nil {
 		return httpapi.Response{}, err
@@ -37,7 +35,8 @@ func (a *API) appendDaily(ctx context.Context, r *httpapi.Request) (httpapi.Resp
 	return resp, nil
 }
 
-func (a *API) getDaily(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// GetDaily serves GET /api/agents/{agentName}/daily.
+func (a *API) GetDaily(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := scope(r)
 	if err != nil {
 		return httpapi.Response{}, err
@@ -56,5 +55,5 @@ func (a *API) getDaily(ctx context.Context, r *httpapi.Request) (httpapi.Respons
 	if r.Accepts("text/markdown") {
 		return httpapi.Markdown(http.StatusOK, markdown.DailyFile(date, records)), nil
 	}
-	return httpapi.JSON(http.StatusOK, DailyDay{AgentName: agent, ProjectID: project, Date: date, Records: records}), nil
+	return httpapi.JSON(http.StatusOK, agentmem.DailyDay{AgentName: agent, ProjectID: project, Date: date, Records: records}), nil
 }

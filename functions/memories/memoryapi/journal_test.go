@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentmem/agentmem/functions/memories/memoryapi"
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/localapi"
 )
@@ -52,7 +51,7 @@ func TestDailyLogAppendsAndRendersTheDay(t *testing.T) {
 		t.Errorf("markdown: %d %s\n%s\nwant\n%s", status, ct, md, want)
 	}
 	// Without the date: today. Without Accept: JSON.
-	day := decode[memoryapi.DailyDay](t, a.do("GET", "/api/agents/nori/daily?projectId=p", ""))
+	day := decode[agentmem.DailyDay](t, a.do("GET", "/api/agents/nori/daily?projectId=p", ""))
 	if day.Date != "2026-11-22" || len(day.Records) != 3 || day.Records[0].Title != "Trimmed Context" {
 		t.Errorf("json: got %+v", day)
 	}
@@ -95,7 +94,7 @@ func TestSessionContextRoutes(t *testing.T) {
 	for i := range 30 {
 		a.do("PUT", fmt.Sprintf("/api/projects/p/sessions/run-1/context/k%d", i), `{"value":"v"}`)
 	}
-	ended := decode[memoryapi.EndedSession](t, a.do("DELETE", "/api/projects/p/sessions/run-1", ""))
+	ended := decode[agentmem.EndedSession](t, a.do("DELETE", "/api/projects/p/sessions/run-1", ""))
 	if ended.Deleted != 31 {
 		t.Errorf("end session: got %+v, want 31 keys deleted", ended)
 	}

@@ -9,18 +9,13 @@ import (
 	"github.com/agentmem/agentmem/shared/httpapi"
 )
 
-// ForgetInput is the body of ForgetMemories.
-type ForgetInput = agentmem.ForgetInput
-
-// Forgotten is the answer of ForgetMemories.
-type Forgotten = agentmem.Forgotten
-
-func (a *API) forget(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// ForgetMemories serves POST /api/agents/{agentName}/memories/forget.
+func (a *API) ForgetMemories(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	var in ForgetInput
+	var in agentmem.ForgetInput
 	if err := r.Decode(&in); err != nil {
 		return httpapi.Response{}, err
 	}
@@ -43,19 +38,11 @@ func (a *API) forget(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 	}
 	a.Log.InfoContext(ctx, "forgot memories", "agent", agent, "project", in.ProjectID, "olderThan", in.OlderThan,
 		"includePinned", in.IncludePinned, "removed", n)
-	return httpapi.JSON(http.StatusOK, Forgotten{Removed: n, Cutoff: cutoff}), nil
+	return httpapi.JSON(http.StatusOK, agentmem.Forgotten{Removed: n, Cutoff: cutoff}), nil
 }
 
-// Usage is how many memories a scope holds and their stored size.
-type Usage = agentmem.Usage
-
-// ScopeUsage breaks a project's usage down by the scopes of seed 003.
-type ScopeUsage = agentmem.ScopeUsage
-
-// Stats is the answer of GetStats.
-type Stats = agentmem.Stats
-
-func (a *API) stats(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// GetStats serves GET /api/agents/{agentName}/stats.
+func (a *API) GetStats(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := scope(r)
 	if err != nil {
 		return httpapi.Response{}, err
@@ -70,16 +57,14 @@ func (a *API) stats(ctx context.Context, r *httpapi.Request) (httpapi.Response, 
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	return httpapi.JSON(http.StatusOK, Stats{
+	return httpapi.JSON(http.StatusOK, agentmem.Stats{
 		ScopeCounts: c, Limit: a.Store.ScopeLimit(),
-		ByScope: ScopeUsage{Project: Usage{Total: c.Total, Bytes: c.Bytes}, Session: sessions},
+		ByScope: agentmem.ScopeUsage{Project: agentmem.Usage{Total: c.Total, Bytes: c.Bytes}, Session: sessions},
 	}), nil
 }
 
-// AllStats is the answer of GetAllStats.
-type AllStats = agentmem.AllStats
-
-func (a *API) allStats(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// GetAllStats serves GET /api/stats.
+func (a *API) GetAllStats(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	limit, err := r.IntQuery("limit", dynamostore.DefaultScopesPage, 1, dynamostore.MaxScopesPage)
 	if err != nil {
 		return httpapi.Response{}, err
@@ -92,5 +77,5 @@ func (a *API) allStats(ctx context.Context, r *httpapi.Request) (httpapi.Respons
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	return httpapi.JSON(http.StatusOK, AllStats{Totals: totals, ScopeCountsPage: page}), nil
+	return httpapi.JSON(http.StatusOK, agentmem.AllStats{Totals: totals, ScopeCountsPage: page}), nil
 }

@@ -44,7 +44,7 @@ func TestSuggestPatternsAboveTheThreshold(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("got %d %s", resp.StatusCode, resp.Body)
 	}
-	got := decode[memoryapi.Suggestions](t, resp)
+	got := decode[agentmem.Suggestions](t, resp)
 	want := []string{"the checkout e2e test times out in CI", "an e2e test is flaky on the CI runner"}
 	var triggers []string
 	for _, p := range got.Patterns {
@@ -56,11 +56,11 @@ func TestSuggestPatternsAboveTheThreshold(t *testing.T) {
 	if !slices.Equal(triggers, want) || got.MinConfidence != 0.7 {
 		t.Errorf("got %q at %v, want %q at 0.7 (relevant and above the threshold, best first)", triggers, got.MinConfidence, want)
 	}
-	lower := decode[memoryapi.Suggestions](t, a.do("GET", "/api/agents/nori/patterns/suggest?projectId=p&minConfidence=0.4&limit=10&task="+task, ""))
+	lower := decode[agentmem.Suggestions](t, a.do("GET", "/api/agents/nori/patterns/suggest?projectId=p&minConfidence=0.4&limit=10&task="+task, ""))
 	if len(lower.Patterns) != 4 {
 		t.Errorf("minConfidence 0.4: got %d patterns, want the 4 e2e ones", len(lower.Patterns))
 	}
-	if one := decode[memoryapi.Suggestions](t, a.do("GET", "/api/agents/nori/patterns/suggest?projectId=p&limit=1&task="+task, "")); len(one.Patterns) != 1 {
+	if one := decode[agentmem.Suggestions](t, a.do("GET", "/api/agents/nori/patterns/suggest?projectId=p&limit=1&task="+task, "")); len(one.Patterns) != 1 {
 		t.Errorf("limit 1: got %d", len(one.Patterns))
 	}
 	for _, q := range []string{"projectId=p", "projectId=p&task=x&minConfidence=1.5", "projectId=p&task=x&minConfidence=high", "task=x", "projectId=p&task=x&limit=0"} {
@@ -73,7 +73,7 @@ func TestSuggestPatternsAboveTheThreshold(t *testing.T) {
 func TestPatternThresholdFromTheEnvironment(t *testing.T) {
 	a := newAPITestWith(t, nil, map[string]string{"AGENTMEM_PATTERN_MIN_CONFIDENCE": "0.9"})
 	seedPatterns(a)
-	got := decode[memoryapi.Suggestions](t, a.do("GET", "/api/agents/nori/patterns/suggest?projectId=p&task="+url.QueryEscape("checkout e2e test times out"), ""))
+	got := decode[agentmem.Suggestions](t, a.do("GET", "/api/agents/nori/patterns/suggest?projectId=p&task="+url.QueryEscape("checkout e2e test times out"), ""))
 	if len(got.Patterns) != 1 || got.MinConfidence != 0.9 {
 		t.Errorf("threshold 0.9: got %d patterns at %v, want 1", len(got.Patterns), got.MinConfidence)
 	}
@@ -88,7 +88,7 @@ func TestPatternThresholdFromTheEnvironment(t *testing.T) {
 func TestBootstrapWithTaskSuggestsPatterns(t *testing.T) {
 	a := newAPITest(t)
 	seedPatterns(a)
-	b := decode[memoryapi.Bootstrap](t, a.do("GET", "/api/agents/nori/bootstrap?projectId=p&task="+url.QueryEscape("checkout e2e test times out in CI"), ""))
+	b := decode[agentmem.Bootstrap](t, a.do("GET", "/api/agents/nori/bootstrap?projectId=p&task="+url.QueryEscape("checkout e2e test times out in CI"), ""))
 	if len(b.SuggestedPatterns) != 2 || b.SuggestedPatterns[0].Trigger != "the checkout e2e test times out in CI" {
 		t.Fatalf("suggestedPatterns: got %+v", b.SuggestedPatterns)
 	}
@@ -97,7 +97,7 @@ func TestBootstrapWithTaskSuggestsPatterns(t *testing.T) {
 		strings.Contains(b.MemoryFile[i:], "pin playwright") || strings.Contains(b.MemoryFile[i:], "terraform") {
 		t.Errorf("memoryFile's suggested patterns section is wrong:\n%s", b.MemoryFile)
 	}
-	plain := decode[memoryapi.Bootstrap](t, a.do("GET", "/api/agents/nori/bootstrap?projectId=p", ""))
+	plain := decode[agentmem.Bootstrap](t, a.do("GET", "/api/agents/nori/bootstrap?projectId=p", ""))
 	if strings.Contains(plain.MemoryFile, "Suggested patterns") || plain.SuggestedPatterns == nil || len(plain.SuggestedPatterns) != 0 {
 		t.Errorf("without a task: got %d suggestions, section present %v", len(plain.SuggestedPatterns), strings.Contains(plain.MemoryFile, "Suggested"))
 	}
@@ -137,13 +137,13 @@ func TestForgetMemories(t *testing.T) {
 		}
 		return out
 	}
-	forget := func(body string) memoryapi.Forgotten {
+	forget := func(body string) agentmem.Forgotten {
 		t.Helper()
 		resp := a.do("POST", "/api/agents/nori/memories/forget", body)
 		if resp.StatusCode != 200 {
 			t.Fatalf("forget %s: %d %s", body, resp.StatusCode, resp.Body)
 		}
-		return decode[memoryapi.Forgotten](t, resp)
+		return decode[agentmem.Forgotten](t, resp)
 	}
 
 	bad := []string{``, `{}`, `{"projectId":"p"}`, `{"projectId":"p","olderThan":"30m"}`, `{"projectId":"p","olderThan":"0d"}`,
@@ -196,7 +196,7 @@ func TestStatsAndAllStats(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("stats: %d %s", resp.StatusCode, resp.Body)
 	}
-	s := decode[memoryapi.Stats](t, resp)
+	s := decode[agentmem.Stats](t, resp)
 	if s.Total != 4 || s.ByType[agentmem.TypeNote] != 2 || s.ByType[agentmem.TypeDecision] != 1 || s.ByType[agentmem.TypeLearning] != 1 ||
 		s.BySource[agentmem.SourceManual] != 3 || s.BySource[agentmem.SourceExtraction] != 1 || s.Bytes <= 0 {
 		t.Errorf("stats: got %+v", s)
@@ -216,11 +216,11 @@ func TestStatsAndAllStats(t *testing.T) {
 			t.Fatalf("PUT %s: %d %s", put.path, r.StatusCode, r.Body)
 		}
 	}
-	s = decode[memoryapi.Stats](t, a.do("GET", "/api/agents/nori/stats?projectId=p", ""))
+	s = decode[agentmem.Stats](t, a.do("GET", "/api/agents/nori/stats?projectId=p", ""))
 	if got := s.ByScope.Session; got.Sessions != 2 || got.Total != 3 || got.Bytes <= 0 {
 		t.Errorf("session scope: got %+v, want 2 sessions, 3 keys and their bytes", got)
 	}
-	if empty := decode[memoryapi.Stats](t, a.do("GET", "/api/agents/nobody/stats?projectId=p", "")); empty.Total != 0 || empty.ByType == nil {
+	if empty := decode[agentmem.Stats](t, a.do("GET", "/api/agents/nobody/stats?projectId=p", "")); empty.Total != 0 || empty.ByType == nil {
 		t.Errorf("empty scope: got %+v", empty)
 	}
 
@@ -235,7 +235,7 @@ func TestStatsAndAllStats(t *testing.T) {
 		if resp.StatusCode != 200 {
 			t.Fatalf("all stats: %d %s", resp.StatusCode, resp.Body)
 		}
-		page := decode[memoryapi.AllStats](t, resp)
+		page := decode[agentmem.AllStats](t, resp)
 		if page.Totals.Scopes != 5 || page.Totals.Total != 8 || page.Totals.ByType[agentmem.TypeNote] != 6 {
 			t.Errorf("totals: got %+v, want 5 scopes and 8 memories", page.Totals)
 		}
@@ -323,7 +323,7 @@ func TestEvictionThroughTheAPI(t *testing.T) {
 	if slices.Contains(ids, weak) {
 		t.Error("the weak, unused pattern survived while newer memories were evicted")
 	}
-	s := decode[memoryapi.Stats](t, a.do("GET", "/api/agents/nori/stats?projectId=p", ""))
+	s := decode[agentmem.Stats](t, a.do("GET", "/api/agents/nori/stats?projectId=p", ""))
 	if s.Total != 10 || s.Limit != 10 {
 		t.Errorf("stats: total %d, limit %d; want 10 and 10", s.Total, s.Limit)
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/markdown"
-	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/agentmem/agentmem/shared/search"
 	"github.com/agentmem/agentmem/shared/settings"
 )
@@ -67,37 +66,15 @@ func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 	if cacheSize > 0 {
 		a.cache = newIndexCache(cacheSize)
 	}
-	return httpapi.NewHandler(routes.Memories, map[string]httpapi.HandlerFunc{
-		"ListMemories":   a.list,
-		"CreateMemory":   a.create,
-		"DeleteMemories": a.deleteAll,
-		"GetMemory":      a.get,
-		"DeleteMemory":   a.deleteOne,
-		"RenderMemory":   a.render,
-		"Bootstrap":      a.bootstrap,
-
-		// Daily log and session context (issue 4).
-		"AppendDaily":          a.appendDaily,
-		"GetDaily":             a.getDaily,
-		"PutSessionContext":    a.putSessionContext,
-		"GetSessionContext":    a.getSessionContext,
-		"DeleteSessionContext": a.deleteSessionContext,
-		"EndSession":           a.endSession,
-
-		// Search, patterns, lifecycle and stats (issue 5).
-		"SearchMemories":  a.search,
-		"SuggestPatterns": a.suggest,
-		"ForgetMemories":  a.forget,
-		"GetStats":        a.stats,
-		"GetAllStats":     a.allStats,
-	}, log)
+	return httpapi.NewMemoriesHandler(a, log)
 }
 
 // scope validates the agent path parameter and the projectId query
 // parameter that nearly every route needs.
 func scope(r *httpapi.Request) (agent, project string, err error) { return r.Scope() }
 
-func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// ListMemories serves GET /api/agents/{agentName}/memories.
+func (a *API) ListMemories(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := scope(r)
 	if err != nil {
 		return httpapi.Response{}, err
@@ -119,7 +96,8 @@ func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, e
 	return httpapi.JSON(http.StatusOK, page), nil
 }
 
-func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// CreateMemory serves POST /api/agents/{agentName}/memories.
+func (a *API) CreateMemory(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()
 	if err != nil {
 		return httpapi.Response{}, err
@@ -141,7 +119,8 @@ func (a *API) create(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 	return resp, nil
 }
 
-func (a *API) deleteAll(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// DeleteMemories serves DELETE /api/agents/{agentName}/memories.
+func (a *API) DeleteMemories(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := scope(r)
 	if err != nil {
 		return httpapi.Response{}, err
@@ -165,7 +144,8 @@ func memoryID(r *httpapi.Request) (string, error) {
 	return id, nil
 }
 
-func (a *API) get(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// GetMemory serves GET /api/agents/{agentName}/memories/{id}.
+func (a *API) GetMemory(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()
 	if err != nil {
 		return httpapi.Response{}, err
@@ -181,7 +161,8 @@ func (a *API) get(ctx context.Context, r *httpapi.Request) (httpapi.Response, er
 	return httpapi.JSON(http.StatusOK, m), nil
 }
 
-func (a *API) deleteOne(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// DeleteMemory serves DELETE /api/agents/{agentName}/memories/{id}.
+func (a *API) DeleteMemory(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()
 	if err != nil {
 		return httpapi.Response{}, err
@@ -196,7 +177,8 @@ func (a *API) deleteOne(ctx context.Context, r *httpapi.Request) (httpapi.Respon
 	return httpapi.NoContent(), nil
 }
 
-func (a *API) render(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// RenderMemory serves GET /api/agents/{agentName}/memory.md.
+func (a *API) RenderMemory(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := scope(r)
 	if err != nil {
 		return httpapi.Response{}, err

@@ -19,6 +19,7 @@ import (
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/aws/aws-lambda-go/events"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
@@ -42,7 +43,7 @@ func newAPITest(t testing.TB) *apiTest {
 }
 
 // do sends one request through the Lambda handler, as API Gateway would.
-func (a *apiTest) do(method, target, body string) httpapi.Response {
+func (a *apiTest) do(method, target, body string) events.APIGatewayV2HTTPResponse {
 	a.t.Helper()
 	r := httptest.NewRequest(method, target, strings.NewReader(body))
 	resp, err := a.h.Handle(context.Background(), localapi.Event(r, []byte(body)))
@@ -52,7 +53,7 @@ func (a *apiTest) do(method, target, body string) httpapi.Response {
 	return resp
 }
 
-func decode[T any](t testing.TB, resp httpapi.Response) T {
+func decode[T any](t testing.TB, resp events.APIGatewayV2HTTPResponse) T {
 	t.Helper()
 	var v T
 	if err := json.Unmarshal([]byte(resp.Body), &v); err != nil {
@@ -91,7 +92,7 @@ func TestSeedListReturnsThe50MostRecent(t *testing.T) {
 		}
 	}
 	resp := a.do("GET", "/api/agents/nori/memories?projectId=p1", "")
-	page := decode[dynamostore.Page](t, resp)
+	page := decode[agentmem.MemoryPage](t, resp)
 	if got, want := len(page.Memories), 50; got != want {
 		t.Fatalf("got %d memories, want %d", got, want)
 	}
@@ -104,7 +105,7 @@ func TestSeedListReturnsThe50MostRecent(t *testing.T) {
 	if md.StatusCode != 200 || strings.Count(md.Body, "\n- ") != 50 || strings.Contains(md.Body, "memory 04") {
 		t.Errorf("memory.md: status %d, %d bullets, want 200 and the 50 newest", md.StatusCode, strings.Count(md.Body, "\n- "))
 	}
-	older := decode[dynamostore.Page](t, a.do("GET", "/api/agents/nori/memories?projectId=p1&cursor="+page.NextCursor, ""))
+	older := decode[agentmem.MemoryPage](t, a.do("GET", "/api/agents/nori/memories?projectId=p1&cursor="+page.NextCursor, ""))
 	if len(older.Memories) != 5 {
 		t.Errorf("older page: got %d, want 5", len(older.Memories))
 	}
@@ -129,7 +130,7 @@ func TestSeedDeleteOneAndDeleteAllReturn204(t *testing.T) {
 	if resp := a.do("DELETE", "/api/agents/koji/memories?projectId=p", ""); resp.StatusCode != 204 {
 		t.Errorf("delete all: got %d, want 204", resp.StatusCode)
 	}
-	page := decode[dynamostore.Page](t, a.do("GET", "/api/agents/koji/memories?projectId=p", ""))
+	page := decode[agentmem.MemoryPage](t, a.do("GET", "/api/agents/koji/memories?projectId=p", ""))
 	if len(page.Memories) != 0 {
 		t.Errorf("after delete all: %d memories left", len(page.Memories))
 	}
@@ -159,7 +160,7 @@ func TestTypedMemoriesRenderUnderHeadings(t *testing.T) {
 			t.Errorf("memory.md lacks %q:\n%s", want, md.Body)
 		}
 	}
-	decisions := decode[dynamostore.Page](t, a.do("GET", "/api/agents/miso/memories?projectId=p&type=decision", ""))
+	decisions := decode[agentmem.MemoryPage](t, a.do("GET", "/api/agents/miso/memories?projectId=p&type=decision", ""))
 	if len(decisions.Memories) != 1 || decisions.Memories[0].Rationale != "typed queries" {
 		t.Errorf("type filter: got %+v", decisions.Memories)
 	}
@@ -167,7 +168,7 @@ func TestTypedMemoriesRenderUnderHeadings(t *testing.T) {
 
 func TestBootstrapOneRoundTrip(t *testing.T) {
 	a := newAPITest(t)
-	empty := decode[memoryapi.Bootstrap](t, a.do("GET", "/api/agents/nori/bootstrap?projectId=p", ""))
+	empty := decode[agentmem.Bootstrap](t, a.do("GET", "/api/agents/nori/bootstrap?projectId=p", ""))
 	if empty.Personality != nil || empty.MemoryFile != "" || empty.PersonalitySection != "" {
 		t.Errorf("empty bootstrap: got %+v", empty)
 	}
@@ -175,7 +176,7 @@ func TestBootstrapOneRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.do("POST", "/api/agents/nori/memories", `{"projectId":"p","content":"Run make test before pushing"}`)
-	b := decode[memoryapi.Bootstrap](t, a.do("GET", "/api/agents/nori/bootstrap?projectId=p", ""))
+	b := decode[agentmem.Bootstrap](t, a.do("GET", "/api/agents/nori/bootstrap?projectId=p", ""))
 	if b.Personality == nil || b.Personality.DisplayName != "Nori" || b.MemoryCount != 1 {
 		t.Fatalf("got %+v", b)
 	}

@@ -22,15 +22,6 @@ const DefaultSuggestLimit = 5
 // answer waits for them at most this long.
 const touchTimeout = 300 * time.Millisecond
 
-// Scored is a memory with its relevance score for one query.
-type Scored = agentmem.ScoredMemory
-
-// SearchResult is the answer of SearchMemories.
-type SearchResult = agentmem.SearchResult
-
-// Suggestions is the answer of SuggestPatterns.
-type Suggestions = agentmem.Suggestions
-
 // text validates a free-text query parameter: required, at most
 // agentmem.MaxQueryBytes, valid UTF-8.
 func text(r *httpapi.Request, name, what string) (string, error) {
@@ -55,7 +46,8 @@ func typeFilter(r *httpapi.Request) (agentmem.Type, error) {
 	return typ, nil
 }
 
-func (a *API) search(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// SearchMemories serves GET /api/agents/{agentName}/memories/search.
+func (a *API) SearchMemories(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := scope(r)
 	if err != nil {
 		return httpapi.Response{}, err
@@ -80,7 +72,7 @@ func (a *API) search(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 		return httpapi.Response{}, err
 	}
 	hits, mode := ix.index.RankMode(q, qvec, limit)
-	out := SearchResult{Query: q, Mode: string(mode), Searched: ix.index.Len(), Results: a.scored(ctx, hits, ix.memories)}
+	out := agentmem.SearchResult{Query: q, Mode: string(mode), Searched: ix.index.Len(), Results: a.scored(ctx, hits, ix.memories)}
 	return httpapi.JSON(http.StatusOK, out), nil
 }
 
@@ -107,11 +99,11 @@ func (a *API) queryVector(ctx context.Context, q string) <-chan []float32 {
 
 // scored returns the memories of hits in order with their scores, and
 // marks them used (lastAccessedAt) for eviction.
-func (a *API) scored(ctx context.Context, hits []search.Hit, byID map[string]agentmem.Memory) []Scored {
-	out := make([]Scored, len(hits))
+func (a *API) scored(ctx context.Context, hits []search.Hit, byID map[string]agentmem.Memory) []agentmem.ScoredMemory {
+	out := make([]agentmem.ScoredMemory, len(hits))
 	used := make([]agentmem.Memory, len(hits))
 	for i, h := range hits {
-		out[i] = Scored{Memory: byID[h.ID], Score: h.Score}
+		out[i] = agentmem.ScoredMemory{Memory: byID[h.ID], Score: h.Score}
 		used[i] = out[i].Memory
 	}
 	if at, ok := a.touch(ctx, used); ok {
@@ -142,7 +134,8 @@ func (a *API) touch(ctx context.Context, ms []agentmem.Memory) (time.Time, bool)
 	return now, true
 }
 
-func (a *API) suggest(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// SuggestPatterns serves GET /api/agents/{agentName}/patterns/suggest.
+func (a *API) SuggestPatterns(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := scope(r)
 	if err != nil {
 		return httpapi.Response{}, err
@@ -165,12 +158,12 @@ func (a *API) suggest(ctx context.Context, r *httpapi.Request) (httpapi.Response
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	return httpapi.JSON(http.StatusOK, Suggestions{Task: task, MinConfidence: minConf, Patterns: patterns}), nil
+	return httpapi.JSON(http.StatusOK, agentmem.Suggestions{Task: task, MinConfidence: minConf, Patterns: patterns}), nil
 }
 
 // suggestions returns the patterns of a scope relevant to task with a
 // confidence above minConf, best first, marked used.
-func (a *API) suggestions(ctx context.Context, agent, project, task string, minConf float64, limit int) ([]Scored, error) {
+func (a *API) suggestions(ctx context.Context, agent, project, task string, minConf float64, limit int) ([]agentmem.ScoredMemory, error) {
 	pats, err := a.Store.ScopeMemories(ctx, agent, project, agentmem.TypePattern)
 	if err != nil {
 		return nil, err

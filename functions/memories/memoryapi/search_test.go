@@ -42,16 +42,16 @@ func (a *apiTest) create(agent, body string) agentmem.Memory {
 	return decode[agentmem.Memory](a.t, resp)
 }
 
-func (a *apiTest) search(agent, query string) memoryapi.SearchResult {
+func (a *apiTest) search(agent, query string) agentmem.SearchResult {
 	a.t.Helper()
 	resp := a.do("GET", "/api/agents/"+agent+"/memories/search?"+query, "")
 	if resp.StatusCode != 200 {
 		a.t.Fatalf("search %s: %d %s", query, resp.StatusCode, resp.Body)
 	}
-	return decode[memoryapi.SearchResult](a.t, resp)
+	return decode[agentmem.SearchResult](a.t, resp)
 }
 
-func contents(rs []memoryapi.Scored) []string {
+func contents(rs []agentmem.ScoredMemory) []string {
 	out := make([]string, len(rs))
 	for i, r := range rs {
 		out[i] = r.Content

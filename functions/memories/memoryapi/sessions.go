@@ -8,9 +8,6 @@ import (
 	"github.com/agentmem/agentmem/shared/httpapi"
 )
 
-// EndedSession is the answer of DELETE .../sessions/{sessionId}.
-type EndedSession = agentmem.EndedSession
-
 // session validates the {projectId} and {sessionId} path parameters.
 func session(r *httpapi.Request) (project, sessionID string, err error) {
 	project, sessionID = r.Param("projectId"), r.Param("sessionId")
@@ -32,7 +29,8 @@ func sessionKey(r *httpapi.Request) (project, sessionID, key string, err error) 
 	return project, sessionID, key, agentmem.ValidateKey(key)
 }
 
-func (a *API) putSessionContext(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// PutSessionContext serves PUT /api/projects/{projectId}/sessions/{sessionId}/context/{key}.
+func (a *API) PutSessionContext(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	project, sessionID, key, err := sessionKey(r)
 	if err != nil {
 		return httpapi.Response{}, err
@@ -55,7 +53,8 @@ func (a *API) putSessionContext(ctx context.Context, r *httpapi.Request) (httpap
 	return httpapi.JSON(status, e), nil
 }
 
-func (a *API) getSessionContext(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// GetSessionContext serves GET /api/projects/{projectId}/sessions/{sessionId}/context/{key}.
+func (a *API) GetSessionContext(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	project, sessionID, key, err := sessionKey(r)
 	if err != nil {
 		return httpapi.Response{}, err
@@ -67,7 +66,8 @@ func (a *API) getSessionContext(ctx context.Context, r *httpapi.Request) (httpap
 	return httpapi.JSON(http.StatusOK, e), nil
 }
 
-func (a *API) deleteSessionContext(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// DeleteSessionContext serves DELETE /api/projects/{projectId}/sessions/{sessionId}/context/{key}.
+func (a *API) DeleteSessionContext(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	project, sessionID, key, err := sessionKey(r)
 	if err != nil {
 		return httpapi.Response{}, err
@@ -78,7 +78,8 @@ func (a *API) deleteSessionContext(ctx context.Context, r *httpapi.Request) (htt
 	return httpapi.NoContent(), nil
 }
 
-func (a *API) endSession(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// EndSession serves DELETE /api/projects/{projectId}/sessions/{sessionId}.
+func (a *API) EndSession(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	project, sessionID, err := session(r)
 	if err != nil {
 		return httpapi.Response{}, err
@@ -88,5 +89,5 @@ func (a *API) endSession(ctx context.Context, r *httpapi.Request) (httpapi.Respo
 		return httpapi.Response{}, err
 	}
 	a.Log.InfoContext(ctx, "ended session", "project", project, "session", sessionID, "deleted", n)
-	return httpapi.JSON(http.StatusOK, EndedSession{ProjectID: project, SessionID: sessionID, Deleted: n}), nil
+	return httpapi.JSON(http.StatusOK, agentmem.EndedSession{ProjectID: project, SessionID: sessionID, Deleted: n}), nil
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
-	"github.com/agentmem/agentmem/shared/routes"
 )
 
 // API serves the personalities function's routes.
@@ -21,15 +20,11 @@ type API struct {
 // New returns the Lambda handler of the personalities function.
 func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 	a := &API{Store: deps.Store}
-	return httpapi.NewHandler(routes.Personalities, map[string]httpapi.HandlerFunc{
-		"ListPersonalities": a.list,
-		"GetPersonality":    a.get,
-		"PutPersonality":    a.put,
-		"DeletePersonality": a.delete,
-	}, deps.Log)
+	return httpapi.NewPersonalitiesHandler(a, deps.Log)
 }
 
-func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// ListPersonalities serves GET /api/personalities.
+func (a *API) ListPersonalities(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	list, err := a.Store.ListPersonalities(ctx)
 	if err != nil {
 		return httpapi.Response{}, err
@@ -37,7 +32,8 @@ func (a *API) list(ctx context.Context, r *httpapi.Request) (httpapi.Response, e
 	return httpapi.JSON(http.StatusOK, map[string]any{"personalities": list}), nil
 }
 
-func (a *API) get(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// GetPersonality serves GET /api/agents/{agentName}/personality.
+func (a *API) GetPersonality(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()
 	if err != nil {
 		return httpapi.Response{}, err
@@ -49,7 +45,8 @@ func (a *API) get(ctx context.Context, r *httpapi.Request) (httpapi.Response, er
 	return httpapi.JSON(http.StatusOK, p), nil
 }
 
-func (a *API) put(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// PutPersonality serves PUT /api/agents/{agentName}/personality.
+func (a *API) PutPersonality(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()
 	if err != nil {
 		return httpapi.Response{}, err
@@ -74,7 +71,8 @@ func (a *API) put(ctx context.Context, r *httpapi.Request) (httpapi.Response, er
 	return httpapi.JSON(http.StatusOK, p), nil
 }
 
-func (a *API) delete(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+// DeletePersonality serves DELETE /api/agents/{agentName}/personality.
+func (a *API) DeletePersonality(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()
 	if err != nil {
 		return httpapi.Response{}, err

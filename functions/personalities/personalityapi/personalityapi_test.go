@@ -13,9 +13,9 @@ import (
 	"github.com/agentmem/agentmem/functions/personalities/personalityapi"
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dynamotest"
-	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/aws/aws-lambda-go/events"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
@@ -25,7 +25,7 @@ func TestPersonalityCRUD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	do := func(method, target, body string) httpapi.Response {
+	do := func(method, target, body string) events.APIGatewayV2HTTPResponse {
 		t.Helper()
 		resp, err := h.Handle(context.Background(), localapi.Event(httptest.NewRequest(method, target, strings.NewReader(body)), []byte(body)))
 		if err != nil {

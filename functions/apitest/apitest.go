@@ -1,8 +1,10 @@
 // Package apitest serves the real agentmem API for tests: every function's
 // handler (functions.Handlers, as make dev serves them) behind an
 // httptest server, over fresh DynamoDB Local tables (shared/dynamotest),
-// with no LLM configured. Tests of API clients (the CLI, the entrypoint
-// example) run against it instead of a fake.
+// with no LLM configured. Tests of API clients (apiclient, the MCP
+// server, the CLI, the entrypoint example) run against it instead of a
+// fake. It lives beside package functions, whose handlers it serves: the
+// shared packages' own code never imports it, only their tests.
 package apitest
 
 import (
