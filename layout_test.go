@@ -90,6 +90,12 @@ func testHelper(path string) bool {
 	return strings.HasSuffix(base, "test") && base != "test"
 }
 
+// processPolicy lists the leaf packages that hold one process-wide
+// definition (the settings table, the AWS configuration, the retry
+// backoff): any layer may use them, and they import only each other, the
+// route table and the domain.
+var processPolicy = map[string]bool{"shared/settings": true, "shared/awsconfig": true, "shared/backoff": true}
+
 // rule is one import rule: packages matching from must not import what
 // bad reports (with why).
 type rule struct {
@@ -103,9 +109,14 @@ var prodRules = []rule{
 	{"the domain imports no other package of the module",
 		func(p string) bool { return p == "shared/agentmem" },
 		func(_, imp string) bool { return internal(imp) }},
-	{"the API client imports only the domain among the module's packages (its wire types are the domain's)",
+	{"the API client imports only the domain (its wire types are the domain's) and the process-wide policies (settings, AWS configuration, backoff) among the module's packages",
 		func(p string) bool { return p == "shared/apiclient" },
-		func(_, imp string) bool { return internal(imp) && imp != "shared/agentmem" }},
+		func(_, imp string) bool { return internal(imp) && !processPolicy[imp] && imp != "shared/agentmem" }},
+	{"the process-wide policies import only each other, the route table and the domain",
+		func(p string) bool { return processPolicy[p] },
+		func(_, imp string) bool {
+			return internal(imp) && !processPolicy[imp] && imp != "shared/routes" && imp != "shared/agentmem"
+		}},
 	{"shared packages import no functions, commands, infrastructure or tools",
 		func(p string) bool { return under(p, "shared") },
 		func(_, imp string) bool {
