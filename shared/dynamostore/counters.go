@@ -340,15 +340,10 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 	if err := agentmem.ValidateProjectID(projectID); err != nil {
 		return agentmem.Recount{}, err
 	}
-	var first *agentmem.ScopeCounts
 	for range maxRecountAttempts {
 		stored, err := s.scopeSlots(ctx, agentName, projectID)
 		if err != nil {
 			return agentmem.Recount{}, err
-		}
-		if first == nil {
-			c := scopeCountsOf(agentName, projectID, stored)
-			first = &c
 		}
 		want := make([]countDelta, CounterSlots)
 		err = s.eachScopeItem(ctx, agentName, projectID, true, func(it memoryItem) error {
@@ -358,7 +353,7 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 		if err != nil {
 			return agentmem.Recount{}, err
 		}
-		done, err := s.writeSlots(ctx, agentName, projectID, stored, want)
+		done, wrote, err := s.writeSlots(ctx, agentName, projectID, stored, want)
 		if err != nil {
 			return agentmem.Recount{}, err
 		}
@@ -369,12 +364,14 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 		for _, d := range want {
 			after.add(d)
 		}
-		r := agentmem.Recount{AgentName: agentName, ProjectID: projectID, Before: first.Counts, After: after.counts()}
+		// Before is what the slots held when the memories were counted,
+		// so the drift is what was wrong, not what writers added since.
+		before := scopeCountsOf(agentName, projectID, stored)
+		r := agentmem.Recount{AgentName: agentName, ProjectID: projectID, Before: before.Counts, After: after.counts(), Drifted: wrote}
 		r.Before.UpdatedAt = ""
 		diff := countsDelta(r.After, 1)
 		diff.add(countsDelta(r.Before, -1))
 		r.Drift = diff.counts()
-		r.Drifted = r.Drift.Total != 0 || r.Drift.Bytes != 0 || len(r.Drift.ByType) > 0 || len(r.Drift.BySource) > 0
 		if r.Drifted {
 			s.log().WarnContext(ctx, "scope counters had drifted; repaired", "agent", agentName, "project", projectID,
 				"total", r.Drift.Total, "bytes", r.Drift.Bytes)
@@ -386,8 +383,9 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 
 // writeSlots replaces the stored slots of a scope that differ from want,
 // each on condition that its seq is still the one read; done is false when
-// a condition failed (a writer moved that slot: count again).
-func (s *Store) writeSlots(ctx context.Context, agentName, projectID string, stored []counterSlot, want []countDelta) (done bool, err error) {
+// a condition failed (a writer moved that slot: count again), wrote tells
+// whether any slot was replaced.
+func (s *Store) writeSlots(ctx context.Context, agentName, projectID string, stored []counterSlot, want []countDelta) (done, wrote bool, err error) {
 	bySlot := map[int]counterSlot{}
 	for _, sl := range stored {
 		bySlot[sl.slot] = sl
@@ -416,12 +414,13 @@ func (s *Store) writeSlots(ctx context.Context, agentName, projectID string, sto
 		}
 		switch err := put.Run(ctx); {
 		case dynamo.IsCondCheckFailed(err):
-			return false, nil
+			return false, wrote, nil
 		case err != nil:
-			return false, fmt.Errorf("put counters of %s slot %d: %w", agentmem.Scope(agentName, projectID), slot, err)
+			return false, wrote, fmt.Errorf("put counters of %s slot %d: %w", agentmem.Scope(agentName, projectID), slot, err)
 		}
+		wrote = true
 	}
-	return true, nil
+	return true, wrote, nil
 }
 
 // sameCounts reports whether two counters agree (UpdatedAt aside).

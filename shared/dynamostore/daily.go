@@ -83,7 +83,7 @@ func (s *Store) appendDaily(ctx context.Context, r agentmem.DailyRecord, once *O
 		Add("appendSeq", 1)
 	// A conflict with a concurrent transaction on the state item is
 	// retried by the client's retryer (dynamo.RetryTxConflicts).
-	tx := s.db.WriteTx().Put(put).Update(mark)
+	tx := s.db.WriteTx().Idempotent(true).Put(put).Update(mark)
 	if once != nil {
 		rec, err := s.onceRecord(*once, r)
 		if err != nil {

@@ -75,9 +75,11 @@ func (s *Store) StartJob(ctx context.Context, j agentmem.Job) (agentmem.Job, err
 	j.ID = s.newID(now)
 	j.Status, j.Removed, j.Error, j.FinishedAt = agentmem.JobRunning, 0, "", ""
 	j.CreatedAt, j.UpdatedAt = agentmem.FormatTime(now), agentmem.FormatTime(now)
+	// The id is new: a failed condition can only be this put sent again
+	// by the client after its first answer was lost.
 	err := s.journal.Put(jobItem{PK: jobPK(j.AgentName), SK: j.ID, Job: j, ExpiresAt: now.Add(JobRetention).Unix()}).
 		If("attribute_not_exists($)", "pk").Run(ctx)
-	if err != nil {
+	if err != nil && !dynamo.IsCondCheckFailed(err) {
 		return agentmem.Job{}, fmt.Errorf("start job %s: %w", j.ID, err)
 	}
 	return j, nil
@@ -139,7 +141,8 @@ func (s *Store) RunJob(ctx context.Context, agentName, id string) (agentmem.Job,
 	lease := agentmem.FormatTime(deadline.Add(jobMargin))
 	err = s.journal.Update("pk", jobPK(agentName)).Range("sk", id).
 		Set("owner", owner).Set("leaseUntil", lease).
-		If("$ = ? AND (attribute_not_exists($) OR $ < ?)", "status", agentmem.JobRunning, "leaseUntil", "leaseUntil", agentmem.FormatTime(now)).
+		If("$ = ? AND (attribute_not_exists($) OR $ < ? OR $ = ?)", "status", agentmem.JobRunning,
+			"leaseUntil", "leaseUntil", agentmem.FormatTime(now), "owner", owner).
 		Run(ctx)
 	switch {
 	case dynamo.IsCondCheckFailed(err):

@@ -97,7 +97,7 @@ func (s *Store) putPersonality(ctx context.Context, p agentmem.Personality, expe
 		} else {
 			put = put.If("$ = ?", "version", *prev)
 		}
-		tx := s.db.WriteTx().Put(put)
+		tx := s.db.WriteTx().Idempotent(true).Put(put)
 		if once != nil {
 			rec, err := s.onceRecord(*once, personalityResult{Personality: p, Created: *prev == 0})
 			if err != nil {
