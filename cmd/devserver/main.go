@@ -96,7 +96,7 @@ func run() error {
 		return fmt.Errorf("create tables: %w", err)
 	}
 	if db != nil {
-		db.afterStart = deps.Store.EnsureTables
+		db.prepareWith(deps.Store.EnsureTables)
 	}
 	handlers, err := functions.Handlers(deps)
 	if err != nil {
