@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -361,5 +362,70 @@ func TestExtractionInputFormsReachTheServer(t *testing.T) {
 				t.Errorf("answer: %+v", got)
 			}
 		})
+	}
+}
+
+// TestCreatesCarryOneIdempotencyKey: every create sends an idempotency
+// key, the same on each attempt of one call and a new one for the next
+// call; a clientToken the caller sets is the key.
+func TestCreatesCarryOneIdempotencyKey(t *testing.T) {
+	t.Parallel()
+	var (
+		mu   sync.Mutex
+		keys []string
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		keys = append(keys, r.Header.Get(agentmem.IdempotencyHeader))
+		first := len(keys)%2 == 1
+		mu.Unlock()
+		if first {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = io.WriteString(w, `{"error":{"code":"unavailable","message":"restarting"}}`)
+			return
+		}
+		_, _ = io.WriteString(w, `{}`)
+	}))
+	defer srv.Close()
+	c := apiclient.NewWithAuth(apiclient.Config{}, mustURL(t, srv.URL), apiclient.NoAuth{})
+	ctx := context.Background()
+	calls := []func() error{
+		func() error {
+			_, err := c.CreateMemory(ctx, "nori", agentmem.MemoryInput{ProjectID: "p", Content: "x"})
+			return err
+		},
+		func() error {
+			_, err := c.AppendDaily(ctx, "nori", agentmem.DailyInput{ProjectID: "p", Title: "t", Content: "x"})
+			return err
+		},
+		func() error {
+			_, _, err := c.PutPersonality(ctx, "nori", agentmem.PersonalityInput{DisplayName: "Nori"})
+			return err
+		},
+		func() error {
+			_, err := c.CreateMemory(ctx, "nori", agentmem.MemoryInput{ProjectID: "p", Content: "x", ClientToken: "mine-1"})
+			return err
+		},
+	}
+	for i, call := range calls {
+		if err := call(); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+	}
+	if len(keys) != 2*len(calls) {
+		t.Fatalf("%d requests, want 2 per call: %q", len(keys), keys)
+	}
+	seen := map[string]bool{}
+	for i := 0; i < len(keys); i += 2 {
+		if keys[i] == "" || keys[i] != keys[i+1] {
+			t.Errorf("call %d: keys %q then %q, want one key on both attempts", i/2, keys[i], keys[i+1])
+		}
+		if seen[keys[i]] {
+			t.Errorf("call %d reused the key %q of an earlier call", i/2, keys[i])
+		}
+		seen[keys[i]] = true
+	}
+	if keys[6] != "mine-1" {
+		t.Errorf("caller's clientToken: sent %q, want mine-1", keys[6])
 	}
 }
