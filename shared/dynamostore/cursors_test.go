@@ -244,3 +244,40 @@ func TestUnreachableDatabaseIsUnavailable(t *testing.T) {
 		t.Errorf("got %v (%s), want unavailable with a Retry-After", err, agentmem.ErrorCode(err))
 	}
 }
+
+// TestEnsureTablesAddsMissingIndexes: tables an older version created
+// (make dev keeps its data) get the indexes they lack, and personalities
+// stored before the name index existed are listed.
+func TestEnsureTablesAddsMissingIndexes(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	awsCfg, err := awsconfig.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := dynamotest.Config(t)
+	st := dynamostore.New(awsCfg, cfg)
+	type oldPersonality struct {
+		AgentName   string `dynamo:"agentName,hash"`
+		DisplayName string `dynamo:"displayName"`
+		Version     int    `dynamo:"version"`
+	}
+	if err := st.DB().CreateTable(cfg.PersonalitiesTable, oldPersonality{}).OnDemand(true).Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.DeleteTables(context.Background()) })
+	if err := st.DB().Table(cfg.PersonalitiesTable).Put(oldPersonality{AgentName: "nori", DisplayName: "Nori", Version: 1}).Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.EnsureTables(ctx); err != nil {
+		t.Fatal(err)
+	}
+	page, err := st.ListPersonalities(ctx, 0, "")
+	if err != nil || len(page.Personalities) != 1 || page.Personalities[0].AgentName != "nori" {
+		t.Errorf("listing after the upgrade: %+v, %v", page, err)
+	}
+	if err := st.EnsureTables(ctx); err != nil {
+		t.Errorf("second EnsureTables: %v", err)
+	}
+}
