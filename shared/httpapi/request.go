@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -39,6 +40,9 @@ func newRequest(ev events.APIGatewayV2HTTPRequest, route routes.Route, params ma
 		for k, v := range ev.QueryStringParameters {
 			q.Set(k, v)
 		}
+	}
+	if err := knownParams(q, route); err != nil {
+		return nil, err
 	}
 	body := []byte(ev.Body)
 	if ev.IsBase64Encoded && ev.Body != "" {
@@ -70,6 +74,22 @@ func parseQuery(raw string) (url.Values, error) {
 		}
 	}
 	return q, nil
+}
+
+// knownParams refuses a query parameter the route does not take
+// (routes.Route.Query): a misspelt or misplaced one would otherwise be
+// ignored, and a filter the caller believes in silently not applied.
+func knownParams(q url.Values, route routes.Route) error {
+	for k := range q {
+		if !slices.Contains(route.Query, k) {
+			takes := "no query parameters"
+			if len(route.Query) > 0 {
+				takes = "only " + strings.Join(route.Query, ", ")
+			}
+			return agentmem.Errorf(agentmem.EInvalid, "unknown query parameter %q: %s %s takes %s", k, route.Method, route.Path, takes)
+		}
+	}
+	return nil
 }
 
 // Param returns the path parameter name.

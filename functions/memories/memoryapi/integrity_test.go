@@ -70,8 +70,9 @@ func written(t *testing.T, st *dynamostore.Store) string {
 }
 
 // TestHostileInputWritesNothing: bodies encoding/json would have guessed
-// at and query parameters given twice are 400 on every route that takes
-// them, and nothing is written or deleted.
+// at, query parameters given twice and query parameters a route does not
+// take (a filter the caller believes applied) are 400 on every route that
+// takes them, and nothing is written or deleted.
 func TestHostileInputWritesNothing(t *testing.T) {
 	t.Parallel()
 	a := newAPITest(t)
@@ -92,6 +93,10 @@ func TestHostileInputWritesNothing(t *testing.T) {
 		{"POST", "/api/admin/recount", `{"agentName":"nori","projectId":"p","projectId":"q"}`},
 		{"DELETE", "/api/agents/nori/memories?projectId=p&projectId=q", ""},
 		{"DELETE", "/api/agents/nori/memories?projectId=q&projectId=p", ""},
+		{"DELETE", "/api/agents/nori/memories?projectId=p&type=note", ""},
+		{"DELETE", "/api/agents/nori/memories?projectId=p&olderThan=30d", ""},
+		{"POST", "/api/agents/nori/memories?projectId=q", `{"projectId":"p","content":"c"}`},
+		{"GET", "/api/agents/nori/memories?projectid=p", ""},
 		{"GET", "/api/agents/nori/memories?projectId=p&limit=1&limit=2", ""},
 		{"GET", "/api/agents/nori/memories/search?projectId=p&q=a&q=b", ""},
 		{"GET", "/api/agents/nori/memories/search?projectId=p&q=%FF", ""},
