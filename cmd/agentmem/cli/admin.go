@@ -22,7 +22,7 @@ func init() {
 		},
 		Subcommands: []*Command{{
 			Name: "recount", Needs: NeedsAgentProject, Shorthand: ShorthandAlone, ScopeOptional: true,
-			Summary: "rebuild counters from the memories and report the drift repaired",
+			Summary:     "rebuild counters from the memories and report the drift repaired",
 			Description: `Every write keeps a scope's counters (what agentmem stats shows) in the same transaction as its memories, so they should never drift; this rebuilds them from the memories themselves and says whether they had drifted and by how much. With --agent and --project: that scope. Without them: every scope the stats list (agentmem stats), one after the other, printing those that had drifted and a summary (AGENTMEM_AGENT and AGENTMEM_PROJECT are not read here). It is safe while agents write. Exit status 0 whether or not there was drift; 1 when a recount failed.`,
 			Examples: []string{
 				"agentmem admin recount --agent nori --project checkout-service",
