@@ -18,8 +18,8 @@ type schemas struct {
 	components *object
 	// responses are the error answers' components, by name.
 	responses *object
-	names      map[reflect.Type]string
-	taken      map[string]reflect.Type
+	names     map[reflect.Type]string
+	taken     map[string]reflect.Type
 }
 
 func newSchemas() *schemas {

@@ -169,7 +169,7 @@ func TestValidatorRequests(t *testing.T) {
 	}
 	tests := []struct {
 		name, method, path, query, body string
-		wantErr                          string
+		wantErr                         string
 	}{
 		{"a list", "GET", "/api/agents/nori/memories", "projectId=p&limit=50&type=decision&cursor=abc", "", ""},
 		{"projectId missing", "GET", "/api/agents/nori/memories", "limit=5", "", "projectId is required"},
