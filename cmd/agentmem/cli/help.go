@@ -29,13 +29,13 @@ func (*helpCommand) Run(_ context.Context, in *Invocation) error {
 	}
 	cmd := lookup(commands, in.Args[0])
 	if cmd == nil {
-		return Usagef("unknown command %q", in.Args[0])
+		return Usagef("unknown command %q%s", in.Args[0], didYouMean(in.Args[0], commandNames(commands)))
 	}
 	path := cmd.Name
 	if len(in.Args) > 1 && len(cmd.Subcommands) > 0 {
 		sub := lookup(cmd.Subcommands, in.Args[1])
 		if sub == nil {
-			return Usagef("unknown command %q", path+" "+in.Args[1])
+			return Usagef("unknown command %q%s", path+" "+in.Args[1], didYouMean(in.Args[1], commandNames(cmd.Subcommands)))
 		}
 		cmd, path = sub, path+" "+sub.Name
 	}

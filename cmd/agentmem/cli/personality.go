@@ -106,12 +106,16 @@ func (*personalityRmCommand) Run(ctx context.Context, in *Invocation) error {
 	return nil
 }
 
-type personalityListCommand struct{ json bool }
+type personalityListCommand struct{ out OutputFlag }
 
-func (c *personalityListCommand) Flags(fs *flag.FlagSet) { JSONFlag(fs, &c.json) }
+func (c *personalityListCommand) Flags(fs *flag.FlagSet) { c.out.Define(fs) }
 
 func (c *personalityListCommand) Run(ctx context.Context, in *Invocation) error {
 	if err := in.NoArgs(""); err != nil {
+		return err
+	}
+	asJSON, err := c.out.JSON()
+	if err != nil {
 		return err
 	}
 	client, err := in.Client(ctx)
@@ -122,7 +126,7 @@ func (c *personalityListCommand) Run(ctx context.Context, in *Invocation) error 
 	if err != nil {
 		return err
 	}
-	if c.json {
+	if asJSON {
 		if list == nil {
 			list = []agentmem.Personality{}
 		}
