@@ -64,7 +64,7 @@ type completionNode struct {
 type completionWord struct{ name, doc string }
 
 type completionFlag struct {
-	name, doc string
+	name, doc  string
 	takesValue bool
 	// values are the flag's fixed choices; fileValue flags take a path.
 	values    []string

@@ -108,4 +108,3 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-
