@@ -19,6 +19,7 @@ import (
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/openapi/openapitest"
 	"github.com/aws/aws-lambda-go/events"
 )
 
@@ -50,6 +51,7 @@ func (a *apiTest) do(method, target, body string) events.APIGatewayV2HTTPRespons
 	if err != nil {
 		a.t.Fatalf("%s %s: handler returned error %v", method, target, err)
 	}
+	openapitest.Check(a.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
 	return resp
 }
 

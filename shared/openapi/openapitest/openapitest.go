@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/agentmem/agentmem/shared/openapi"
 	"github.com/agentmem/agentmem/shared/routes"
@@ -297,4 +298,17 @@ func snippet(b []byte) string {
 		return string(b[:max]) + "…"
 	}
 	return string(b)
+}
+
+// Check fails t when an answer of the API to method and path does not
+// match the document; answers to what names no route are not checked.
+func Check(t testing.TB, method, path string, status int, contentType, body string) {
+	t.Helper()
+	v, err := New()
+	if err != nil {
+		t.Fatalf("the OpenAPI document: %v", err)
+	}
+	if err := v.Response(method, path, status, contentType, []byte(body)); err != nil && !errors.Is(err, ErrNoOperation) {
+		t.Errorf("the answer does not match the OpenAPI document (shared/routes/contracts.go, the agentmem types): %v", err)
+	}
 }
