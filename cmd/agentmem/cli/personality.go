@@ -90,17 +90,23 @@ func (c *personalityGetCommand) Run(ctx context.Context, in *Invocation) error {
 	return nil
 }
 
-type personalityRmCommand struct{}
+type personalityRmCommand struct{ json bool }
 
-func (*personalityRmCommand) Flags(*flag.FlagSet) {}
+func (c *personalityRmCommand) Flags(fs *flag.FlagSet) { JSONFlag(fs, &c.json) }
 
-func (*personalityRmCommand) Run(ctx context.Context, in *Invocation) error {
+func (c *personalityRmCommand) Run(ctx context.Context, in *Invocation) error {
 	agent, client, err := agentClient(ctx, in)
 	if err != nil {
 		return err
 	}
 	if err := client.DeletePersonality(ctx, agent); err != nil {
 		return err
+	}
+	if c.json {
+		return writeJSON(in.Stdout, struct {
+			AgentName string `json:"agentName"`
+			Deleted   bool   `json:"deleted"`
+		}{agent, true})
 	}
 	in.Printf("deleted the personality of %s\n", agent)
 	return nil

@@ -351,3 +351,48 @@ func TestStillWaiting(t *testing.T) {
 		t.Errorf("inject, a terminal: code %d, stdout %q, stderr %q", code, out.String(), stderr.String())
 	}
 }
+
+// TestEveryCommandSpeaksJSON: every command that works on the API, and
+// version, takes --json (help, completion and the MCP server print no
+// data of their own).
+func TestEveryCommandSpeaksJSON(t *testing.T) {
+	skip := map[string]bool{"help": true, "completion": true, "mcp": true}
+	for _, c := range cli.Commands() {
+		paths := [][]string{{c.Name}}
+		if len(c.Subcommands) > 0 {
+			paths = nil
+			for _, s := range c.Subcommands {
+				paths = append(paths, []string{c.Name, s.Name})
+			}
+		}
+		for _, p := range paths {
+			if skip[p[0]] {
+				continue
+			}
+			r := run(t, opts{}, append(p, "--help")...)
+			if !strings.Contains(r.stdout, "\n  --json ") {
+				t.Errorf("agentmem %s has no --json", strings.Join(p, " "))
+			}
+		}
+	}
+
+	a := newAPI(t)
+	m := a.memory("nori", "checkout", agentmem.MemoryInput{Content: "x"})
+	o := opts{url: a.URL}
+	var rm struct {
+		Removed, NotFound []string
+	}
+	r := run(t, o, "rm", "--agent", "nori", m.ID, "01JD5Q8Z3K7M2N4P6R8T0V2X4Y", "--json")
+	if r.code != cli.ExitNotFound || json.Unmarshal([]byte(r.stdout), &rm) != nil || len(rm.Removed) != 1 || rm.Removed[0] != m.ID || len(rm.NotFound) != 1 {
+		t.Errorf("rm --json: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	var v struct{ Version, Go string }
+	if r := run(t, o, "version", "--json"); r.code != 0 || json.Unmarshal([]byte(r.stdout), &v) != nil || v.Version == "" || !strings.HasPrefix(v.Go, "go") {
+		t.Errorf("version --json: code %d, stdout %q", r.code, r.stdout)
+	}
+	var inj cli.InjectResult
+	r = run(t, o, "inject", "--agent", "nori", "--project", "checkout", "--workspace", t.TempDir(), "--json")
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &inj) != nil || inj.Changed == nil || r.stderr != "" {
+		t.Errorf("inject --json: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}

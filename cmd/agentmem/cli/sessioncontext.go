@@ -275,9 +275,15 @@ func (c *contextListCommand) Run(ctx context.Context, in *Invocation) error {
 	return nil
 }
 
-type contextRmCommand struct{ sessionFlag }
+type contextRmCommand struct {
+	sessionFlag
+	json bool
+}
 
-func (c *contextRmCommand) Flags(fs *flag.FlagSet) { c.define(fs) }
+func (c *contextRmCommand) Flags(fs *flag.FlagSet) {
+	c.define(fs)
+	JSONFlag(fs, &c.json)
+}
 
 func (c *contextRmCommand) Run(ctx context.Context, in *Invocation) error {
 	project, session, key, err := c.resolve(in, 0)
@@ -290,6 +296,14 @@ func (c *contextRmCommand) Run(ctx context.Context, in *Invocation) error {
 	}
 	if err := client.DeleteSessionContext(ctx, project, session, key); err != nil {
 		return err
+	}
+	if c.json {
+		return writeJSON(in.Stdout, struct {
+			ProjectID string `json:"projectId"`
+			SessionID string `json:"sessionId"`
+			Key       string `json:"key"`
+			Removed   bool   `json:"removed"`
+		}{project, session, key, true})
 	}
 	in.Printf("removed %s from session %s of %s\n", key, session, project)
 	return nil
