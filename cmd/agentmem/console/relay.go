@@ -20,8 +20,14 @@ import (
 // (cookies above all) leaves the machine.
 var RequestHeaders = []string{"Content-Type", "Accept", "If-Match", "If-None-Match", "If-Unmodified-Since", "Idempotency-Key"}
 
-// ResponseHeaders are the API's answer headers passed back to the page.
-var ResponseHeaders = []string{"Content-Type", "ETag", "Last-Modified", "Location", "Retry-After", "Allow", "Idempotency-Key", "Idempotent-Replayed", "Idempotency-Replayed"}
+// ResponseHeaders are the API's answer headers passed back to the page,
+// with those named by ResponseHeaderPrefixes (the API's idempotency and
+// own headers). Nothing else passes: no cookie, no policy header of the
+// API's can change what the console's origin allows.
+var ResponseHeaders = []string{"Content-Type", "ETag", "Last-Modified", "Location", "Retry-After", "Allow"}
+
+// ResponseHeaderPrefixes name the families of answer headers passed back.
+var ResponseHeaderPrefixes = []string{"Idempotency-", "Idempotent-", "X-Agentmem-"}
 
 // maxRelayBody bounds a relayed body: the API refuses more than
 // agentmem.MaxBodyBytes anyway; a little over lets it say so itself.
@@ -70,7 +76,7 @@ func (s *Server) relay(w http.ResponseWriter, r *http.Request) {
 	header := http.Header{}
 	for _, h := range RequestHeaders {
 		if v := r.Header.Values(h); len(v) > 0 {
-			header[h] = v
+			header[http.CanonicalHeaderKey(h)] = v
 		}
 	}
 	if body == nil {
@@ -85,9 +91,9 @@ func (s *Server) relay(w http.ResponseWriter, r *http.Request) {
 		s.relayFailed(w, r, route, err)
 		return
 	}
-	for _, h := range ResponseHeaders {
-		if v := resp.Header.Values(h); len(v) > 0 {
-			w.Header()[h] = v
+	for name, v := range resp.Header {
+		if passesBack(name) {
+			w.Header()[name] = v
 		}
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -139,4 +145,20 @@ func CanonicalPath(escaped string) (string, error) {
 		out[i] = url.PathEscape(dec)
 	}
 	return "/" + strings.Join(out, "/"), nil
+}
+
+// passesBack reports whether the answer header name (canonical) goes back
+// to the page.
+func passesBack(name string) bool {
+	for _, h := range ResponseHeaders {
+		if name == http.CanonicalHeaderKey(h) {
+			return true
+		}
+	}
+	for _, p := range ResponseHeaderPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,12 +3,15 @@ package console_test
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/agentmem/agentmem/cmd/agentmem/console"
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/apiclient"
 )
 
 // TestRelayedCallsReachTheAPISignedAsTheCLISigns makes a page's calls of
@@ -278,6 +281,50 @@ func TestCanonicalPath(t *testing.T) {
 		got, err := console.CanonicalPath(tt.in)
 		if (err == nil) != tt.ok || got != tt.want {
 			t.Errorf("CanonicalPath(%q): got %q, %v; want %q ok=%v", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
+// TestRelayPassesBackOnlyTheAPIsOwnHeaders answers from an upstream that
+// sets cookies and policies of its own: only the API's content, caching,
+// location and idempotency headers reach the page, and the console's own
+// policy stays.
+func TestRelayPassesBackOnlyTheAPIsOwnHeaders(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("ETag", `"3"`)
+		h.Set("Idempotency-Replayed", "true")
+		h.Set("X-Agentmem-Request-Id", "r-1")
+		h.Set("Set-Cookie", "agentmem_console=stolen; Path=/")
+		h.Set("Content-Security-Policy", "default-src *")
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Server", "upstream")
+		_, _ = w.Write([]byte(`{"memories":[]}`))
+	}))
+	defer upstream.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := console.New(console.Config{Client: apiclient.NewWithAuth(apiclient.Config{}, mustParse(t, upstream.URL), apiclient.NoAuth{}), Addr: ln.Addr().String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: srv}
+	go func() { _ = hs.Serve(ln) }()
+	defer hs.Close()
+	e := &env{console: srv, url: "http://" + ln.Addr().String()}
+	resp, body := e.call(t, e.browser(t), "GET", "/api/agents/nori/memories?projectId=p", "", nil)
+	if resp.StatusCode != 200 || body != `{"memories":[]}` {
+		t.Fatalf("got %d %s", resp.StatusCode, body)
+	}
+	for name, want := range map[string]string{
+		"Content-Type": "application/json", "ETag": `"3"`, "Idempotency-Replayed": "true", "X-Agentmem-Request-Id": "r-1",
+		"Set-Cookie": "", "Access-Control-Allow-Origin": "", "Server": "", "Content-Security-Policy": console.ContentSecurityPolicy,
+	} {
+		if got := resp.Header.Get(name); got != want {
+			t.Errorf("%s: got %q, want %q", name, got, want)
 		}
 	}
 }
