@@ -86,6 +86,7 @@ const DefaultRelayTimeout = 60 * time.Second
 type Server struct {
 	client  *apiclient.Client
 	token   string
+	cookie  string          // the name of the token's cookie
 	hosts   map[string]bool // the Host values that name this server
 	origins map[string]bool // the Origin values of its pages
 	base    string          // the URL of the server, http://host:port
@@ -120,7 +121,7 @@ func New(cfg Config) (*Server, error) {
 		token = base64.RawURLEncoding.EncodeToString(b)
 	}
 	s := &Server{
-		client: cfg.Client, token: token, info: cfg.Info, log: cfg.Log, timeout: cfg.RelayTimeout,
+		client: cfg.Client, token: token, cookie: cookiePrefix + port, info: cfg.Info, log: cfg.Log, timeout: cfg.RelayTimeout,
 		hosts: map[string]bool{}, origins: map[string]bool{},
 		files: http.StripPrefix("/static/", http.FileServerFS(assets)),
 	}

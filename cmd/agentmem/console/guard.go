@@ -12,8 +12,10 @@ import (
 const (
 	// tokenParam carries the run's token in the URL the command opens.
 	tokenParam = "token"
-	// cookieName holds the token in the browser afterwards.
-	cookieName = "agentmem_console"
+	// cookiePrefix names the cookie that holds the token in the browser
+	// afterwards, followed by the server's port: cookies do not tell ports
+	// apart, and two consoles may run at once.
+	cookiePrefix = "agentmem_console_"
 	// CallerHeader must be on every relayed call: a page of another
 	// origin cannot add it without a CORS preflight, which the server
 	// never grants.
@@ -61,7 +63,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, http.StatusForbidden, "forbidden", "this link's token is not the one of the running console: open the address agentmem console printed")
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: s.cookie, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	q := r.URL.Query()
 	q.Del(tokenParam)
 	to := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
@@ -71,7 +73,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 
 // checkToken refuses a request without the run's cookie.
 func (s *Server) checkToken(w http.ResponseWriter, r *http.Request) bool {
-	if c, err := r.Cookie(cookieName); err == nil && s.tokenEqual(c.Value) {
+	if c, err := r.Cookie(s.cookie); err == nil && s.tokenEqual(c.Value) {
 		return true
 	}
 	s.refuse(w, r, http.StatusUnauthorized, "unauthorized", "open the address agentmem console printed (it carries this run's token); a console started again has a new one")
