@@ -65,7 +65,7 @@ chromium: ## install Debian's chromium for the console's browser tests, when mis
 TEST_OUTPUT := $(CURDIR)/.test-output
 
 test: $(TOOLS_STAMP) chromium vet ## vet, then every test with -race against a DynamoDB Local started for the run
-	@mkdir -p $(TEST_OUTPUT)
+	@rm -rf $(TEST_OUTPUT) && mkdir -p $(TEST_OUTPUT)
 	$(GO) run ./tools/ddblocal -- $(GO) test -race -count=1 -artifacts -outputdir $(TEST_OUTPUT) ./...
 
 FUZZTIME ?= 20s

@@ -425,13 +425,18 @@ func TestConsoleInABrowser(t *testing.T) {
 
 	// No console message, but the one failed request the conflict above
 	// made on purpose.
+	sawConflict := false
 	for _, m := range p.console() {
 		if m.Type == chromedp.ConsoleError && m.Source == "network" && strings.Contains(m.URL, "/api/agents/nori/personality") && strings.Contains(m.Text, "409") {
+			sawConflict = true
 			continue
 		}
 		if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning || m.IsException() {
 			t.Errorf("console %s (%s:%d): %s", m.Type, m.URL, m.Line+1, m.Text)
 		}
+	}
+	if !sawConflict {
+		t.Errorf("the console listener did not see the conflict's failed request; is it listening? (got %v)", p.console())
 	}
 	t.Logf("screenshots in %s: %s", p.dir, strings.Join(shots, ", "))
 	if os.Getenv("UPDATE_SCREENSHOT") != "" {
