@@ -200,7 +200,7 @@ func TestTwoLearningsAreSavedWithSourceExtraction(t *testing.T) {
 	if len(got.Saved) != 2 || len(got.Skipped) != 0 || got.RunID != "run-1" || !got.Success || got.Replayed {
 		t.Fatalf("got %+v", got)
 	}
-	if got.Summary != "Added webhook retries; make test passes." || got.Model != "llama3.1:8b" || got.Prompt != "extraction@v1" {
+	if got.Summary != "Added webhook retries; make test passes." || got.Model != "llama3.1:8b" || got.Prompt != "extraction@v2" {
 		t.Errorf("summary %q, model %q, prompt %q", got.Summary, got.Model, got.Prompt)
 	}
 	stored := a.memories("nori", "p")
