@@ -83,6 +83,14 @@ type candidate struct {
 // last <answer> element, or what follows the last "Final answer:"
 // marker), then in the whole text, reasoning blocks removed either way.
 func bestCandidate(text string) (candidate, bool) {
+	if len(text) > 1 && text[0] == '"' && text[len(text)-1] == '"' {
+		// The whole answer as one JSON string.
+		if v, end, st := readJSON(text, 0); st == readComplete && end == len(text) {
+			if s, ok := v.(string); ok {
+				text = strings.TrimSpace(s)
+			}
+		}
+	}
 	visible := stripReasoning(text)
 	if strings.TrimSpace(visible) == "" {
 		return candidate{}, false

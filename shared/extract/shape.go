@@ -220,7 +220,11 @@ func readObject(o *object, depth int) (reading, bool) {
 				r.cut = r.cut || sub.cut
 			}
 		case *object:
-			if looksLikeLearning(v, true) {
+			if items := typeKeyed(v); len(items) > 1 {
+				// {"learnings": {"finding": "...", "decision": "..."}}
+				r.items = append(r.items, items...)
+				r.list = true
+			} else if looksLikeLearning(v, true) {
 				r.items = append(r.items, proposalOf(v, def))
 				r.list = true
 			} else if sub, ok := readObject(v, depth+1); ok && sub.list {
@@ -408,6 +412,14 @@ func proposalOf(v any, def agentmem.Type) proposal {
 	case bool:
 		return proposal{notLearning: "a boolean", raw: strconv.FormatBool(v)}
 	case *list:
+		// ["finding", "text"]: a type and its content.
+		if len(v.items) == 2 {
+			t, ok1 := v.items[0].(string)
+			c, ok2 := v.items[1].(string)
+			if ok1 && ok2 && isTypeLabel(t) {
+				return proposal{f: fields{typ: t, content: strings.TrimSpace(c)}, cut: v.cut}
+			}
+		}
 		return proposal{notLearning: "a list", raw: textOf(v, "; "), cut: v.cut}
 	case nil:
 		return proposal{notLearning: "null"}
@@ -751,4 +763,40 @@ func hasKey(o *object, keys ...string) bool {
 		}
 	}
 	return false
+}
+
+// isTypeLabel reports whether s names a memory type.
+func isTypeLabel(s string) bool {
+	_, ok := typeOf(s)
+	return ok
+}
+
+// typeKeyed reads an object whose keys are types, each holding a learning
+// or a list of them: {"finding": "...", "decisions": ["..."]}. It returns
+// nothing when the object has a type or content key of its own.
+func typeKeyed(o *object) []proposal {
+	var out []proposal
+	for _, m := range o.members {
+		k := normalizeKey(m.key)
+		if fieldKeys[k] == fType || k == "content" || k == "text" {
+			return nil
+		}
+		t, ok := typeOf(k)
+		if !ok {
+			continue
+		}
+		switch v := m.value.(type) {
+		case string, cutString, *object:
+			p := proposalOf(v, t)
+			if p.f.typ == "" {
+				p.f.typ = string(t)
+			}
+			out = append(out, p)
+		case *list:
+			for _, it := range v.items {
+				out = append(out, proposalOf(it, t))
+			}
+		}
+	}
+	return out
 }

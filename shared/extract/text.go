@@ -181,6 +181,47 @@ type textItem struct {
 	checkbox    string        // "open" or "resolved" from [ ] / [x]
 	heading     bool          // a heading that starts an item
 	inItems     bool          // under a learnings or type heading
+	// mapping: the item is "key: value" lines (Type: ..., Content: ...);
+	// keys are those it has, so that a repeated key starts the next one.
+	mapping bool
+	keys    map[string]bool
+}
+
+// mappingKey returns the normalized key of a "key: value" line that
+// belongs to a learning written as a mapping (type, content, rationale,
+// trigger, ...), or "".
+func mappingKey(text string) string {
+	label, _, ok := cutLabel(strings.TrimSpace(text))
+	if !ok {
+		return ""
+	}
+	k := normalizeKey(label)
+	if isMappingKey(k) || fieldKeys[k] != "" {
+		return k
+	}
+	return ""
+}
+
+// newItem starts an item at ln with its first line.
+func newItem(ln line, head string, typ agentmem.Type, inItems bool) *textItem {
+	it := &textItem{pos: ln.pos, indent: ln.indent, head: head, typ: typ, inItems: inItems}
+	if k := mappingKey(head); k != "" && isMappingKey(k) {
+		it.mapping, it.keys = true, map[string]bool{k: true}
+	}
+	return it
+}
+
+// addField appends a "key: value" line to a mapping item; false when the
+// item is not a mapping or already has the key (the line starts the next
+// learning).
+func (it *textItem) addField(text string) bool {
+	k := mappingKey(text)
+	if it == nil || !it.mapping || k == "" || it.keys[k] {
+		return false
+	}
+	it.keys[k] = true
+	it.rest = append(it.rest, text)
+	return true
 }
 
 // readText reads the lists, tables and labels of a region.
@@ -252,6 +293,11 @@ func readText(s string) textReading {
 		if m := boldLine.FindStringSubmatch(text); m != nil {
 			flush()
 			summaryOpen = false
+			if it, ok := headingItem(m[1], kind, secType); ok {
+				it.pos, it.indent, it.inItems = ln.pos, -1, kind == secItems
+				cur = &it
+				continue
+			}
 			kind, secType = classifySection(m[1])
 			if kind == secItems {
 				anyItemsSection = true
@@ -276,6 +322,37 @@ func readText(s string) textReading {
 		// List items.
 		if m := listItem.FindStringSubmatch(text); m != nil {
 			body := strings.TrimSpace(m[2])
+			// "- **Findings:**" with the learnings as its sub-items.
+			if lm := boldLine.FindStringSubmatch(body); lm != nil || labelOnly.MatchString(body) {
+				label := body
+				if lm != nil {
+					label = lm[1]
+				}
+				if k, typ := classifySection(label); k != secOther {
+					flush()
+					summaryOpen = false
+					kind, secType = k, typ
+					if kind == secItems {
+						anyItemsSection = true
+					}
+					continue
+				}
+			}
+			// "- **Summary:** ..." and "- Success: yes".
+			if lm := inlineLabel.FindStringSubmatch(body); lm != nil && fieldKeys[normalizeKey(lm[1])] == "" && !noneStatement.MatchString(lm[1]) {
+				switch k, _ := classifySection(lm[1]); {
+				case k == secSummary:
+					flush()
+					summary = append(summary, cleanValue(lm[2]))
+					continue
+				case k == secSuccess:
+					if b, ok := successWord(cleanLabel(lm[2])); ok {
+						flush()
+						t.r.success, t.r.hasSuccess = b, true
+						continue
+					}
+				}
+			}
 			switch {
 			case kind == secSummary:
 				summary = append(summary, sentence(body))
@@ -288,19 +365,21 @@ func readText(s string) textReading {
 			case kind == secSkip:
 				continue
 			}
+			if cur.addField(body) {
+				continue // "* Content: ..." after "* Type: finding"
+			}
 			if cur != nil && ln.indent > cur.indent && cur.indent >= 0 {
 				cur.rest = append(cur.rest, body)
 				continue
 			}
-			if cur != nil && cur.heading {
+			if cur != nil && cur.heading && mappingKey(body) == "" {
 				cur.rest = append(cur.rest, body)
 				continue
 			}
 			flush()
 			summaryOpen = false
-			it := textItem{pos: ln.pos, indent: ln.indent, head: body, typ: secType, inItems: kind == secItems}
-			it.head, it.checkbox = cutCheckbox(it.head)
-			cur = &it
+			cur = newItem(ln, body, secType, kind == secItems)
+			cur.head, cur.checkbox = cutCheckbox(cur.head)
 			if kind == secNone {
 				kind = secOther
 			}
@@ -309,11 +388,19 @@ func readText(s string) textReading {
 
 		// Labelled lines: "Summary: ...", "Success: yes", "Learnings:
 		// none", "Finding: ...", "Rationale: ..." under an item.
-		if m := inlineLabel.FindStringSubmatch(text); m != nil {
+		if m := inlineLabel.FindStringSubmatch(text); m != nil && !noneStatement.MatchString(m[1]) {
 			label, value := m[1], strings.TrimSpace(m[2])
 			lk, ltyp := classifySection(label)
 			key := normalizeKey(label)
 			switch {
+			case cur.addField(text):
+				continue
+			case isMappingKey(key) && (cur == nil || cur.mapping || wasBlank || ln.indent <= cur.indent):
+				// "Type: finding" / "Content: ..." lines: a learning
+				// written as a mapping.
+				flush()
+				cur = newItem(ln, text, secType, kind == secItems)
+				continue
 			case cur != nil && (ln.indent > cur.indent || !wasBlank) && (fieldKeys[key] != "" || isContentKey(key) || cur.heading):
 				cur.rest = append(cur.rest, text)
 				continue
@@ -350,9 +437,9 @@ func readText(s string) textReading {
 				flush()
 				continue
 			case ltyp != "" && fieldKeys[key] == "" && saysNone(value):
-				// "Findings: none"
+				// "Blockers: none" says nothing of the other types.
 				flush()
-				t.nones = append(t.nones, noneAt{pos: ln.pos, tier: tierStructured})
+				t.nones = append(t.nones, noneAt{pos: ln.pos, tier: tierWeak})
 				continue
 			case ltyp != "" && fieldKeys[key] == "" && (ltyp != agentmem.TypeNote || kind == secItems) && kind != secSummary && kind != secSkip:
 				// "Finding: ..." on a line of its own is an item.
@@ -428,10 +515,8 @@ func readText(s string) textReading {
 func headingItem(h string, kind int, secType agentmem.Type) (textItem, bool) {
 	h = strings.TrimSpace(h)
 	label, rest, ok := cutLabel(stripNumbering(h))
-	if ok {
-		if _, known := typeOf(stripNumbering(label)); known && rest != "" {
-			return textItem{head: h, heading: true, typ: secType}, true
-		}
+	if ok && isTypeWord(stripNumbering(label)) && rest != "" {
+		return textItem{head: h, heading: true, typ: secType}, true
 	}
 	if kind == secItems {
 		if k, _ := classifySection(h); k == secOther {
@@ -578,17 +663,24 @@ func proposalOfItem(it textItem) proposal {
 }
 
 // headingFields reads a heading item: the type from the heading's label,
-// the content from the paragraph, or heading and paragraph together when
-// the heading is a sentence.
+// the content from its title and paragraph together ("Title: text"), or
+// the paragraph alone under a heading that is only a label.
 func headingFields(head string, rest []string) fields {
 	hf := fieldsOfText([]string{stripNumbering(head)})
-	body := fieldsOfText(rest)
-	f := body
+	f := fieldsOfText(rest)
 	f.typ = hf.typ
-	if f.content == "" {
-		f.content = hf.content
-	} else if strings.ContainsAny(strings.TrimSpace(hf.content), ".!?") && len(strings.Fields(hf.content)) > 6 {
-		f.content = hf.content + " " + f.content
+	title := strings.TrimSpace(hf.content)
+	switch {
+	case f.content == "":
+		f.content = title
+	case title == "" || numberedLabel(title):
+	case strings.ContainsAny(title[len(title)-1:], ".!?:"):
+		f.content = title + " " + f.content
+	default:
+		f.content = title + ": " + f.content
+	}
+	if typ, ok := typeOf(f.typ); ok && typ == agentmem.TypeDecision && f.rationale == "" {
+		f.rationale = hf.rationale
 	}
 	return f
 }
@@ -611,7 +703,7 @@ var labelForms = []*regexp.Regexp{
 	regexp.MustCompile(`^\[([A-Za-z][^\]\n]{0,30})\](?:[ \t]*[:：—–-])?[ \t]*([^(].*|)$`),
 	regexp.MustCompile(`^\(([A-Za-z][^)\n]{0,30})\)(?:[ \t]*[:：—–-])?[ \t]*(.*)$`),
 	regexp.MustCompile("^`([A-Za-z][^`\\n]{0,30})`[ \\t]*[:：—–-][ \\t]*(.*)$"),
-	regexp.MustCompile(`^([A-Za-z][A-Za-z0-9 /#-]{0,30}?)[ \t]*(?:[:：]|[ \t][—–][ \t]|[ \t]-[ \t])[ \t]*(.*)$`),
+	regexp.MustCompile(`^([A-Za-z][A-Za-z0-9 /#()-]{0,40}?)[ \t]*(?:[:：]|[ \t][—–][ \t]|[ \t]-[ \t])[ \t]*(.*)$`),
 }
 
 // fieldsOfText reads a learning written as text. The first line may open
@@ -637,7 +729,11 @@ func fieldsOfText(lines []string) fields {
 		f, _ = fieldsOfMapping(lines)
 		return f
 	case ok && isTypeWord(stripNumbering(label)):
-		f.typ = stripNumbering(cleanLabel(label))
+		f.typ = stripNumbering(labelWord(label))
+		if m := parenthetical.FindString(label); m != "" && f.status == "" {
+			// "Blocker (resolved): ..."
+			f.status = strings.Trim(strings.TrimSpace(m), "()")
+		}
 		head = rest
 		// "**Finding:** **Title**: text" keeps its title.
 		if l2, r2, ok2 := cutLabel(head); ok2 && strings.HasPrefix(head, "**") {
@@ -677,13 +773,28 @@ func fieldsOfText(lines []string) fields {
 // isMappingKey reports whether a first line "key: value" opens a mapping
 // (YAML "- type: finding", "Content: ..."), not a type label.
 func isMappingKey(key string) bool {
-	return fieldKeys[key] == fType || key == "content" || isContentKey(key) && !isTypeWord(key)
+	switch key {
+	case "content", "text", "description", "title", "statement", "details", "detail", "body":
+		return true
+	}
+	return fieldKeys[key] == fType
 }
 
-// isTypeWord reports whether a label names a memory type.
+// isTypeWord reports whether a label names a memory type: "Finding",
+// "[Decision]", "Blocker (open)", "Patterns".
 func isTypeWord(s string) bool {
-	_, ok := typeOf(s)
+	_, ok := typeOf(labelWord(s))
 	return ok
+}
+
+var parenthetical = regexp.MustCompile(`\s*\([^)]*\)\s*`)
+
+// labelWord is a label without emphasis, brackets or parenthetical
+// remarks: "**[Finding]** (high confidence)" is "Finding".
+func labelWord(s string) string {
+	s = cleanLabel(s)
+	s = strings.Trim(parenthetical.ReplaceAllString(s, " "), "[]() ")
+	return strings.TrimSpace(s)
 }
 
 var numberedLabelRe = regexp.MustCompile(`(?i)^(?:learning|item|entry|insight|lesson|point|#)?\s*#?\d{1,3}$`)
