@@ -112,6 +112,16 @@ var listKeys = map[string]agentmem.Type{
 	"patterns": agentmem.TypePattern, "notes": agentmem.TypeNote,
 }
 
+// secondaryListKeys hold learnings only in an answer without an untyped
+// list key: beside "learnings", "notes" and "items" are remarks, while
+// beside "findings" and "decisions", "notes" are learnings of type note.
+var secondaryListKeys = map[string]bool{"notes": true, "items": true, "entries": true, "results": true, "extracted": true, "issues": true}
+
+func isListKey(k string) bool {
+	_, ok := listKeys[k]
+	return ok
+}
+
 // summaryKeys and successKeys are the answer object's other parts.
 var (
 	summaryKeys = map[string]bool{"summary": true, "runsummary": true, "overview": true, "tldr": true, "recap": true, "sessionsummary": true}
@@ -206,10 +216,18 @@ func readList(l *list, def agentmem.Type, listed bool, depth int) (reading, bool
 // summary and success.
 func readObject(o *object, depth int) (reading, bool) {
 	r := reading{cut: o.cut}
+	primary := false
+	for _, m := range o.members {
+		if k := normalizeKey(m.key); isListKey(k) && listKeys[k] == "" && !secondaryListKeys[k] {
+			primary = true
+		}
+	}
 	for _, m := range o.members {
 		k := normalizeKey(m.key)
 		def, isList := listKeys[k]
-		if !isList {
+		if !isList || primary && secondaryListKeys[k] {
+			// Beside the learnings, "notes" or "items" are the model's
+			// remarks, not learnings.
 			continue
 		}
 		switch v := m.value.(type) {
@@ -235,7 +253,7 @@ func readObject(o *object, depth int) (reading, bool) {
 		case string:
 			if saysNone(v) {
 				r.list = true
-			} else if strings.TrimSpace(v) != "" && (def != "" || k == "learnings") {
+			} else if strings.TrimSpace(v) != "" && k == "learnings" {
 				r.items = append(r.items, proposalOf(v, def))
 				r.list = true
 			}

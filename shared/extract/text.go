@@ -84,7 +84,10 @@ func classifySection(label string) (kind int, typ agentmem.Type) {
 	// A heading naming a type among other words: "Key findings",
 	// "Decisions made", "Open blockers".
 	for _, w := range words {
-		if t, ok := typeOf(w); ok && len(words) <= 4 && t != agentmem.TypeNote {
+		if t, ok := typeOf(w); ok && len(words) <= 5 && (t != agentmem.TypeNote || w == "notes") {
+			if t == agentmem.TypeLearning {
+				t = ""
+			}
 			return secItems, t
 		}
 	}
@@ -181,6 +184,10 @@ type textItem struct {
 	checkbox    string        // "open" or "resolved" from [ ] / [x]
 	heading     bool          // a heading that starts an item
 	inItems     bool          // under a learnings or type heading
+	// paragraph: a paragraph of prose under a learnings heading, kept
+	// only when its section has no list.
+	paragraph bool
+	section   int
 	// mapping: the item is "key: value" lines (Type: ..., Content: ...);
 	// keys are those it has, so that a repeated key starts the next one.
 	mapping bool
@@ -248,8 +255,10 @@ func readText(s string) textReading {
 			table = nil
 		}
 	}
+	section := 0
 	flush := func() {
 		if cur != nil {
+			cur.section = section
 			items = append(items, *cur)
 			cur = nil
 		}
@@ -285,6 +294,7 @@ func readText(s string) textReading {
 				continue
 			}
 			kind, secType = classifySection(m[1])
+			section++
 			if kind == secItems {
 				anyItemsSection = true
 			}
@@ -299,16 +309,24 @@ func readText(s string) textReading {
 				continue
 			}
 			kind, secType = classifySection(m[1])
+			section++
 			if kind == secItems {
 				anyItemsSection = true
 			}
 			continue
 		}
 		if m := labelOnly.FindStringSubmatch(text); m != nil && (cur == nil || ln.indent <= cur.indent) {
-			if k, typ := classifySection(m[1]); k != secOther || len(strings.Fields(m[1])) <= 6 {
+			k, typ := classifySection(m[1])
+			if k == secOther && kind == secItems {
+				// "Here's what I found:" introduces the section's list.
+				flush()
+				continue
+			}
+			if k != secOther || len(strings.Fields(m[1])) <= 6 {
 				flush()
 				summaryOpen = false
 				kind, secType = k, typ
+				section++
 				if kind == secItems {
 					anyItemsSection = true
 				}
@@ -467,6 +485,13 @@ func readText(s string) textReading {
 				t.nones = append(t.nones, noneAt{pos: ln.pos, tier: tierStructured})
 				continue
 			}
+			if kind == secItems && !metaSentence.MatchString(text) && !strings.HasSuffix(text, ":") {
+				// A paragraph under "## Learnings": a learning, unless
+				// the section also has a list.
+				cur = newItem(ln, text, secType, true)
+				cur.paragraph = true
+				continue
+			}
 			prose = append(prose, text)
 		}
 	}
@@ -478,9 +503,19 @@ func readText(s string) textReading {
 	}
 	t.nones = append(t.nones, proseNones(s, lines)...)
 
-	// Items: those of the learnings sections when there are any, else all.
+	// Items: those of the learnings sections when there are any, else
+	// all; paragraphs only in sections without a list.
+	listed := map[int]bool{}
+	for _, it := range items {
+		if !it.paragraph {
+			listed[it.section] = true
+		}
+	}
 	tableAt := 0
 	for _, it := range items {
+		if it.paragraph && listed[it.section] {
+			continue
+		}
 		if it.head == "\x00table" {
 			if t.itemsPos < 0 {
 				t.itemsPos = it.pos
