@@ -126,6 +126,10 @@ var (
 	metaSentence = regexp.MustCompile(`(?i)^(?:sure|okay|ok|certainly|of course|here(?:'s| is| are)|based on|after (?:reviewing|analy[sz]ing|looking)|looking at|let me|i (?:have|'ve|reviewed|analy[sz]ed|looked|went|read|checked|will|'ll|extracted|found|did|could|can|don't|do not|see|am)|i'm|the (?:following|json|answer|output above)|below|hope|let me know|feel free|json|answer|result)\b`)
 )
 
+// aboutTheAnswer matches a paragraph about the answer itself rather than
+// the project: "I left out ...", "These are ...", "Note that ...".
+var aboutTheAnswer = regexp.MustCompile(`(?i)^(?:i\b|i['’]|we\b|these\b|this (?:list|answer|response|output|run)\b|the (?:above|following|list|learnings|items)\b|note that\b|please\b|if you\b|overall\b|in summary\b|let me\b)`)
+
 // textFences are the fence languages whose bodies may hold a text
 // answer; other fences (shell, diffs, code) are skipped.
 var textFences = map[string]bool{"": true, "yaml": true, "yml": true, "md": true, "markdown": true, "text": true, "txt": true, "plaintext": true, "plain": true}
@@ -244,18 +248,19 @@ func readText(s string) textReading {
 	var prose []string
 	var table []string
 	anyItemsSection := false
+	section := 0
+	headed := false // the section was opened by a heading or a bold line
 	flushTable := func() {
 		if len(table) > 0 {
 			if ps, pos := readTable(table); len(ps) > 0 {
 				for _, p := range ps {
-					items = append(items, textItem{pos: pos, head: "\x00table", typ: secType, inItems: true})
+					items = append(items, textItem{pos: pos, head: "\x00table", typ: secType, inItems: true, section: section})
 					t.r.items = append(t.r.items, p)
 				}
 			}
 			table = nil
 		}
 	}
-	section := 0
 	flush := func() {
 		if cur != nil {
 			cur.section = section
@@ -295,6 +300,7 @@ func readText(s string) textReading {
 			}
 			kind, secType = classifySection(m[1])
 			section++
+			headed = true
 			if kind == secItems {
 				anyItemsSection = true
 			}
@@ -310,6 +316,7 @@ func readText(s string) textReading {
 			}
 			kind, secType = classifySection(m[1])
 			section++
+			headed = true
 			if kind == secItems {
 				anyItemsSection = true
 			}
@@ -327,6 +334,7 @@ func readText(s string) textReading {
 				summaryOpen = false
 				kind, secType = k, typ
 				section++
+				headed = false
 				if kind == secItems {
 					anyItemsSection = true
 				}
@@ -485,7 +493,7 @@ func readText(s string) textReading {
 				t.nones = append(t.nones, noneAt{pos: ln.pos, tier: tierStructured})
 				continue
 			}
-			if kind == secItems && !metaSentence.MatchString(text) && !strings.HasSuffix(text, ":") {
+			if kind == secItems && headed && !metaSentence.MatchString(text) && !aboutTheAnswer.MatchString(text) && !strings.HasSuffix(text, ":") {
 				// A paragraph under "## Learnings": a learning, unless
 				// the section also has a list.
 				cur = newItem(ln, text, secType, true)
@@ -528,7 +536,7 @@ func readText(s string) textReading {
 		if anyItemsSection && !it.inItems && p.f.typ == "" {
 			continue // a list under another heading ("What I did")
 		}
-		if p.f.typ != "" || it.inItems || it.heading {
+		if !it.paragraph && (p.f.typ != "" || it.inItems || it.heading) {
 			t.labelled = true
 		}
 		if t.itemsPos < 0 {
