@@ -126,6 +126,9 @@ var (
 	metaSentence = regexp.MustCompile(`(?i)^(?:sure|okay|ok|certainly|of course|here(?:'s| is| are)|based on|after (?:reviewing|analy[sz]ing|looking)|looking at|let me|i (?:have|'ve|reviewed|analy[sz]ed|looked|went|read|checked|will|'ll|extracted|found|did|could|can|don't|do not|see|am)|i'm|the (?:following|json|answer|output above)|below|hope|let me know|feel free|json|answer|result)\b`)
 )
 
+// dashSummary matches a summary labelled with a dash: "Summary — ...".
+var dashSummary = regexp.MustCompile(`(?i)^(?:\*\*|__)?(?:run )?(?:summary|tl;dr|overview|recap)(?:\*\*|__)?[ \t]+[—–-]+[ \t]+(.+)$`)
+
 // aboutTheAnswer matches a paragraph about the answer itself rather than
 // the project: "I left out ...", "These are ...", "Note that ...".
 var aboutTheAnswer = regexp.MustCompile(`(?i)^(?:i\b|i['’]|we\b|these\b|this (?:list|answer|response|output|run)\b|the (?:above|following|list|learnings|items)\b|note that\b|please\b|if you\b|overall\b|in summary\b|let me\b)`)
@@ -409,6 +412,14 @@ func readText(s string) textReading {
 			if kind == secNone {
 				kind = secOther
 			}
+			continue
+		}
+
+		// "Summary — ..." with a dash instead of a colon.
+		if m := dashSummary.FindStringSubmatch(text); m != nil && cur == nil {
+			summaryOpen = true
+			summary = append(summary, strings.TrimSpace(m[1]))
+			kind = secOther
 			continue
 		}
 
