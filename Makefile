@@ -6,7 +6,7 @@ PORT ?= 3000
 # validates docs/openapi.json) once per lockfile change.
 TOOLS_STAMP := tools/node_modules/.installed
 
-.PHONY: help dev dev-reset test vet fmt-check fuzz bench tools bench-inject docs openapi api-docs
+.PHONY: help dev dev-reset test vet fmt-check fuzz bench tools bench-inject docs openapi api-docs chromium
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/$$(PORT)/$(PORT)/g' | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -77,10 +77,24 @@ vet: ## go vet and gofmt
 	@$(PROGRESS) -what "running go vet" -hint "a first run takes a few minutes on 2 cores" -- $(GO) vet ./...
 	@$(MAKE) --no-print-directory fmt-check
 
-test: $(TOOLS_STAMP) vet ## vet, then every test with -race against a DynamoDB Local started for the run
+# The console's browser tests drive Debian's chromium package (never a
+# downloaded browser): make test installs it when missing, as root or with
+# sudo, as it installs DynamoDB Local.
+chromium: ## install Debian's chromium for the console's browser tests, when missing
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	  command -v apt-get >/dev/null || { echo "The console's browser tests need Chromium on PATH (Debian: apt-get install chromium)"; exit 1; }; \
+	  sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+	  echo "Installing Debian's chromium for the console's browser tests (apt-get)"; \
+	  $$sudo apt-get update -qq && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
+
+# Test artifacts (the console's page screenshots) stay in .test-output/_artifacts.
+TEST_OUTPUT := $(CURDIR)/.test-output
+
+test: $(TOOLS_STAMP) chromium vet ## vet, then every test with -race against a DynamoDB Local started for the run
+	@rm -rf $(TEST_OUTPUT) && mkdir -p $(TEST_OUTPUT)
 	@echo "== go test -race ./... against a DynamoDB Local started for the run (a first make test takes about 10 minutes on 2 cores, most of it compiling with the race detector before the first results; later runs reuse the build cache)"
 	@$(PROGRESS) -what "compiling and running the tests" -hint "a first make test takes about 10 minutes on 2 cores" -- \
-	  $(GO) run ./tools/ddblocal -- $(GO) test -race -count=1 ./...
+	  $(GO) run ./tools/ddblocal -- $(GO) test -race -count=1 -artifacts -outputdir $(TEST_OUTPUT) ./...
 
 FUZZTIME ?= 20s
 fuzz: $(TOOLS_STAMP) ## run each fuzz target of each package for FUZZTIME

@@ -1,6 +1,9 @@
 package cli
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // SetScopesPage sets how many scopes agentmem stats asks for per page and
 // returns a function that restores it.
@@ -16,4 +19,12 @@ func SetSlowAfter(d time.Duration) (restore func()) {
 	old := slowAfter
 	slowAfter = d
 	return func() { slowAfter = old }
+}
+
+// SetOpenBrowser replaces how agentmem console opens the browser and
+// returns a function that restores it.
+func SetOpenBrowser(open func(ctx context.Context, url string) error) (restore func()) {
+	old := openBrowser
+	openBrowser = open
+	return func() { openBrowser = old }
 }

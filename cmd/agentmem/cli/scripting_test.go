@@ -353,10 +353,13 @@ func TestStillWaiting(t *testing.T) {
 }
 
 // TestEveryCommandSpeaksJSON: every command that works on the API, and
-// version, takes --json (help, completion and the MCP server print no
-// data of their own).
+// version, takes --json (help, completion and the servers, mcp and
+// console, print no data of their own).
 func TestEveryCommandSpeaksJSON(t *testing.T) {
-	skip := map[string]bool{"help": true, "completion": true, "mcp": true}
+	skip := map[string]bool{"help": true, "completion": true}
+	for _, c := range cli.Commands() {
+		skip[c.Name] = skip[c.Name] || c.Server
+	}
 	for _, c := range cli.Commands() {
 		paths := [][]string{{c.Name}}
 		if len(c.Subcommands) > 0 {
