@@ -15,3 +15,12 @@ func RuleKeys() []string {
 	sort.Strings(out)
 	return out
 }
+
+// Build builds the document anew (Document builds it once per process).
+func Build() []byte {
+	raw, err := marshal(build())
+	if err != nil {
+		panic(err)
+	}
+	return raw
+}

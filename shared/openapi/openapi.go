@@ -15,6 +15,7 @@ package openapi
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -270,8 +271,10 @@ func responses(s *schemas, c routes.Contract) *object {
 			byStatus[st] = append(byStatus[st], code)
 		}
 	}
-	for st, codes := range byStatus {
-		out[st] = obj("$ref", "#/components/responses/"+s.errorResponse(st, codes))
+	// In status order, so that the components are registered in the same
+	// order every time.
+	for _, st := range slices.Sorted(maps.Keys(byStatus)) {
+		out[st] = obj("$ref", "#/components/responses/"+s.errorResponse(st, byStatus[st]))
 	}
 	out[http.StatusForbidden] = obj("$ref", "#/components/responses/Forbidden")
 	out[http.StatusTooManyRequests] = obj("$ref", "#/components/responses/TooManyRequests")

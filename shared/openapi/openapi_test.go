@@ -29,3 +29,15 @@ func TestDocumentFileIsCurrent(t *testing.T) {
 	}
 	t.Errorf("docs/openapi.json is out of date with the route table and the domain types; run make docs (or UPDATE_OPENAPI=1 go test ./shared/openapi)")
 }
+
+// TestDocumentIsDeterministic: building the document again gives the same
+// bytes (no map order leaks into it), so that docs/openapi.json only
+// changes when the API does.
+func TestDocumentIsDeterministic(t *testing.T) {
+	first := openapi.Build()
+	for i := range 20 {
+		if !bytes.Equal(openapi.Build(), first) {
+			t.Fatalf("build %d differs from the first", i+2)
+		}
+	}
+}
