@@ -12,11 +12,10 @@ help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/$$(PORT)/$(PORT)/g' | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 # bin/progress runs a long command and, while it prints nothing, says it
-# is still at work (the first build compiles for minutes). Stdlib only.
+# is still at work (the first build compiles for minutes). Stdlib only:
+# building it takes a moment (the build cache makes it instant later).
 PROGRESS := bin/progress
-$(PROGRESS): tools/progress/main.go
-	@mkdir -p bin
-	@$(GO) build -o $@ ./tools/progress
+BUILD_PROGRESS := mkdir -p bin && $(GO) build -o $(PROGRESS) ./tools/progress
 
 tools: $(TOOLS_STAMP) ## install the pinned tools (DynamoDB Local, Redocly CLI) from tools/package-lock.json
 
@@ -30,7 +29,7 @@ $(TOOLS_STAMP): tools/package.json tools/package-lock.json
 dev: $(TOOLS_STAMP) ## run the API on http://127.0.0.1:$(PORT) over DynamoDB Local (data in .data/)
 	@mkdir -p bin
 	@echo "== building bin/devserver (a first build compiles some 440 packages, the AWS SDK among them: 3 to 5 minutes on 2 cores; later builds take seconds)"
-	@$(MAKE) --no-print-directory $(PROGRESS)
+	@$(BUILD_PROGRESS)
 	@$(PROGRESS) -what "compiling bin/devserver" -hint "a first build takes 3 to 5 minutes on 2 cores" -- $(GO) build -o bin/devserver ./cmd/devserver
 	PORT=$(PORT) exec bin/devserver
 
@@ -73,7 +72,7 @@ api-docs: $(TOOLS_STAMP) ## render docs/openapi.json as one HTML page, bin/api.h
 
 vet: ## go vet and gofmt
 	@echo "== go vet ./... (a first run type-checks every dependency: a few minutes on 2 cores, then seconds)"
-	@$(MAKE) --no-print-directory $(PROGRESS)
+	@$(BUILD_PROGRESS)
 	@$(PROGRESS) -what "running go vet" -hint "a first run takes a few minutes on 2 cores" -- $(GO) vet ./...
 	@$(MAKE) --no-print-directory fmt-check
 
