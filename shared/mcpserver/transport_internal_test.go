@@ -159,7 +159,7 @@ func FuzzTransport(f *testing.F) {
 				continue
 			}
 			var resp struct {
-				JSONRPC string `json:"jsonrpc"`
+				JSONRPC string             `json:"jsonrpc"`
 				Error   struct{ Code int } `json:"error"`
 			}
 			if json.Unmarshal(line, &resp) != nil || resp.JSONRPC != "2.0" || (resp.Error.Code != codeParseError && resp.Error.Code != codeInvalidRequest) {
