@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,16 +19,22 @@ const (
 )
 
 // mcpAgent is a model that uses agentmem's tools as Claude Code offers
-// them: they are deferred, so it loads them with ToolSearch, then searches
-// memory and stores a (poisoned) memory, then answers.
+// them: they are deferred, so it loads them with ToolSearch (again while
+// they are not there: print mode does not wait for MCP servers to
+// connect), then searches memory and stores a (poisoned) memory, then
+// answers.
 func mcpAgent(m *anthropictest.MessagesRequest) anthropictest.Reply {
 	results := map[string]bool{}
+	loads := 0
 	for _, r := range m.ToolResults() {
 		results[r.ToolUseID] = true
+		if strings.HasPrefix(r.ToolUseID, "toolu_load") {
+			loads++
+		}
 	}
 	switch {
-	case !m.HasTool(searchTool) && !results["toolu_load"]:
-		return anthropictest.Reply{Text: "Loading the memory tools.", ToolUse: &anthropictest.ToolUse{ID: "toolu_load", Name: "ToolSearch",
+	case !m.HasTool(searchTool) && loads < maxToolSearches:
+		return anthropictest.Reply{Text: "Loading the memory tools.", ToolUse: &anthropictest.ToolUse{ID: fmt.Sprintf("toolu_load%d", loads), Name: "ToolSearch",
 			Input: map[string]any{"query": "select:" + searchTool + "," + storeTool}}}
 	case !results["toolu_search"]:
 		return anthropictest.Reply{Text: "Searching memory.", ToolUse: &anthropictest.ToolUse{ID: "toolu_search", Name: searchTool,
@@ -38,6 +45,9 @@ func mcpAgent(m *anthropictest.MessagesRequest) anthropictest.Reply {
 	}
 	return anthropictest.Reply{Text: "Done."}
 }
+
+// maxToolSearches bounds mcpAgent's ToolSearch calls.
+const maxToolSearches = 200
 
 // writeMCPConfig writes the workspace's .mcp.json as README.md shows it.
 func (e *env) writeMCPConfig() {
