@@ -7,7 +7,7 @@ TOOLS_STAMP := tools/node_modules/.installed
 # The real Claude Code and the MCP Inspector of the end-to-end tests (e2e/).
 E2E_STAMP := tools/e2e/node_modules/.installed
 
-.PHONY: help dev dev-reset test vet fmt-check fuzz bench tools e2e-tools bench-inject docs
+.PHONY: help dev dev-reset test vet fmt-check fuzz bench tools e2e-tools bench-inject docs chromium
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -64,8 +64,22 @@ vet: ## go vet and gofmt
 	$(GO) vet ./...
 	@$(MAKE) --no-print-directory fmt-check
 
-test: $(TOOLS_STAMP) $(E2E_STAMP) vet ## vet, then every test with -race against a DynamoDB Local started for the run (e2e/ with the real Claude Code)
-	$(GO) run ./tools/ddblocal -- $(GO) test -race -count=1 ./...
+# The console's browser tests drive Debian's chromium package (never a
+# downloaded browser): make test installs it when missing, as root or with
+# sudo, as it installs DynamoDB Local.
+chromium: ## install Debian's chromium for the console's browser tests, when missing
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	  command -v apt-get >/dev/null || { echo "The console's browser tests need Chromium on PATH (Debian: apt-get install chromium)"; exit 1; }; \
+	  sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+	  echo "Installing Debian's chromium for the console's browser tests (apt-get)"; \
+	  $$sudo apt-get update -qq && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; }
+
+# Test artifacts (the console's page screenshots) stay in .test-output/_artifacts.
+TEST_OUTPUT := $(CURDIR)/.test-output
+
+test: $(TOOLS_STAMP) $(E2E_STAMP) chromium vet ## vet, then every test with -race against a DynamoDB Local started for the run (e2e/ with the real Claude Code)
+	@rm -rf $(TEST_OUTPUT) && mkdir -p $(TEST_OUTPUT)
+	$(GO) run ./tools/ddblocal -- $(GO) test -race -count=1 -artifacts -outputdir $(TEST_OUTPUT) ./...
 
 FUZZTIME ?= 20s
 fuzz: $(TOOLS_STAMP) ## run each fuzz target of each package for FUZZTIME
