@@ -1,0 +1,1160 @@
+package support
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+)
+
+// Thresholds of the clause checks.
+const (
+	// minClause is the share of a clause's terms its best source sentence
+	// (or pair of sentences) must hold.
+	minClause = 0.5
+	// verbWeight is what a verb counts for in a clause's coverage: a
+	// paraphrase swaps verbs more freely than nouns.
+	verbWeight = 0.5
+)
+
+// cterm is one term of a claim clause.
+type cterm struct {
+	number  bool // a number ("#value"), which only helps choose a unit
+	key     string
+	parts   []string
+	raw     string
+	verb    bool
+	generic bool
+	code    bool
+	// noun is set for a verb's word where only a noun can stand ("per
+	// query", "the build").
+	noun bool
+}
+
+func (t cterm) weight() float64 {
+	switch {
+	case t.number:
+		return 1.5
+	case t.verb:
+		return verbWeight
+	}
+	return 1
+}
+
+// in reports whether a term set holds the term (a compound also by all of
+// its parts).
+func (t cterm) in(set map[string]bool) bool {
+	if set[t.key] {
+		return true
+	}
+	if len(t.parts) > 1 {
+		for _, p := range t.parts {
+			if !set[p] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// checker holds one check's state.
+type checker struct {
+	claim    Claim
+	cd       *doc
+	srcs     []*source
+	problems []Problem
+	used     map[*source]bool
+	// claimTerms is every term of the claim (compound parts included).
+	claimTerms map[string]bool
+}
+
+func (k *checker) fail(c Class, format string, args ...any) {
+	k.problems = append(k.problems, Problem{Class: c, Detail: fmt.Sprintf(format, args...)})
+}
+
+// check runs every check of claim against srcs.
+func check(claim Claim, srcs []*source, minOverlap float64) Verdict {
+	text := claimText(claim)
+	k := &checker{claim: claim, cd: analyse(text), srcs: srcs, used: map[*source]bool{}, claimTerms: map[string]bool{}}
+	for _, s := range k.cd.sents {
+		addAll(k.claimTerms, s.terms)
+	}
+	v := Verdict{}
+	overlap, missing, total := k.overlap()
+	v.Overlap, v.Missing = round2(overlap), missing
+	if total == 0 && len(k.cd.numbers()) == 0 {
+		k.fail(Empty, "no content words")
+	}
+	k.identifiers(text)
+	k.numbers(&v)
+	k.status()
+	for _, s := range k.cd.sents {
+		for _, c := range s.conjs {
+			k.clause(c)
+		}
+	}
+	k.causes()
+	if total > 0 && overlap < minOverlap {
+		k.fail(LowOverlap, "not supported by the sources: %.0f%% of its words are in them, %.0f%% needed", overlap*100, minOverlap*100)
+	}
+	k.confidence()
+	v.Problems = orderProblems(k.problems)
+	if len(v.Problems) == 0 {
+		v.Supported = true
+	} else {
+		v.Class, v.Detail = v.Problems[0].Class, v.Problems[0].Detail
+	}
+	for _, s := range srcs {
+		if k.used[s] && s.ID != "" {
+			v.SupportedBy = append(v.SupportedBy, s.ID)
+		}
+	}
+	return v
+}
+
+func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
+
+// orderProblems sorts problems by the order of Classes (stable) and drops
+// repeats of a class with the same detail.
+func orderProblems(ps []Problem) []Problem {
+	rank := map[Class]int{}
+	for i, c := range Classes {
+		rank[c] = i
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return rank[ps[i].Class] < rank[ps[j].Class] })
+	out := ps[:0]
+	seen := map[Problem]bool{}
+	for _, p := range ps {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// terms returns a clause's terms.
+func (k *checker) terms(c *conj) []cterm {
+	toks := k.cd.toks
+	var out []cterm
+	for j, i := range c.toks {
+		t := toks[i]
+		if t.term == "" {
+			continue
+		}
+		out = append(out, termAt(toks, c.toks, j))
+	}
+	return out
+}
+
+// termAt is the term of the word at position j of a conjunct; it is a
+// verb only where a verb can stand ("per query" is a noun).
+func termAt(toks []token, idx []int, j int) cterm {
+	t := toks[idx[j]]
+	noun := false
+	if j > 0 {
+		prev := toks[idx[j-1]]
+		noun = prev.kind == tkNumber || prev.kind == tkWord && (determiners[prev.lower] || strings.HasSuffix(prev.raw, "'s"))
+	}
+	return cterm{key: t.term, parts: t.parts, raw: t.raw, code: t.code, noun: noun,
+		verb:    !t.compound && !t.code && verbLemmas[t.term] && (isVerbAt(toks, idx, j) || idx[j] == firstWord(toks, idx)),
+		generic: !t.compound && !t.code && genericLemmas[t.term]}
+}
+
+// firstWord is the index of the first word of a conjunct.
+func firstWord(toks []token, idx []int) int {
+	for _, i := range idx {
+		if toks[i].kind == tkWord {
+			return i
+		}
+	}
+	return -1
+}
+
+// overlap is the weighted share of the claim's terms found in the cited
+// sources, the words not found, and how many terms there are. Generic
+// terms do not count; names (capitalised, identifiers, code) weigh 1,
+// other nouns nameWeight... see termWeight: a paraphrase changes common
+// words, an invention brings names.
+func (k *checker) overlap() (float64, []string, int) {
+	all := map[string]bool{}
+	for _, s := range k.srcs {
+		for _, st := range s.d.sents {
+			addAll(all, st.terms)
+		}
+	}
+	var missing []string
+	seen := map[string]bool{}
+	found, total := 0.0, 0.0
+	n := 0
+	for _, s := range k.cd.sents {
+		for _, c := range s.conjs {
+			for _, i := range c.toks {
+				tok := k.cd.toks[i]
+				if tok.term == "" {
+					continue
+				}
+				t := cterm{key: tok.term, parts: tok.parts, raw: tok.raw, code: tok.code,
+					verb:    !tok.compound && !tok.code && verbLemmas[tok.term],
+					generic: !tok.compound && !tok.code && genericLemmas[tok.term]}
+				if t.generic || seen[t.key] {
+					continue
+				}
+				seen[t.key] = true
+				n++
+				w := termWeight(tok, i == s.from)
+				total += w
+				if t.in(all) {
+					found += w
+				} else {
+					missing = append(missing, strings.Trim(t.raw, "'’"))
+				}
+			}
+		}
+	}
+	if total == 0 {
+		return 0, missing, 0
+	}
+	return found / total, missing, n
+}
+
+// termWeight is what a claim's word counts for in its overlap: a name
+// (capitalised inside a sentence, an identifier, code) 1, a verb 0.5,
+// another word 0.75.
+func termWeight(t token, first bool) float64 {
+	switch {
+	case t.compound || t.code || (!first && t.raw != "" && unicode.IsUpper([]rune(t.raw)[0])):
+		return 1
+	case verbLemmas[t.term]:
+		return verbWeight
+	}
+	return 0.75
+}
+
+// identifiers checks that the claim's identifiers are in a cited source.
+//
+// A plain hyphenated word ("read-only") counts as a name only when the
+// sources have all its parts: then it is a name built from their words.
+func (k *checker) identifiers(text string) {
+	for _, id := range identifiers(text) {
+		found := false
+		for _, s := range k.srcs {
+			if id.found(s.text, s.lower, s.d) {
+				found = true
+				k.used[s] = true
+				break
+			}
+		}
+		if !found && id.soft && !k.allParts(id.text) {
+			continue
+		}
+		if !found {
+			k.fail(IdentifierMissing, "%q is in no cited source", id.text)
+		}
+	}
+}
+
+// allParts reports whether every part of a hyphenated word is a term of
+// the cited sources.
+func (k *checker) allParts(w string) bool {
+	for _, p := range strings.Split(strings.ToLower(w), "-") {
+		if p == "" || isStop(p) {
+			continue
+		}
+		found := false
+		for _, s := range k.srcs {
+			if k.inSource(cterm{key: lemma(p)}, s) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// numbers checks each number of the claim.
+func (k *checker) numbers(v *Verdict) {
+	var occs []numOcc
+	for _, s := range k.srcs {
+		occs = append(occs, s.nums...)
+	}
+	for _, n := range k.cd.numbers() {
+		class, detail := checkNumber(n, occs)
+		if class == "" {
+			continue
+		}
+		if class == NumberMissing {
+			v.Missing = append(v.Missing, n.raw)
+		}
+		k.fail(class, "%s", detail)
+	}
+}
+
+// unit is a candidate support for a clause: one sentence, or two of one
+// source.
+type unit struct {
+	src   *source
+	sents []*sent
+	terms map[string]bool
+	score float64
+}
+
+// clause checks one clause of the claim: that one sentence (or two of one
+// source, about the same subject) states it, without a term moved from
+// elsewhere, with the same negations, hedges and opposites.
+func (k *checker) clause(a *conj) {
+	ts := k.terms(a)
+	var need []cterm
+	total := 0.0
+	for _, t := range ts {
+		if !t.generic {
+			need = append(need, t)
+			total += t.weight()
+		}
+	}
+	if total == 0 {
+		return
+	}
+	// the clause's numbers help choose the sentence that states it
+	var withNumbers []cterm
+	for _, i := range a.toks {
+		if t := k.cd.toks[i]; t.kind == tkNumber {
+			withNumbers = append(withNumbers, cterm{key: "#" + t.value, raw: t.raw, number: true, code: true})
+		}
+	}
+	withNumbers = append(withNumbers, need...)
+	inherited := setOf(a.inherited)
+	best := k.bestUnit(withNumbers, inherited, setOf(a.left))
+	if best == nil {
+		return // nothing of it is anywhere: the overlap check says so
+	}
+	k.used[best.src] = true
+	cov := 0.0
+	for _, t := range need {
+		if t.in(best.terms) {
+			cov += t.weight()
+		}
+	}
+	cov /= total
+	phrase := clauseText(k.cd, a)
+	if cov < minClause {
+		anywhere := 0.0
+		for _, t := range need {
+			for _, s := range k.srcs {
+				if k.inSource(t, s) {
+					anywhere += t.weight()
+					break
+				}
+			}
+		}
+		if anywhere/total >= minClause+0.2 {
+			k.fail(UnsupportedCombination, "no single source states %q; its parts come from different sources", phrase)
+		} else {
+			k.fail(LowOverlap, "%q is not stated by the sources", phrase)
+		}
+		return
+	}
+	k.clauseNumbers(a, best, phrase)
+	v := bestConj(best, need, inherited, a.negated)
+	if v == nil {
+		return
+	}
+	k.substitution(a, need, best, v, phrase)
+	k.subjectSwap(a, need, best, v, phrase)
+	k.pivotSwap(a, v, phrase)
+	k.fromToSwap(a, best, phrase)
+	k.polarity(a, need, best, phrase)
+	k.hedges(a, need, best, phrase)
+	k.opposites(a, best, phrase)
+}
+
+func (k *checker) inSource(t cterm, s *source) bool {
+	for _, st := range s.d.sents {
+		if t.in(st.terms) {
+			return true
+		}
+	}
+	return false
+}
+
+// bestUnit finds the sentence, or pair of sentences of one source, that
+// holds most of the clause's terms.
+func (k *checker) bestUnit(need []cterm, inherited, subject map[string]bool) *unit {
+	var best *unit
+	better := func(u *unit) bool {
+		if best == nil || u.score > best.score+1e-9 {
+			return true
+		}
+		return u.score > best.score-1e-9 && len(u.sents) < len(best.sents)
+	}
+	score := func(terms map[string]bool) float64 {
+		s := 0.0
+		for _, t := range need {
+			if t.in(terms) {
+				s += t.weight()
+			}
+		}
+		for t := range inherited {
+			if terms[t] {
+				s += 0.01
+			}
+		}
+		return s
+	}
+	full := 0.0
+	for _, t := range need {
+		full += t.weight()
+	}
+	for _, s := range k.srcs {
+		for _, st := range s.d.sents {
+			u := &unit{src: s, sents: []*sent{st}, terms: st.terms}
+			u.score = score(st.terms)
+			if u.score > 0 && better(u) {
+				best = u
+			}
+		}
+	}
+	if best != nil && best.score >= full-1e-9 {
+		return best
+	}
+	// two sentences of one source, each about the clause's subject
+	for _, s := range k.srcs {
+		ss := s.d.sents
+		for i := range ss {
+			for j := i + 1; j < len(ss) && j <= i+3; j++ {
+				if !k.pairable(ss[i], ss[j], need, inherited, subject) || !k.pairable(ss[j], ss[i], need, inherited, subject) {
+					continue
+				}
+				terms := map[string]bool{}
+				addAll(terms, ss[i].terms)
+				addAll(terms, ss[j].terms)
+				u := &unit{src: s, sents: []*sent{ss[i], ss[j]}, terms: terms, score: score(terms)}
+				if u.score > score(ss[i].terms)+1e-9 && u.score > score(ss[j].terms)+1e-9 && better(u) {
+					best = u
+				}
+			}
+		}
+	}
+	return best
+}
+
+// pairable reports whether sentence st may lend terms to a clause along
+// with other: its explicit subject, if any, is one the clause names, or
+// what it alone lends only describes the clause's subject ("the S3
+// Docker layer cache" from a sentence about CI builds).
+func (k *checker) pairable(st, other *sent, need []cterm, inherited, subject map[string]bool) bool {
+	if len(st.conjs) == 0 {
+		return false
+	}
+	c := st.conjs[0]
+	subj := nonGeneric(c.subject)
+	if len(subj) == 0 {
+		return true
+	}
+	// what st alone lends
+	var lent []cterm
+	for _, n := range need {
+		if n.in(st.terms) && !n.in(other.terms) {
+			lent = append(lent, n)
+		}
+	}
+	onlySubject := len(lent) > 0
+	for _, n := range lent {
+		if !containsTerm(subj, n.key) || subject[n.key] {
+			onlySubject = false
+		}
+	}
+	if onlySubject {
+		return false // "Slack" taken from "Slack only gets warnings"
+	}
+	for _, t := range subj {
+		if inherited[t] {
+			return true
+		}
+		for _, n := range need {
+			if n.key == t || containsTerm(n.parts, t) {
+				return true
+			}
+		}
+	}
+	lends := false
+	for _, n := range need {
+		if n.in(st.terms) && !n.in(other.terms) {
+			lends = true
+			if !subject[n.key] {
+				return false
+			}
+		}
+	}
+	return lends
+}
+
+func nonGeneric(ts []string) []string {
+	var out []string
+	for _, t := range ts {
+		if !genericLemmas[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// clauseNumbers fails a clause whose number is in a cited source, but
+// not in the source that states the rest of the clause: a number moved
+// from one fact to another.
+func (k *checker) clauseNumbers(a *conj, u *unit, phrase string) {
+	toks := k.cd.toks
+	for _, i := range a.toks {
+		t := toks[i]
+		if t.kind != tkNumber {
+			continue
+		}
+		inUnit, elsewhere := false, false
+		for _, o := range u.src.nums {
+			if sameValue(o.value, t.value) {
+				inUnit = true
+			}
+		}
+		if inUnit {
+			continue
+		}
+		for _, s := range k.srcs {
+			for _, o := range s.nums {
+				if sameValue(o.value, t.value) {
+					elsewhere = true
+				}
+			}
+		}
+		if elsewhere {
+			k.fail(UnsupportedCombination, "%q takes %s from another source than the rest of it", phrase, t.raw)
+		}
+	}
+}
+
+// bestConj is the conjunct of u that holds most of the clause.
+func bestConj(u *unit, need []cterm, inherited map[string]bool, negated bool) *conj {
+	var best *conj
+	bestScore := -1.0
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			eff := c.effTerms()
+			s := 0.0
+			for _, t := range need {
+				if t.in(eff) {
+					s += t.weight()
+				}
+			}
+			for t := range inherited {
+				if eff[t] {
+					s += 0.01
+				}
+			}
+			if c.negated == negated {
+				s += 0.001
+			}
+			if s > bestScore {
+				best, bestScore = c, s
+			}
+		}
+	}
+	return best
+}
+
+// effTerms is a conjunct's terms with compound parts and inherited terms.
+func (c *conj) effTerms() map[string]bool {
+	if c.eff != nil {
+		return c.eff
+	}
+	m := map[string]bool{}
+	for _, i := range c.toks {
+		t := c.s.d.toks[i]
+		if t.term != "" {
+			m[t.term] = true
+			for _, p := range t.parts {
+				m[p] = true
+			}
+		}
+	}
+	for _, t := range c.inherited {
+		m[t] = true
+	}
+	c.eff = m
+	return m
+}
+
+// distinctive reports whether a term can tell one fact from another: not
+// generic, not a verb a paraphrase may swap.
+func (t cterm) distinctive() bool {
+	return !t.generic && (t.code || t.noun || !verbLemmas[t.key])
+}
+
+// substitution finds a term of the clause that its best conjunct lacks
+// but another source sentence (or a parallel conjunct of the same
+// sentence) has, while the best conjunct has a term of its own the claim
+// dropped: one thing put in another's place.
+func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase string) {
+	if debugOn { fmt.Printf("SUBST %q unit=%d sents v=%v\n", phrase, len(u.sents), v.own) }
+	veff := v.effTerms()
+	aTerms := a.effTerms()
+	var added []string
+	sibling, sameSource := false, false
+	vSubject := len(nonGeneric(v.subject)) > 0
+	for _, t := range need {
+		if !t.distinctive() || t.in(veff) {
+			continue
+		}
+		// a subject given to an imperative ("Retrain weekly" -> "The
+		// model is retrained") is not a substitution
+		if !vSubject && containsTerm(a.left, t.key) {
+			continue
+		}
+		inUnit := false
+		for _, st := range u.sents {
+			for _, w := range st.conjs {
+				if w == v || !t.in(w.effTerms()) {
+					continue
+				}
+				inUnit = true
+				if parallel(v, w) {
+					added = append(added, t.raw)
+					sibling = true
+				}
+			}
+		}
+		if inUnit {
+			continue
+		}
+		for _, s := range k.srcs {
+			if k.inSource(t, s) {
+				added = append(added, t.raw)
+				if s == u.src {
+					sameSource = true
+				}
+				break
+			}
+		}
+	}
+	if len(added) == 0 {
+		return
+	}
+	var dropped []string
+	for j, i := range v.toks {
+		t := v.s.d.toks[i]
+		if t.term == "" || t.unitWord {
+			continue
+		}
+		ct := termAt(v.s.d.toks, v.toks, j)
+		if !ct.distinctive() || ct.in(aTerms) || aTerms[t.term] {
+			continue
+		}
+		dropped = append(dropped, t.raw)
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	if sibling || sameSource {
+		k.fail(RoleSwap, "%q puts %s where the source has %s", phrase, quoteList(added), quoteList(dropped))
+		return
+	}
+	k.fail(UnsupportedCombination, "%q joins %s from another source to a fact about %s", phrase, quoteList(added), quoteList(dropped))
+}
+
+// parallel reports whether two conjuncts say the same kind of thing of
+// different objects ("Sign in with Apple on iOS and Google Sign-In on
+// Android"): the same verb, or one borrowing the other's.
+func parallel(v, w *conj) bool {
+	return v.headVerb != "" && v.role == w.role && w.headVerb == v.headVerb
+}
+
+func quoteList(ws []string) string {
+	q := make([]string, len(ws))
+	for i, w := range ws {
+		q[i] = "“" + w + "”"
+	}
+	return strings.Join(q, ", ")
+}
+
+// subjectSwap finds a clause whose subject is not its source's: the
+// source's subject is nowhere in the clause and the clause's subject is
+// not in the source.
+//
+// A subject taken from another source for a fact whose source has a
+// subject of its own is an unsupported combination too, unless that
+// subject is the system the notes are about (named by many sources).
+func (k *checker) subjectSwap(a *conj, need []cterm, u *unit, v *conj, phrase string) {
+	sa, sv := nonGeneric(a.subject), nonGeneric(v.subject)
+	if len(sa) == 0 || len(sv) == 0 || a.anaphoric || v.anaphoric {
+		return
+	}
+	var foreign []string
+	for _, t := range sa {
+		if u.terms[t] || verbLemmas[t] {
+			continue
+		}
+		n := 0
+		for _, s := range k.srcs {
+			if k.inSource(cterm{key: t}, s) {
+				n++
+			}
+		}
+		if n > 0 && n < 3 {
+			foreign = append(foreign, t)
+		}
+	}
+	if len(foreign) == 0 {
+		return
+	}
+	aTerms := a.effTerms()
+	for _, t := range sv {
+		if aTerms[t] {
+			k.fail(UnsupportedCombination, "%q makes %s the subject of what the source says of %s", phrase, quoteList(foreign), quoteList(sv))
+			return
+		}
+	}
+	k.fail(RoleSwap, "%q gives %s what the source says of %s", phrase, quoteList(foreign), quoteList(sv))
+}
+
+// fromToSwap finds "from X to Y" turned into "from Y to X".
+func (k *checker) fromToSwap(a *conj, u *unit, phrase string) {
+	if a.fromSide == nil {
+		return
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			if c.fromSide == nil {
+				continue
+			}
+			af, at := minus(a.fromSide, a.toSide), minus(a.toSide, a.fromSide)
+			cf, ct := minus(c.fromSide, c.toSide), minus(c.toSide, c.fromSide)
+			if overlapCount(af, ct) > 0 && overlapCount(at, cf) > 0 {
+				k.fail(RoleSwap, "%q exchanges where it goes from and to", phrase)
+				return
+			}
+		}
+	}
+}
+
+// pivotSwap finds the two sides of a relation exchanged around one verb
+// ("A calls B" for "B calls A").
+func (k *checker) pivotSwap(a, v *conj, phrase string) {
+	if a.verbTerm == "" || a.verbTerm != v.verbTerm {
+		return
+	}
+	al, ar := nearest(a.left, true), nearest(a.right, false)
+	vl, vr := nearest(v.left, true), nearest(v.right, false)
+	if a.passive != v.passive {
+		vl, vr = vr, vl
+	}
+	if al != "" && ar != "" && al == vr && ar == vl && al != ar {
+		k.fail(RoleSwap, "%q exchanges the two sides of %q", phrase, a.verbTerm)
+	}
+}
+
+// nearest is the non-generic term of a side closest to the verb.
+func nearest(side []string, left bool) string {
+	if left {
+		for i := len(side) - 1; i >= 0; i-- {
+			if !genericLemmas[side[i]] {
+				return side[i]
+			}
+		}
+		return ""
+	}
+	for _, t := range side {
+		if !genericLemmas[t] {
+			return t
+		}
+	}
+	return ""
+}
+
+// polarity compares what the clause negates with what its source negates.
+func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
+	negU, posU := map[string]bool{}, map[string]bool{}
+	rejected := map[string]bool{}
+	heads := map[string]bool{}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			addAll(negU, c.neg)
+			addAll(posU, c.pos)
+			if c.negHead != "" {
+				heads[c.negHead] = true
+			}
+			if c.role == roleRejected {
+				addAll(rejected, c.neg)
+				// "X only through Y, never from Z": never [X] from Z
+				for _, t := range c.inherited {
+					negU[t] = true
+				}
+			}
+		}
+		for i, t := range st.counterNeg {
+			negU[t] = true
+			if i == 0 {
+				heads[t] = true
+			}
+		}
+	}
+	if len(a.neg) > 0 {
+		// the first word negated says what the negation is about
+		// ("nobody has X" negates the whole: no head)
+		head := ""
+		for _, i := range a.toks {
+			t := k.cd.toks[i]
+			if words("nobody nothing none neither nor noone")[t.lower] {
+				break
+			}
+			if t.term != "" && a.neg[t.term] {
+				head = t.term
+				break
+			}
+		}
+		switch {
+		case head != "" && negU[head]:
+		case head != "" && posU[head]:
+			k.fail(Negation, "%q negates what the source affirms", phrase)
+			return
+		default:
+			hit, contra := false, false
+			for t := range a.neg {
+				if negU[t] {
+					hit = true
+				}
+				if posU[t] && !negU[t] {
+					contra = true
+				}
+			}
+			if !hit && contra {
+				k.fail(Negation, "%q negates what the source affirms", phrase)
+				return
+			}
+		}
+	}
+	if len(a.neg) > 0 {
+		return
+	}
+	for t := range a.pos {
+		if !heads[t] || posU[t] {
+			continue
+		}
+		if rejected[t] && a.role != roleRejected {
+			k.fail(RoleSwap, "%q affirms what the source names as the rejected alternative", phrase)
+		} else {
+			k.fail(Negation, "%q affirms what the source negates", phrase)
+		}
+		return
+	}
+}
+
+// hedges fails a certain clause whose source hedges.
+func (k *checker) hedges(a *conj, need []cterm, u *unit, phrase string) {
+	if a.hedged {
+		return
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			if !c.hedged {
+				continue
+			}
+			eff := c.effTerms()
+			n, m := 0, 0
+			for _, t := range need {
+				if !t.generic {
+					m++
+					if t.in(eff) {
+						n++
+					}
+				}
+			}
+			if n >= 2 || (n >= 1 && n*2 >= m) {
+				k.fail(Modality, "%q is stated as certain; the source only supposes it", phrase)
+				return
+			}
+		}
+	}
+}
+
+// opposites fails a clause that uses the opposite of its source's word.
+func (k *checker) opposites(a *conj, u *unit, phrase string) {
+	claimWords := map[string]bool{}
+	for _, s := range k.cd.sents {
+		for i := s.from; i < s.to; i++ {
+			claimWords[k.cd.toks[i].lower] = true
+		}
+	}
+	srcWords := map[string]bool{}
+	for _, st := range u.sents {
+		for i := st.from; i < st.to; i++ {
+			srcWords[st.d.toks[i].lower] = true
+		}
+	}
+	for _, i := range a.toks {
+		w := k.cd.toks[i].lower
+		ops, ok := opposites[w]
+		if !ok || srcWords[w] {
+			continue
+		}
+		for _, o := range ops {
+			if srcWords[o] && !claimWords[o] {
+				k.fail(Opposite, "%q says %q where the source says %q", phrase, w, o)
+				return
+			}
+		}
+	}
+}
+
+// causes checks every cause the claim states.
+func (k *checker) causes() {
+	for _, l := range docLinks(k.cd) {
+		cause, effect := distinctiveSet(l.cause), distinctiveSet(l.effect)
+		if len(cause) == 0 {
+			continue
+		}
+		if !k.causeStated(cause, effect) {
+			k.fail(Causal, "no cited source gives %s as the cause", quoteList(sortedKeys(cause)))
+		}
+	}
+}
+
+func minus(a, b map[string]bool) map[string]bool {
+	m := map[string]bool{}
+	for t := range a {
+		if !b[t] {
+			m[t] = true
+		}
+	}
+	return m
+}
+
+func union(a, b map[string]bool) map[string]bool {
+	m := make(map[string]bool, len(a)+len(b))
+	addAll(m, a)
+	addAll(m, b)
+	return m
+}
+
+func distinctiveSet(m map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for t := range m {
+		if !genericLemmas[t] {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for t := range m {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// share is the part of want found in have.
+func share(want, have map[string]bool) float64 {
+	if len(want) == 0 {
+		return 1
+	}
+	n := 0
+	for t := range want {
+		if have[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
+// causeStated reports whether one cited source states cause as the cause
+// of effect: a causal link of the source with the cause on its cause side
+// and the effect on its effect side, or a decision record that gives the
+// reason in its own words ("X happens. We decided to Y.").
+func (k *checker) causeStated(cause, effect map[string]bool) bool {
+	for _, s := range k.srcs {
+		for _, l := range s.links {
+			c, e := share(cause, l.cause), share(effect, union(l.effect, l.scope))
+			if c >= 0.5 && (len(effect) == 0 || e >= 0.34) && c >= share(cause, l.effect) {
+				k.used[s] = true
+				return true
+			}
+		}
+	}
+	for _, s := range k.srcs {
+		all := map[string]bool{}
+		for _, st := range s.d.sents {
+			addAll(all, st.terms)
+		}
+		// one memory that joins the two ("X; Y instead") states their link
+		if s.Kind == KindMemory && share(cause, all) >= 0.6 && share(minus(effect, cause), all) >= 0.6 && !k.causeElsewhere(s, cause) {
+			k.used[s] = true
+			return true
+		}
+		for _, st := range s.d.sents {
+			if !st.decision && !(s.Type == agentmem.TypeDecision && s.Kind == KindMemory && s.Rationale == "") {
+				continue
+			}
+			if share(effect, st.terms) >= 0.5 && share(cause, all) >= 0.6 && !k.causeElsewhere(s, cause) {
+				k.used[s] = true
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// causeElsewhere reports whether the source states another cause for its
+// decision, which a decision's own words then cannot stand in for.
+func (k *checker) causeElsewhere(s *source, cause map[string]bool) bool {
+	for _, l := range s.links {
+		if share(cause, l.cause) < 0.5 && len(l.cause) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// docLinks is every causal link of a doc: those of its sentences, and a
+// root cause ("Root cause: X", "the cause was X") of the sentences before.
+func docLinks(d *doc) []link {
+	var out []link
+	for i, s := range d.sents {
+		for _, l := range s.links {
+			if len(l.effect) == 0 && i > 0 {
+				l.effect = d.sents[i-1].terms
+			}
+			out = append(out, l)
+		}
+		if s.rootCause {
+			effect := map[string]bool{}
+			for j := max(0, i-3); j < i; j++ {
+				addAll(effect, d.sents[j].terms)
+			}
+			cause := map[string]bool{}
+			for _, c := range s.conjs {
+				if c.verb >= 0 && beForms[d.toks[c.verb].lower] && containsTerm(c.left, lemma("cause")) {
+					addAll(cause, setOf(c.right))
+					continue
+				}
+				addAll(cause, setOf(c.own))
+			}
+			out = append(out, link{cause: cause, effect: effect})
+		}
+	}
+	return out
+}
+
+// status checks a blocker's status against the sources about it.
+func (k *checker) status() {
+	if k.claim.Type != agentmem.TypeBlocker || k.claim.Status == "" {
+		return
+	}
+	about := distinctiveSet(k.claimTerms)
+	if len(about) == 0 {
+		return
+	}
+	resolved, open := false, false
+	for _, s := range k.srcs {
+		if s.Kind == KindMemory && s.Type == agentmem.TypeBlocker {
+			all := map[string]bool{}
+			for _, st := range s.d.sents {
+				addAll(all, st.terms)
+			}
+			if share(about, all) >= 0.5 {
+				if s.Status == agentmem.StatusResolved {
+					resolved = true
+				} else {
+					open = true
+				}
+			}
+			continue
+		}
+		for _, st := range s.d.sents {
+			if overlapCount(about, st.terms) < 2 && share(about, st.terms) < 0.5 {
+				continue
+			}
+			if st.resolved {
+				resolved = true
+			} else {
+				open = true
+			}
+		}
+		if !resolved {
+			// "Closing the blocker" may stand in a sentence of its own.
+			matched := false
+			for _, st := range s.d.sents {
+				if overlapCount(about, st.terms) >= 2 || share(about, st.terms) >= 0.5 {
+					matched = true
+				}
+			}
+			if matched {
+				for _, st := range s.d.sents {
+					if st.resolved && strings.Contains(strings.ToLower(st.d.raw[st.d.toks[st.from].start:st.d.toks[st.to-1].end]), "blocker") {
+						resolved = true
+					}
+				}
+			}
+		}
+	}
+	switch k.claim.Status {
+	case agentmem.StatusResolved:
+		if !resolved {
+			k.fail(StatusChange, "the blocker is marked resolved, but no cited source says it was solved")
+		}
+	default:
+		if resolved && !open {
+			k.fail(StatusChange, "the blocker is marked open, but the cited sources say it was solved")
+		}
+	}
+}
+
+func overlapCount(a, b map[string]bool) int {
+	n := 0
+	for t := range a {
+		if b[t] {
+			n++
+		}
+	}
+	return n
+}
+
+// confidence fails a pattern whose confidence exceeds that of the
+// patterns it restates.
+func (k *checker) confidence() {
+	if k.claim.Confidence == nil {
+		return
+	}
+	about := distinctiveSet(k.claimTerms)
+	for _, s := range k.srcs {
+		if s.Kind != KindMemory || s.Confidence == nil {
+			continue
+		}
+		all := map[string]bool{}
+		for _, st := range s.d.sents {
+			addAll(all, st.terms)
+		}
+		if share(about, all) >= 0.5 && *k.claim.Confidence > *s.Confidence+0.001 {
+			k.fail(NumberContext, "confidence %.2f is higher than the %.2f of the pattern it restates", *k.claim.Confidence, *s.Confidence)
+			return
+		}
+	}
+}
+
+// clauseText is a clause as written, for details.
+func clauseText(d *doc, c *conj) string {
+	if len(c.toks) == 0 {
+		return ""
+	}
+	from, to := d.toks[c.toks[0]].start, d.toks[c.toks[len(c.toks)-1]].end
+	s := strings.Join(strings.Fields(d.raw[from:to]), " ")
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
+}

@@ -1,0 +1,2 @@
+package support
+var debugOn = false
