@@ -60,6 +60,21 @@ func (t cterm) in(set map[string]bool) bool {
 	return false
 }
 
+// inSent reports whether a sentence holds the term: a compound by its key
+// or by its parts as words of their own ("user agent"), not as parts of a
+// longer name ("gpt-4o" is not in "gpt-4o-mini").
+func (t cterm) inSent(st *sent) bool {
+	if len(t.parts) > 1 && !st.plain[t.key] {
+		for _, p := range t.parts {
+			if !st.plain[p] {
+				return false
+			}
+		}
+		return true
+	}
+	return t.in(st.terms)
+}
+
 // checker holds one check's state.
 type checker struct {
 	claim    Claim
@@ -158,6 +173,11 @@ func termAt(toks []token, idx []int, j int) cterm {
 	if j > 0 {
 		prev := toks[idx[j-1]]
 		noun = prev.kind == tkNumber || prev.kind == tkWord && (determiners[prev.lower] || strings.HasSuffix(prev.raw, "'s"))
+		// "the season reset": a noun before it, a determiner before that
+		if !noun && j > 1 && prev.term != "" && !verbLemmas[prev.term] {
+			pp := toks[idx[j-2]]
+			noun = pp.kind == tkWord && determiners[pp.lower]
+		}
 	}
 	return cterm{key: t.term, parts: t.parts, raw: t.raw, code: t.code, noun: noun,
 		verb:    !t.compound && !t.code && verbLemmas[t.term] && (isVerbAt(toks, idx, j) || idx[j] == firstWord(toks, idx)),
@@ -257,25 +277,25 @@ func (k *checker) identifiers(text string) {
 	}
 }
 
-// allParts reports whether every part of a hyphenated word is a term of
-// the cited sources.
+// allParts reports whether one cited source has every part of a
+// hyphenated word.
 func (k *checker) allParts(w string) bool {
-	for _, p := range strings.Split(strings.ToLower(w), "-") {
-		if p == "" || isStop(p) {
-			continue
-		}
-		found := false
-		for _, s := range k.srcs {
-			if k.inSource(cterm{key: lemma(p)}, s) {
-				found = true
+	for _, s := range k.srcs {
+		all := true
+		for _, p := range strings.Split(strings.ToLower(w), "-") {
+			if p == "" || isStop(p) {
+				continue
+			}
+			if !k.inSource(cterm{key: lemma(p)}, s) {
+				all = false
 				break
 			}
 		}
-		if !found {
-			return false
+		if all {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // numbers checks each number of the claim.
@@ -330,7 +350,7 @@ func (k *checker) clause(a *conj) {
 	}
 	withNumbers = append(withNumbers, need...)
 	inherited := setOf(a.inherited)
-	best := k.bestUnit(withNumbers, inherited, setOf(a.left))
+	best := k.bestUnit(withNumbers, inherited, setOf(a.left), a.effTerms())
 	if best == nil {
 		return // nothing of it is anywhere: the overlap check says so
 	}
@@ -367,9 +387,11 @@ func (k *checker) clause(a *conj) {
 	}
 	k.substitution(a, need, best, v, phrase)
 	k.subjectSwap(a, need, best, v, phrase)
+	k.demotedSubject(a, best, phrase)
 	k.pivotSwap(a, v, phrase)
 	k.fromToSwap(a, best, phrase)
 	k.polarity(a, need, best, phrase)
+	k.stillTrue(a, need, best, phrase)
 	k.hedges(a, need, best, phrase)
 	k.opposites(a, best, phrase)
 }
@@ -385,7 +407,7 @@ func (k *checker) inSource(t cterm, s *source) bool {
 
 // bestUnit finds the sentence, or pair of sentences of one source, that
 // holds most of the clause's terms.
-func (k *checker) bestUnit(need []cterm, inherited, subject map[string]bool) *unit {
+func (k *checker) bestUnit(need []cterm, inherited, subject, clauseTerms map[string]bool) *unit {
 	var best *unit
 	better := func(u *unit) bool {
 		if best == nil || u.score > best.score+1e-9 {
@@ -411,10 +433,24 @@ func (k *checker) bestUnit(need []cterm, inherited, subject map[string]bool) *un
 	for _, t := range need {
 		full += t.weight()
 	}
+	sentScore := func(st *sent) float64 {
+		s := 0.0
+		for _, t := range need {
+			if t.inSent(st) {
+				s += t.weight()
+			}
+		}
+		for t := range inherited {
+			if st.terms[t] {
+				s += 0.01
+			}
+		}
+		return s
+	}
 	for _, s := range k.srcs {
 		for _, st := range s.d.sents {
 			u := &unit{src: s, sents: []*sent{st}, terms: st.terms}
-			u.score = score(st.terms)
+			u.score = sentScore(st)
 			if u.score > 0 && better(u) {
 				best = u
 			}
@@ -428,7 +464,7 @@ func (k *checker) bestUnit(need []cterm, inherited, subject map[string]bool) *un
 		ss := s.d.sents
 		for i := range ss {
 			for j := i + 1; j < len(ss) && j <= i+3; j++ {
-				if !k.pairable(ss[i], ss[j], need, inherited, subject) || !k.pairable(ss[j], ss[i], need, inherited, subject) {
+				if !k.pairable(ss[i], ss[j], need, inherited, subject, clauseTerms) || !k.pairable(ss[j], ss[i], need, inherited, subject, clauseTerms) {
 					continue
 				}
 				terms := map[string]bool{}
@@ -448,7 +484,7 @@ func (k *checker) bestUnit(need []cterm, inherited, subject map[string]bool) *un
 // with other: its explicit subject, if any, is one the clause names, or
 // what it alone lends only describes the clause's subject ("the S3
 // Docker layer cache" from a sentence about CI builds).
-func (k *checker) pairable(st, other *sent, need []cterm, inherited, subject map[string]bool) bool {
+func (k *checker) pairable(st, other *sent, need []cterm, inherited, subject, clauseTerms map[string]bool) bool {
 	if len(st.conjs) == 0 {
 		return false
 	}
@@ -470,7 +506,7 @@ func (k *checker) pairable(st, other *sent, need []cterm, inherited, subject map
 			onlySubject = false
 		}
 	}
-	if onlySubject {
+	if onlySubject && dropsDistinctive(other, clauseTerms) {
 		return false // "Slack" taken from "Slack only gets warnings"
 	}
 	for _, t := range subj {
@@ -493,6 +529,23 @@ func (k *checker) pairable(st, other *sent, need []cterm, inherited, subject map
 		}
 	}
 	return lends
+}
+
+// dropsDistinctive reports whether sentence st has a distinctive term the
+// clause does not use.
+func dropsDistinctive(st *sent, clauseTerms map[string]bool) bool {
+	for _, c := range st.conjs {
+		for j := range c.toks {
+			if c.toks[j] == firstWord(st.d.toks, c.toks) {
+				continue // "Bought ...", "Tried ...": a log's verb
+			}
+			t := termAt(st.d.toks, c.toks, j)
+			if t.key != "" && t.distinctive() && !t.in(clauseTerms) && !clauseTerms[t.key] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func nonGeneric(ts []string) []string {
@@ -599,12 +652,33 @@ func (t cterm) distinctive() bool {
 // sentence) has, while the best conjunct has a term of its own the claim
 // dropped: one thing put in another's place.
 func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase string) {
-	if debugOn { fmt.Printf("SUBST %q unit=%d sents v=%v\n", phrase, len(u.sents), v.own) }
 	veff := v.effTerms()
 	aTerms := a.effTerms()
+	// what the best conjunct says that the clause dropped
+	var dropped []string
+	var droppedTerms []cterm
+	for j, i := range v.toks {
+		t := v.s.d.toks[i]
+		if t.term == "" || t.unitWord {
+			continue
+		}
+		ct := termAt(v.s.d.toks, v.toks, j)
+		if strings.HasSuffix(strings.ToLower(t.raw), "ly") {
+			continue // an adverb ("slightly") is no entity
+		}
+		if !ct.distinctive() || ct.in(aTerms) || aTerms[t.term] {
+			continue
+		}
+		dropped = append(dropped, t.raw)
+		droppedTerms = append(droppedTerms, ct)
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	vSubject := len(nonGeneric(v.subject)) > 0 || v.speaker
 	var added []string
+	var foreign []cterm
 	sibling, sameSource := false, false
-	vSubject := len(nonGeneric(v.subject)) > 0
 	for _, t := range need {
 		if !t.distinctive() || t.in(veff) {
 			continue
@@ -621,7 +695,7 @@ func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase s
 					continue
 				}
 				inUnit = true
-				if parallel(v, w) {
+				if parallel(v, w) || k.exchanged(a, droppedTerms, u.src, t) {
 					added = append(added, t.raw)
 					sibling = true
 				}
@@ -630,32 +704,41 @@ func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase s
 		if inUnit {
 			continue
 		}
+		if k.inSource(t, u.src) {
+			// another sentence of the same source: a swap between
+			// parallel statements, or an exchange within the claim
+			for _, st := range u.src.d.sents {
+				for _, w := range st.conjs {
+					if t.in(w.effTerms()) && (parallel(v, w) || k.exchanged(a, droppedTerms, u.src, t)) {
+						added = append(added, t.raw)
+						sameSource = true
+					}
+				}
+			}
+			continue
+		}
 		for _, s := range k.srcs {
 			if k.inSource(t, s) {
-				added = append(added, t.raw)
-				if s == u.src {
-					sameSource = true
-				}
+				foreign = append(foreign, t)
 				break
 			}
 		}
 	}
+	// a word from another source counts when it is a name, when several
+	// come together, or when that source's statement is about the same
+	// thing as the clause; a single common word is a paraphrase
+	if len(foreign) > 1 {
+		for _, t := range foreign {
+			added = append(added, t.raw)
+		}
+	} else if len(foreign) == 1 {
+		t := foreign[0]
+		if t.code || len(t.parts) > 1 || isCapitalWord(t.raw) || isAcronym(t.raw) || k.pivot(a, need, t) {
+			added = append(added, t.raw)
+		}
+	}
 	if len(added) == 0 {
-		return
-	}
-	var dropped []string
-	for j, i := range v.toks {
-		t := v.s.d.toks[i]
-		if t.term == "" || t.unitWord {
-			continue
-		}
-		ct := termAt(v.s.d.toks, v.toks, j)
-		if !ct.distinctive() || ct.in(aTerms) || aTerms[t.term] {
-			continue
-		}
-		dropped = append(dropped, t.raw)
-	}
-	if len(dropped) == 0 {
+		k.nameVariant(need, droppedTerms, phrase)
 		return
 	}
 	if sibling || sameSource {
@@ -663,6 +746,127 @@ func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase s
 		return
 	}
 	k.fail(UnsupportedCombination, "%q joins %s from another source to a fact about %s", phrase, quoteList(added), quoteList(dropped))
+}
+
+// pivot reports whether a cited sentence with x also has another
+// distinctive term of the clause.
+func (k *checker) pivot(a *conj, need []cterm, x cterm) bool {
+	for _, s := range k.srcs {
+		for _, st := range s.d.sents {
+			if !x.in(st.terms) {
+				continue
+			}
+			for _, t := range need {
+				if t.key != x.key && t.distinctive() && t.in(st.terms) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// nameVariant fails a clause that puts a name found in no cited source
+// where its source has a similar one ("libaddress" for "libpostal", a
+// capitalised name for another).
+func (k *checker) nameVariant(need []cterm, dropped []cterm, phrase string) {
+	for _, t := range need {
+		if !t.distinctive() || len(t.key) < 5 {
+			continue
+		}
+		known := false
+		for _, s := range k.srcs {
+			if k.inSource(t, s) {
+				known = true
+				break
+			}
+		}
+		if known {
+			continue
+		}
+		for _, y := range dropped {
+			if len(y.key) < 5 || y.key == t.key {
+				continue
+			}
+			capital := isCapitalWord(t.raw) && isCapitalWord(y.raw)
+			if commonPrefix(t.key, y.key) >= 3 || commonSuffix(t.key, y.key) >= 4 || capital {
+				k.fail(IdentifierMissing, "%q names %q, which no cited source has (the source says %q)", phrase, t.raw, y.raw)
+				return
+			}
+		}
+	}
+}
+
+func isCapitalWord(w string) bool {
+	rs := []rune(w)
+	return len(rs) > 1 && unicode.IsUpper(rs[0]) && !isAcronym(w)
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func commonSuffix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
+}
+
+// exchanged reports whether a term the clause dropped from its source went
+// to another clause of the claim that rests on another statement of the
+// same source: the two statements' terms exchanged ("validates on the
+// client; the server only predicts it").
+func (k *checker) exchanged(a *conj, dropped []cterm, src *source, x cterm) bool {
+	for _, s := range k.cd.sents {
+		for _, b := range s.conjs {
+			if b == a {
+				continue
+			}
+			beff := b.effTerms()
+			moved := false
+			for _, y := range dropped {
+				if y.in(beff) {
+					moved = true
+				}
+			}
+			if !moved {
+				continue
+			}
+			// b rests on a statement of src that shares another term with it
+			for _, st := range src.d.sents {
+				for _, w := range st.conjs {
+					weff := w.effTerms()
+					if !x.in(weff) {
+						continue // the statement x came from
+					}
+					shared := 0
+					for t := range beff {
+						if weff[t] && !genericLemmas[t] {
+							isDropped := false
+							for _, y := range dropped {
+								if y.key == t {
+									isDropped = true
+								}
+							}
+							if !isDropped {
+								shared++
+							}
+						}
+					}
+					if shared > 0 {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // parallel reports whether two conjuncts say the same kind of thing of
@@ -718,6 +922,50 @@ func (k *checker) subjectSwap(a *conj, need []cterm, u *unit, v *conj, phrase st
 		}
 	}
 	k.fail(RoleSwap, "%q gives %s what the source says of %s", phrase, quoteList(foreign), quoteList(sv))
+}
+
+// demotedSubject finds a clause whose subject comes from another source
+// while the statement it rests on has a subject of its own, which the
+// clause turns into an object ("electron-updater signs the Windows
+// installer" from "the Windows installer is now signed").
+func (k *checker) demotedSubject(a *conj, u *unit, phrase string) {
+	sa := nonGeneric(a.subject)
+	if len(sa) == 0 || a.anaphoric {
+		return
+	}
+	var foreign []string
+	for _, t := range sa {
+		if u.terms[t] || verbLemmas[t] {
+			continue
+		}
+		n := 0
+		for _, s := range k.srcs {
+			if k.inSource(cterm{key: t}, s) {
+				n++
+			}
+		}
+		if n > 0 && n < 3 {
+			foreign = append(foreign, t)
+		}
+	}
+	if len(foreign) == 0 {
+		return
+	}
+	aTerms := a.effTerms()
+	for _, st := range u.sents {
+		for _, w := range st.conjs {
+			sw := nonGeneric(w.subject)
+			if len(sw) == 0 || w.anaphoric {
+				continue
+			}
+			for _, t := range sw {
+				if aTerms[t] && !containsTerm(sa, t) {
+					k.fail(UnsupportedCombination, "%q makes %s the subject of what the source says of %s", phrase, quoteList(foreign), quoteList(sw))
+					return
+				}
+			}
+		}
+	}
 }
 
 // fromToSwap finds "from X to Y" turned into "from Y to X".
@@ -839,8 +1087,14 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 	if len(a.neg) > 0 {
 		return
 	}
+	onlyNeg := 0
 	for t := range a.pos {
-		if !heads[t] || posU[t] {
+		if negU[t] && !posU[t] && !genericLemmas[t] {
+			onlyNeg++
+		}
+	}
+	for t := range a.pos {
+		if !negU[t] || posU[t] || !heads[t] && onlyNeg < 2 {
 			continue
 		}
 		if rejected[t] && a.role != roleRejected {
@@ -849,6 +1103,47 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 			k.fail(Negation, "%q affirms what the source negates", phrase)
 		}
 		return
+	}
+}
+
+// stillTrue fails a clause saying something "still" holds when a cited
+// sentence about it says it no longer does (or is solved): a claim of
+// persistence needs every source about it to agree.
+func (k *checker) stillTrue(a *conj, need []cterm, best *unit, phrase string) {
+	if !a.has("still") || a.negated {
+		return
+	}
+	total := 0.0
+	for _, t := range need {
+		total += t.weight()
+	}
+	for _, s := range k.srcs {
+		for _, st := range s.d.sents {
+			if st == best.sents[0] {
+				continue
+			}
+			cov := 0.0
+			for _, t := range need {
+				if t.in(st.terms) {
+					cov += t.weight()
+				}
+			}
+			if total == 0 || cov/total < 0.6 {
+				continue
+			}
+			if st.resolved {
+				k.fail(Negation, "%q says it still holds; a cited source says it no longer does", phrase)
+				return
+			}
+			for _, c := range st.conjs {
+				for t := range a.pos {
+					if c.neg[t] && c.negHead == t {
+						k.fail(Negation, "%q says it still holds; a cited source says it no longer does", phrase)
+						return
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -995,6 +1290,22 @@ func (k *checker) causeStated(cause, effect map[string]bool) bool {
 		if s.Kind == KindMemory && share(cause, all) >= 0.6 && share(minus(effect, cause), all) >= 0.6 && !k.causeElsewhere(s, cause) {
 			k.used[s] = true
 			return true
+		}
+		// so do two sentences of a record side by side ("Apple will not
+		// change this; we show a hint"), when the record names no other
+		// cause
+		if !k.causeElsewhere(s, cause) {
+			ss := s.d.sents
+			for i := range ss {
+				win := map[string]bool{}
+				for j := i; j < len(ss) && j <= i+3; j++ {
+					win = union(win, ss[j].terms)
+					if share(cause, win) >= 0.6 && share(minus(effect, cause), win) >= 0.6 {
+						k.used[s] = true
+						return true
+					}
+				}
+			}
 		}
 		for _, st := range s.d.sents {
 			if !st.decision && !(s.Type == agentmem.TypeDecision && s.Kind == KindMemory && s.Rationale == "") {

@@ -67,12 +67,13 @@ var neutralPhrases = []string{"no more than", "not more than", "no less than", "
 var hedgeWords = words(`might may maybe perhaps possibly probably likely unlikely could seem seems seemed
 	seemingly apparently presumably suspect suspects suspected suspicion guess hypothesis hypothesize
 	potentially unclear unconfirmed unverified uncertain tbd looks think thinks believe believes would
-	suggests suggest plausibly conceivably`)
+	suggests suggest plausibly conceivably planned plans expected expects says said supposedly reportedly`)
 
 // hedgePhrases make a statement uncertain as a whole.
 var hedgePhrases = []string{"not sure", "not confirmed", "not verified", "to be confirmed", "need to confirm",
 	"needs to be confirmed", "needs confirmation", "need to check", "needs checking", "not clear", "looks like",
-	"not measured", "not yet measured", "to be verified", "not proven", "appear to", "appears to", "appeared to"}
+	"not measured", "not yet measured", "to be verified", "not proven", "appear to", "appears to", "appeared to",
+	"plan to", "according to", "is planned", "are planned"}
 
 // Causal cues. causeAfter cues put the cause after them ("A because B"),
 // causeBefore cues before them ("B, so A"); purpose cues state what an
@@ -138,7 +139,7 @@ var leadingPrepositions = words(`in on at for during after before when if since 
 // lemma); a word whose lemma is here may be the verb of its clause.
 var verbLemmas = lemmaSet(`accept access ack acknowledge add affect allow alert answer append apply archive
 	ask assign assume avoid back backfill batch become begin belong benchmark block boot break bring build
-	bump cache call cancel cap catch change check choose clean clear close collect come commit compare
+	bump buy cache call cancel cap cause catch change check choose clean clear close collect come commit compare
 	compile complete compress compute configure confirm connect consume contain copy corrupt count cover
 	crash create cut debounce decide default define delete depend deploy detect differ disable double
 	download drift drop dump embed emit enable encode encrypt end enforce evaluate evict exceed expire
@@ -147,7 +148,7 @@ var verbLemmas = lemmaSet(`accept access ack acknowledge add affect allow alert 
 	ignore import improve include increase index inject install introduce invalidate investigate invoke
 	keep kill land last launch lead leak let limit list live load lock log look lose lower make manage
 	mark match measure merge migrate misclassify miss mount move need notify offer open own page parse
-	partition patch pause pay persist pick pin poll polyfill prefer prevent print process produce promote
+	partition patch pause pay persist pick pin poll polyfill predict prefer prevent print process produce promote
 	protect provide provision publish pull push put query queue raise reach read rebuild receive reconcile
 	record recover redeploy redraw reduce refresh reject release reload remove rename render repeat
 	replace replay report reproduce request require reset resize resolve restart restore retain retry
@@ -171,6 +172,7 @@ var irregular = map[string]string{
 	"rewritten": "rewrite", "reran": "rerun", "overwrote": "overwrite", "overwritten": "overwrite",
 	"drove": "drive", "driven": "drive", "understood": "understand", "forgot": "forget", "forgotten": "forget",
 	"split": "split", "set": "set", "put": "put", "cut": "cut", "hit": "hit", "shut": "shut", "let": "let",
+	"bought": "buy", "came": "come", "sought": "seek", "won": "win", "wound": "wind",
 	"did": "do", "done": "do", "does": "do", "has": "have", "had": "have", "is": "be", "are": "be", "was": "be",
 	"were": "be", "been": "be", "went through": "go", "data": "data", "indices": "index", "analyses": "analysis",
 }

@@ -375,6 +375,7 @@ type sent struct {
 	idx      int // position in its doc
 	conjs    []*conj
 	terms    map[string]bool // every term of the sentence, compound parts included
+	plain    map[string]bool // its words' terms, compounds whole (no parts)
 	hedged   bool
 	// hedgeAll is set when the whole sentence is uncertain: a question,
 	// or followed by "not confirmed yet".
@@ -420,6 +421,7 @@ type conj struct {
 	fromSide, toSide map[string]bool // terms after "from" and after its "to"
 	subject          []string
 	anaphoric        bool // starts with a pronoun
+	speaker          bool // its subject is "we", "I" or "you": explicit, but no term
 	verb             int  // token index of its verb, -1 when none
 	verbTerm         string
 	headVerb         string // its verb, or the one it borrows ("and Linux" borrows "comes")
@@ -471,20 +473,57 @@ func analyseAs(text string, source bool) *doc {
 		}
 		start = end + 1
 	}
+	depth := 0
 	for k, t := range d.toks {
 		if t.kind != tkPunct {
 			continue
 		}
 		switch t.raw {
+		case "(", "[":
+			depth++
+		case ")", "]":
+			depth = max(0, depth-1)
 		case ";", "\n", "!", "?":
 			flush(k)
+			depth = 0
+		case ":":
+			// "do X: Y does Z" (not a "Label:" at the sentence's start,
+			// nor "(why: ...)")
+			if depth == 0 && t.spaceAfter && k-start > 4 && hasVerbAhead(d.toks, k+1, min(len(d.toks), k+9)) && !nextIsNumber(d.toks, k) {
+				flush(k)
+			}
 		case ".":
 			if t.spaceAfter {
 				flush(k)
+				depth = 0
 			}
 		}
 	}
 	flush(len(d.toks))
+	// "...; streaming the parse keeps it under 20 ms": it is the subject
+	// of the sentence before
+	for i := 1; i < len(d.sents); i++ {
+		s, p := d.sents[i], d.sents[i-1]
+		if len(s.conjs) == 0 || len(p.conjs) == 0 {
+			continue
+		}
+		c, pc := s.conjs[0], p.conjs[len(p.conjs)-1]
+		if pc.role == roleParen {
+			continue
+		}
+		ante := pc.subject
+		if len(ante) == 0 {
+			ante = pc.inherited
+		}
+		if len(ante) == 0 {
+			ante = pc.firstNouns()
+		}
+		if c.hasObjectPronoun() || c.anaphoric {
+			c.inherited = append(c.inherited, ante...)
+			c.context = append(c.context, ante...)
+			c.eff = nil
+		}
+	}
 	// "Otherwise, Y" negates the condition of the sentence before.
 	for i := 1; i < len(d.sents); i++ {
 		s, p := d.sents[i], d.sents[i-1]
@@ -515,6 +554,10 @@ func analyseAs(text string, source bool) *doc {
 		}
 	}
 	return d
+}
+
+func nextIsNumber(toks []token, k int) bool {
+	return k+1 < len(toks) && toks[k+1].kind == tkNumber
 }
 
 // markers that open a conjunct after a comma, and without one.
@@ -565,6 +608,7 @@ func markerRole(w string) role {
 func (s *sent) analyse() bool {
 	toks := s.d.toks
 	s.terms = map[string]bool{}
+	s.plain = map[string]bool{}
 	hasWord := false
 	for k := s.from; k < s.to; k++ {
 		t := &toks[k]
@@ -577,6 +621,7 @@ func (s *sent) analyse() bool {
 		}
 		if t.term != "" {
 			s.terms[t.term] = true
+			s.plain[t.term] = true
 			for _, p := range t.parts {
 				s.terms[p] = true
 			}
@@ -737,6 +782,12 @@ func (s *sent) split() {
 					newConj(w, markerRole(w))
 					continue
 				}
+				// "X is cached for 30 days, the cache holds Y": a new clause
+				if k+2 < s.to && toks[k+1].kind == tkWord && (determiners[toks[k+1].lower] && toks[k+1].lower != "to" || pronouns[toks[k+1].lower] && toks[k+1].lower != "which") &&
+					cur.verb0() && hasVerbAhead(toks, k+2, min(s.to, nextComma(toks, k+1, s.to))) {
+					newConj(",", rolePlain)
+					continue
+				}
 				// "71% with X, 64% without it": a list of numbers
 				if k+1 < s.to && toks[k+1].kind == tkNumber && cur.hasNumber() {
 					newConj(",", rolePlain)
@@ -803,6 +854,16 @@ func lowerWords(ts []token) []string {
 		out[i] = ts[i].lower
 	}
 	return out
+}
+
+// nextComma is the index of the next comma after k (or to).
+func nextComma(toks []token, k, to int) int {
+	for i := k + 1; i < to; i++ {
+		if toks[i].raw == "," {
+			return i
+		}
+	}
+	return to
 }
 
 // onlyConj reports whether c is the first conjunct with words.
@@ -967,6 +1028,21 @@ func (c *conj) read(i int) {
 			c.pos[t.term] = true
 		}
 	}
+	// "nothing from X is sent": the negation is about the verb
+	if negFrom >= 0 && negFrom < len(masked) && words("nothing nobody none neither noone no")[masked[negFrom]] && c.verbTerm != "" && c.verb >= 0 {
+		for j, k := range c.toks {
+			if k == c.verb && j > negFrom {
+				c.negHead = c.verbTerm
+			}
+		}
+	}
+	// "automation does not": the ellipsis negates what stands before
+	if negFrom >= 0 && len(c.neg) == 0 && c.role != roleRejected {
+		for t := range c.pos {
+			c.neg[t] = true
+		}
+		c.pos = map[string]bool{}
+	}
 	c.negated = negFrom >= 0 || len(c.neg) > 0
 	c.hedged = c.s.hedgeAll || hasHedge(" "+strings.Join(lower, " ")+" ")
 	_ = i
@@ -986,8 +1062,12 @@ func (c *conj) findVerb() {
 	if first < 0 {
 		return
 	}
-	if pronouns[toks[c.toks[first]].lower] {
-		c.anaphoric = true
+	if w := toks[c.toks[first]].lower; pronouns[w] {
+		if w == "we" || w == "i" || w == "you" {
+			c.speaker = true
+		} else {
+			c.anaphoric = true
+		}
 	}
 	verbAt := -1
 	imperative := false
@@ -1040,10 +1120,10 @@ func (c *conj) findVerb() {
 			if auxiliaries[t.lower] || negationWords[t.lower] || hedgeWords[t.lower] || isStop(t.lower) && !determiners[t.lower] {
 				continue
 			}
-			if verbLemmas[t.term] || strings.HasSuffix(t.lower, "ed") || irregular[t.lower] != "" {
+			if verbLemmas[t.term] || strings.HasSuffix(t.lower, "ed") || irregularForm(t.lower) {
 				c.verbTerm = t.term
 				if beForms[vt.lower] || beForms[toks[c.toks[j-1]].lower] {
-					c.passive = strings.HasSuffix(t.lower, "ed") || irregular[t.lower] != "" || strings.HasSuffix(t.lower, "en")
+					c.passive = strings.HasSuffix(t.lower, "ed") || irregularForm(t.lower) || strings.HasSuffix(t.lower, "en")
 				}
 			}
 			break
@@ -1074,6 +1154,27 @@ func (c *conj) findVerb() {
 
 var beForms = words("is are was were be been being am")
 
+// irregularForm reports whether w is an irregular past or participle
+// ("sent", "built"), not a base form that is its own past ("hit", "set").
+func irregularForm(w string) bool {
+	base := irregular[w]
+	return base != "" && base != w && base != "data"
+}
+
+// isAcronym reports whether w is written in capitals ("API", "GETs").
+func isAcronym(w string) bool {
+	w = strings.TrimSuffix(w, "s")
+	if len(w) < 2 {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
 // clearVerbAfter returns the position of a clear verb (an auxiliary or an
 // inflected verb after a noun) after j in the conjunct, or -1.
 func (c *conj) clearVerbAfter(j int) int {
@@ -1101,6 +1202,9 @@ func isVerbAt(toks []token, idx []int, j int) bool {
 	if t.kind != tkWord || t.compound || !(verbLemmas[t.term] || irregular[t.lower] != "" && irregular[t.lower] != "data") || strings.HasSuffix(t.lower, "ings") {
 		return false
 	}
+	if isAcronym(t.raw) {
+		return false // "API GETs"
+	}
 	if j == 0 {
 		return true
 	}
@@ -1119,7 +1223,7 @@ func isVerbAt(toks []token, idx []int, j int) bool {
 		name := toks[idx[j-2]]
 		return name.kind == tkWord && !determiners[name.lower] && !leadingPrepositions[name.lower] && unicode.IsUpper([]rune(name.raw)[0])
 	}
-	inflected := (strings.HasSuffix(t.lower, "s") && !strings.HasSuffix(t.lower, "ss")) || strings.HasSuffix(t.lower, "ed") || irregular[t.lower] != ""
+	inflected := (strings.HasSuffix(t.lower, "s") && !strings.HasSuffix(t.lower, "ss")) || strings.HasSuffix(t.lower, "ed") || irregularForm(t.lower)
 	if inflected {
 		return true
 	}
@@ -1140,9 +1244,27 @@ func (s *sent) inherit() {
 		if c.role == roleParen {
 			continue
 		}
+		// ", which forwards them": which is the noun before it
+		if prev != nil && (c.marker == "which" || c.marker == "who" || c.marker == "where") {
+			ante := prev.right
+			if len(ante) > 3 {
+				ante = ante[len(ante)-3:]
+			}
+			if len(ante) == 0 {
+				ante = prev.subject
+			}
+			c.inherited = append(c.inherited, ante...)
+			if c.hasObjectPronoun() {
+				c.inherited = append(c.inherited, prev.subject...)
+				c.context = append(c.context, prev.subject...)
+			}
+			prev = c
+			continue
+		}
 		if prev != nil {
 			head := append(append([]string{}, prev.subject...), prev.inherited...)
 			switch {
+			case c.speaker:
 			case c.verb < 0:
 				if prev.headVerb != "" {
 					head = append(head, prev.headVerb)
@@ -1177,6 +1299,23 @@ func (c *conj) hasNumber() bool {
 		}
 	}
 	return false
+}
+
+// firstNouns are the terms before the first verb-like word ("A Worker hit
+// the limit": worker).
+func (c *conj) firstNouns() []string {
+	var out []string
+	for _, k := range c.toks {
+		t := c.s.d.toks[k]
+		if t.term == "" {
+			continue
+		}
+		if verbLemmas[t.term] || irregular[t.lower] != "" {
+			break
+		}
+		out = append(out, t.term)
+	}
+	return out
 }
 
 // has reports whether the conjunct has the word w.

@@ -1,2 +1,0 @@
-package support
-var debugOn = false
