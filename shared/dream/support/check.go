@@ -200,15 +200,17 @@ func firstWord(toks []token, idx []int) int {
 // other nouns nameWeight... see termWeight: a paraphrase changes common
 // words, an invention brings names.
 func (k *checker) overlap() (float64, []string, int) {
-	all := map[string]bool{}
-	for _, s := range k.srcs {
-		for _, st := range s.d.sents {
-			addAll(all, st.terms)
+	inAny := func(t cterm) bool {
+		for _, s := range k.srcs {
+			if t.in(s.all) {
+				return true
+			}
 		}
+		return false
 	}
 	var missing []string
 	seen := map[string]bool{}
-	found, total := 0.0, 0.0
+	foundW, total := 0.0, 0.0
 	n := 0
 	for _, s := range k.cd.sents {
 		for _, c := range s.conjs {
@@ -226,9 +228,13 @@ func (k *checker) overlap() (float64, []string, int) {
 				seen[t.key] = true
 				n++
 				w := termWeight(tok, i == s.from)
+				found := inAny(t)
+				if i > 0 && k.cd.toks[i-1].kind == tkNumber && k.cd.toks[i-1].unit != "" && !found {
+					w = 0.25 // "a 30-day lifetime": the noun a measure describes
+				}
 				total += w
-				if t.in(all) {
-					found += w
+				if found {
+					foundW += w
 				} else {
 					missing = append(missing, strings.Trim(t.raw, "'’"))
 				}
@@ -238,7 +244,7 @@ func (k *checker) overlap() (float64, []string, int) {
 	if total == 0 {
 		return 0, missing, 0
 	}
-	return found / total, missing, n
+	return foundW / total, missing, n
 }
 
 // termWeight is what a claim's word counts for in its overlap: a name
@@ -300,12 +306,8 @@ func (k *checker) allParts(w string) bool {
 
 // numbers checks each number of the claim.
 func (k *checker) numbers(v *Verdict) {
-	var occs []numOcc
-	for _, s := range k.srcs {
-		occs = append(occs, s.nums...)
-	}
 	for _, n := range k.cd.numbers() {
-		class, detail := checkNumber(n, occs)
+		class, detail := checkNumber(n, k.srcs)
 		if class == "" {
 			continue
 		}
@@ -396,14 +398,7 @@ func (k *checker) clause(a *conj) {
 	k.opposites(a, best, phrase)
 }
 
-func (k *checker) inSource(t cterm, s *source) bool {
-	for _, st := range s.d.sents {
-		if t.in(st.terms) {
-			return true
-		}
-	}
-	return false
-}
+func (k *checker) inSource(t cterm, s *source) bool { return t.in(s.all) }
 
 // bestUnit finds the sentence, or pair of sentences of one source, that
 // holds most of the clause's terms.
@@ -414,20 +409,6 @@ func (k *checker) bestUnit(need []cterm, inherited, subject, clauseTerms map[str
 			return true
 		}
 		return u.score > best.score-1e-9 && len(u.sents) < len(best.sents)
-	}
-	score := func(terms map[string]bool) float64 {
-		s := 0.0
-		for _, t := range need {
-			if t.in(terms) {
-				s += t.weight()
-			}
-		}
-		for t := range inherited {
-			if terms[t] {
-				s += 0.01
-			}
-		}
-		return s
 	}
 	full := 0.0
 	for _, t := range need {
@@ -449,11 +430,11 @@ func (k *checker) bestUnit(need []cterm, inherited, subject, clauseTerms map[str
 	}
 	for _, s := range k.srcs {
 		for _, st := range s.d.sents {
-			u := &unit{src: s, sents: []*sent{st}, terms: st.terms}
-			u.score = sentScore(st)
-			if u.score > 0 && better(u) {
-				best = u
+			sc := sentScore(st)
+			if sc <= 0 || best != nil && sc <= best.score+1e-9 {
+				continue
 			}
+			best = &unit{src: s, sents: []*sent{st}, terms: st.terms, score: sc}
 		}
 	}
 	if best != nil && best.score >= full-1e-9 {
@@ -464,14 +445,30 @@ func (k *checker) bestUnit(need []cterm, inherited, subject, clauseTerms map[str
 		ss := s.d.sents
 		for i := range ss {
 			for j := i + 1; j < len(ss) && j <= i+3; j++ {
-				if !k.pairable(ss[i], ss[j], need, inherited, subject, clauseTerms) || !k.pairable(ss[j], ss[i], need, inherited, subject, clauseTerms) {
+				pair, si, sj := 0.0, 0.0, 0.0
+				for _, t := range need {
+					a, b := t.in(ss[i].terms), t.in(ss[j].terms)
+					if a || b {
+						pair += t.weight()
+					}
+					if a {
+						si += t.weight()
+					}
+					if b {
+						sj += t.weight()
+					}
+				}
+				for t := range inherited {
+					if ss[i].terms[t] || ss[j].terms[t] {
+						pair += 0.01
+					}
+				}
+				if pair <= si+1e-9 || pair <= sj+1e-9 || (best != nil && pair < best.score-1e-9) {
 					continue
 				}
-				terms := map[string]bool{}
-				addAll(terms, ss[i].terms)
-				addAll(terms, ss[j].terms)
-				u := &unit{src: s, sents: []*sent{ss[i], ss[j]}, terms: terms, score: score(terms)}
-				if u.score > score(ss[i].terms)+1e-9 && u.score > score(ss[j].terms)+1e-9 && better(u) {
+				u := &unit{src: s, sents: []*sent{ss[i], ss[j]}, score: pair}
+				if better(u) && k.pairable(ss[i], ss[j], need, inherited, subject, clauseTerms) && k.pairable(ss[j], ss[i], need, inherited, subject, clauseTerms) {
+					u.terms = union(ss[i].terms, ss[j].terms)
 					best = u
 				}
 			}
@@ -1253,6 +1250,20 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
+// shareEither is the part of want found in a or b.
+func shareEither(want, a, b map[string]bool) float64 {
+	if len(want) == 0 {
+		return 1
+	}
+	n := 0
+	for t := range want {
+		if a[t] || b[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
 // share is the part of want found in have.
 func share(want, have map[string]bool) float64 {
 	if len(want) == 0 {
@@ -1274,7 +1285,7 @@ func share(want, have map[string]bool) float64 {
 func (k *checker) causeStated(cause, effect map[string]bool) bool {
 	for _, s := range k.srcs {
 		for _, l := range s.links {
-			c, e := share(cause, l.cause), share(effect, union(l.effect, l.scope))
+			c, e := share(cause, l.cause), shareEither(effect, l.effect, l.scope)
 			if c >= 0.5 && (len(effect) == 0 || e >= 0.34) && c >= share(cause, l.effect) {
 				k.used[s] = true
 				return true
@@ -1282,10 +1293,7 @@ func (k *checker) causeStated(cause, effect map[string]bool) bool {
 		}
 	}
 	for _, s := range k.srcs {
-		all := map[string]bool{}
-		for _, st := range s.d.sents {
-			addAll(all, st.terms)
-		}
+		all := s.all
 		// one memory that joins the two ("X; Y instead") states their link
 		if s.Kind == KindMemory && share(cause, all) >= 0.6 && share(minus(effect, cause), all) >= 0.6 && !k.causeElsewhere(s, cause) {
 			k.used[s] = true
@@ -1373,11 +1381,7 @@ func (k *checker) status() {
 	resolved, open := false, false
 	for _, s := range k.srcs {
 		if s.Kind == KindMemory && s.Type == agentmem.TypeBlocker {
-			all := map[string]bool{}
-			for _, st := range s.d.sents {
-				addAll(all, st.terms)
-			}
-			if share(about, all) >= 0.5 {
+			if share(about, s.all) >= 0.5 {
 				if s.Status == agentmem.StatusResolved {
 					resolved = true
 				} else {
@@ -1386,31 +1390,25 @@ func (k *checker) status() {
 			}
 			continue
 		}
+		if overlapCount(about, s.all) < 2 && share(about, s.all) < 0.5 {
+			continue
+		}
+		// a record about the blocker: solved if a sentence about it, or
+		// one closing "the blocker", says so
+		solved := false
 		for _, st := range s.d.sents {
-			if overlapCount(about, st.terms) < 2 && share(about, st.terms) < 0.5 {
+			if !st.resolved {
 				continue
 			}
-			if st.resolved {
-				resolved = true
-			} else {
-				open = true
+			text := strings.ToLower(st.d.raw[st.d.toks[st.from].start:st.d.toks[st.to-1].end])
+			if overlapCount(about, st.terms) > 0 || strings.Contains(text, "blocker") {
+				solved = true
 			}
 		}
-		if !resolved {
-			// "Closing the blocker" may stand in a sentence of its own.
-			matched := false
-			for _, st := range s.d.sents {
-				if overlapCount(about, st.terms) >= 2 || share(about, st.terms) >= 0.5 {
-					matched = true
-				}
-			}
-			if matched {
-				for _, st := range s.d.sents {
-					if st.resolved && strings.Contains(strings.ToLower(st.d.raw[st.d.toks[st.from].start:st.d.toks[st.to-1].end]), "blocker") {
-						resolved = true
-					}
-				}
-			}
+		if solved {
+			resolved = true
+		} else {
+			open = true
 		}
 	}
 	switch k.claim.Status {
@@ -1446,11 +1444,7 @@ func (k *checker) confidence() {
 		if s.Kind != KindMemory || s.Confidence == nil {
 			continue
 		}
-		all := map[string]bool{}
-		for _, st := range s.d.sents {
-			addAll(all, st.terms)
-		}
-		if share(about, all) >= 0.5 && *k.claim.Confidence > *s.Confidence+0.001 {
+		if share(about, s.all) >= 0.5 && *k.claim.Confidence > *s.Confidence+0.001 {
 			k.fail(NumberContext, "confidence %.2f is higher than the %.2f of the pattern it restates", *k.claim.Confidence, *s.Confidence)
 			return
 		}

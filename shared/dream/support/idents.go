@@ -190,8 +190,9 @@ func containsWord(s, sub string) bool {
 		}
 		i += from
 		end := i + len(sub)
-		before := i == 0 || !nameByte(s[i-1])
-		after := end == len(s) || !nameByte(s[end]) || (s[end] == '.' && (end+1 == len(s) || !nameByte(s[end+1])))
+		before := i == 0 || !nameByte(s[i-1]) && !(strings.IndexByte(":./", s[i-1]) >= 0 && i >= 2 && nameByte(s[i-2]))
+		// "lint" is not "lint:fix", nor "config" "config.toml"
+		after := end == len(s) || !nameByte(s[end]) && !(strings.IndexByte(":./=", s[end]) >= 0 && end+1 < len(s) && nameByte(s[end+1]))
 		if before && after {
 			return true
 		}
@@ -239,7 +240,11 @@ func softFound(w string, d *doc) bool {
 		}
 		ok := true
 		for i := range lemmas {
-			if k+i >= len(d.toks) || d.toks[k+i].kind != tkWord || lemma(d.toks[k+i].lower) != lemmas[i] {
+			if k+i >= len(d.toks) || d.toks[k+i].kind != tkWord {
+				ok = false
+				break
+			}
+			if t := d.toks[k+i]; t.term != lemmas[i] && t.lower != parts[i] {
 				ok = false
 				break
 			}

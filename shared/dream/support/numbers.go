@@ -111,9 +111,10 @@ func (c *conj) numberContext(j int) map[string]float64 {
 			}
 			continue
 		}
-		if d > maxNumberDistance || active && i < c.verbPos() && d > 2 {
+		if d > maxNumberDistance {
 			continue
 		}
+		subjectSide := active && i < c.verbPos() && d > 2
 		if !verbLemmas[t.term] {
 			nearer := false
 			for _, ns := range numSlots {
@@ -126,6 +127,9 @@ func (c *conj) numberContext(j int) map[string]float64 {
 			}
 		}
 		w := 1 / float64(1+d)
+		if subjectSide {
+			w /= 2 // the agent of an active verb, not what is measured
+		}
 		add(t.term, w)
 		for _, p := range t.parts {
 			add(p, w*0.8)
@@ -265,38 +269,46 @@ func competes(claim, other numOcc) bool {
 // checkNumber tests one number of a claim against the numbers of the
 // cited sources. It returns "" when the number is supported, else the
 // class and a detail.
-func checkNumber(c numOcc, occs []numOcc) (Class, string) {
-	var same, compatible, others []numOcc
-	for _, o := range occs {
-		if sameValue(o.value, c.value) {
-			same = append(same, o)
-			if unitsAgree(c, o) {
-				compatible = append(compatible, o)
+func checkNumber(c numOcc, srcs []*source) (Class, string) {
+	same, compatible := 0, 0
+	for _, s := range srcs {
+		for _, o := range s.nums {
+			if sameValue(o.value, c.value) {
+				same++
+				if unitsAgree(c, o) {
+					compatible++
+				}
 			}
-		} else if competes(c, o) {
-			others = append(others, o)
 		}
 	}
 	switch {
-	case len(same) == 0:
+	case same == 0:
 		return NumberMissing, numberMissingDetail
-	case len(compatible) == 0:
+	case compatible == 0:
 		return NumberContext, fmt.Sprintf("%s appears in the sources, but not as %s %s", c.raw, c.value, unitName(c))
 	}
 	var beaten numOcc
-	for _, o1 := range compatible {
-		ok := true
-		for _, o2 := range others {
-			if o2.value == o1.pairFrom {
-				continue // the value the source says it replaced
+	for _, s1 := range srcs {
+		for _, o1 := range s1.nums {
+			if !sameValue(o1.value, c.value) || !unitsAgree(c, o1) {
+				continue
 			}
-			if beats(c, o2, o1) {
-				ok, beaten = false, o2
-				break
+			ok := true
+		rivals:
+			for _, s2 := range srcs {
+				for _, o2 := range s2.nums {
+					if sameValue(o2.value, c.value) || !competes(c, o2) || o2.value == o1.pairFrom {
+						continue // o2.value == o1.pairFrom: the value the source says it replaced
+					}
+					if beats(c, o2, o1) {
+						ok, beaten = false, o2
+						break rivals
+					}
+				}
 			}
-		}
-		if ok {
-			return "", ""
+			if ok {
+				return "", ""
+			}
 		}
 	}
 	return NumberContext, fmt.Sprintf("the words around %s belong to %s in the sources", c.raw, beaten.raw)

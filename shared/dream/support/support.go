@@ -187,6 +187,7 @@ type source struct {
 	text  string // the text analysed: content and typed fields
 	lower string
 	d     *doc
+	all   map[string]bool // every term of every sentence
 	nums  []numOcc
 	links []link
 }
@@ -200,6 +201,10 @@ func NewCorpus(sources []Source) *Corpus {
 		src.lower = strings.ToLower(src.text)
 		src.d = analyseAs(src.text, true)
 		src.nums = src.d.numbers()
+		src.all = map[string]bool{}
+		for _, st := range src.d.sents {
+			addAll(src.all, st.terms)
+		}
 		src.links = docLinks(src.d)
 		c.sources = append(c.sources, src)
 		if s.ID != "" {

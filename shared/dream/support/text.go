@@ -163,7 +163,7 @@ var versionPattern = regexp.MustCompile(`^[vV](\d+(?:\.\d+)*)$`)
 func makeWord(s string, i, j int, code bool) token {
 	raw := s[i:j]
 	t := token{kind: tkWord, raw: raw, start: i, end: j, code: code}
-	t.lower = strings.ToLower(strings.NewReplacer("'", "", "’", "").Replace(raw))
+	t.lower = lowerNoApostrophe(raw)
 	if unicode.IsDigit(rune(raw[0])) {
 		if m := numberPattern.FindStringSubmatch(raw); m != nil {
 			rest := m[2]
@@ -212,6 +212,21 @@ func makeWord(s string, i, j int, code bool) token {
 	}
 	t.term = lemma(w)
 	return t
+}
+
+// lowerNoApostrophe lower-cases a word and drops its apostrophes
+// ("Don't" -> "dont").
+func lowerNoApostrophe(s string) string {
+	if !strings.ContainsAny(s, "'’") {
+		return strings.ToLower(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r != '\'' && r != '’' {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
 }
 
 func isLetters(s string) bool {
@@ -672,6 +687,9 @@ func (s *sent) lowerText() string {
 }
 
 func blankNeutral(s string) string {
+	if !strings.Contains(s, " no ") && !strings.Contains(s, " not ") && !strings.Contains(s, " or not ") {
+		return s
+	}
 	for _, p := range neutralPhrases {
 		s = strings.ReplaceAll(s, " "+p+" ", " "+strings.Repeat("_", len(p))+" ")
 	}
@@ -679,12 +697,22 @@ func blankNeutral(s string) string {
 }
 
 func hasHedge(lower string) bool {
+	fields := strings.Fields(lower)
+	anyHedge := false
+	for _, w := range fields {
+		if hedgeWords[w] || hedgeStarts[w] {
+			anyHedge = true
+			break
+		}
+	}
+	if !anyHedge {
+		return false
+	}
 	for _, p := range hedgePhrases {
 		if strings.Contains(lower, " "+p+" ") {
 			return true
 		}
 	}
-	fields := strings.Fields(lower)
 	for i, w := range fields {
 		if !hedgeWords[w] {
 			continue
@@ -700,6 +728,15 @@ func hasHedge(lower string) bool {
 	}
 	return false
 }
+
+// hedgeStarts are the first words of the hedge phrases.
+var hedgeStarts = func() wordSet {
+	set := wordSet{}
+	for _, p := range hedgePhrases {
+		set[strings.Fields(p)[0]] = true
+	}
+	return set
+}()
 
 func isAdjectiveLike(w string) bool {
 	return strings.HasSuffix(w, "er") || strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed") ||
