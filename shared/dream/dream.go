@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dream/support"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/markdown"
@@ -350,18 +351,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	}
 	dr.Diary = ans.Diary
 
-	src := newSources()
-	for _, m := range view.replaceable {
-		src.add(claimText(m))
-	}
-	for _, m := range view.fixed {
-		src.add(claimText(m))
-	}
-	for _, r := range shown {
-		src.add(r.Title)
-		src.add(r.Content)
-	}
-	c := d.consolidate(ans.Items, src, view, agent, project, now)
+	c := d.consolidate(ans.Items, corpusOf(view, shown, d.Config.MinSupport), view, agent, project, now)
 	dr.Dropped, dr.Notes = c.dropped, c.notes
 	if len(c.kept) == 0 && len(c.dropped) > 0 {
 		capDropped(&dr)
@@ -554,11 +544,12 @@ func memoryKey(m agentmem.Memory) string {
 }
 
 // consolidate turns the answer's items into the plan: each item passes the
-// support test or is dropped; items equal to a fixed memory are left out
-// (the memory stays); items equal to a replaceable memory keep that memory
+// support test (shared/dream/support, against every source the model was
+// shown) or is dropped; items equal to a fixed memory are left out (the
+// memory stays); items equal to a replaceable memory keep that memory
 // (same id and createdAt); the rest become new system memories, and the
 // replaceable memories no item kept are removed.
-func (d *Dreamer) consolidate(items []markdown.Item, src sources, view scopeView, agent, project string, now time.Time) consolidation {
+func (d *Dreamer) consolidate(items []markdown.Item, corpus *support.Corpus, view scopeView, agent, project string, now time.Time) consolidation {
 	var c consolidation
 	fixed := map[string]bool{}
 	for _, m := range view.fixed {
@@ -576,13 +567,13 @@ func (d *Dreamer) consolidate(items []markdown.Item, src sources, view scopeView
 		m := markdown.MemoryFromItem(it.Type, it.Text)
 		m.Pinned = false // only people pin
 		m.AgentName, m.ProjectID, m.Source = agent, project, agentmem.SourceSystem
-		v := src.check(claimText(m))
-		if ok, reason := v.supported(d.Config.MinSupport); !ok {
-			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: round2(v.support), Missing: v.missing, Reason: reason})
+		v := corpus.Check(support.ClaimOf(m))
+		if !v.Supported {
+			c.dropped = append(c.dropped, droppedBullet(m, v, ""))
 			continue
 		}
 		if err := validMemory(m); err != nil {
-			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: round2(v.support), Reason: agentmem.ErrorMessage(err)})
+			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: v.Overlap, Reason: agentmem.ErrorMessage(err)})
 			continue
 		}
 		key := memoryKey(m)
@@ -627,8 +618,6 @@ func validMemory(m agentmem.Memory) error {
 		Status: m.Status, Trigger: m.Trigger, Context: m.Context, Solution: m.Solution, Confidence: m.Confidence}
 	return in.Validate()
 }
-
-func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
 // apply writes a plan: the new memories first, then the deletes, so that a
 // crash in between leaves a superset of the old core, never a hole. In a

@@ -84,6 +84,33 @@ type checker struct {
 	used     map[*source]bool
 	// claimTerms is every term of the claim (compound parts included).
 	claimTerms map[string]bool
+	corpus     *Corpus
+	cited      map[*source]bool // nil: every source of the corpus
+}
+
+// candidates are the cited sources that have one of the terms, in corpus
+// order.
+func (k *checker) candidates(need []cterm) []*source {
+	seen := map[*source]bool{}
+	add := func(t string) {
+		for _, s := range k.corpus.postings[t] {
+			if k.cited == nil || k.cited[s] {
+				seen[s] = true
+			}
+		}
+	}
+	for _, t := range need {
+		add(t.key)
+		for _, p := range t.parts {
+			add(p)
+		}
+	}
+	out := make([]*source, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].pos < out[j].pos })
+	return out
 }
 
 func (k *checker) fail(c Class, format string, args ...any) {
@@ -91,9 +118,15 @@ func (k *checker) fail(c Class, format string, args ...any) {
 }
 
 // check runs every check of claim against srcs.
-func check(claim Claim, srcs []*source, minOverlap float64) Verdict {
+func check(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus) Verdict {
 	text := claimText(claim)
-	k := &checker{claim: claim, cd: analyse(text), srcs: srcs, used: map[*source]bool{}, claimTerms: map[string]bool{}}
+	k := &checker{claim: claim, cd: analyse(text), srcs: srcs, used: map[*source]bool{}, claimTerms: map[string]bool{}, corpus: corpus}
+	if len(srcs) < len(corpus.sources) {
+		k.cited = map[*source]bool{}
+		for _, s := range srcs {
+			k.cited[s] = true
+		}
+	}
 	for _, s := range k.cd.sents {
 		addAll(k.claimTerms, s.terms)
 	}
@@ -428,7 +461,8 @@ func (k *checker) bestUnit(need []cterm, inherited, subject, clauseTerms map[str
 		}
 		return s
 	}
-	for _, s := range k.srcs {
+	cands := k.candidates(need)
+	for _, s := range cands {
 		for _, st := range s.d.sents {
 			sc := sentScore(st)
 			if sc <= 0 || best != nil && sc <= best.score+1e-9 {
@@ -441,7 +475,7 @@ func (k *checker) bestUnit(need []cterm, inherited, subject, clauseTerms map[str
 		return best
 	}
 	// two sentences of one source, each about the clause's subject
-	for _, s := range k.srcs {
+	for _, s := range cands {
 		ss := s.d.sents
 		for i := range ss {
 			for j := i + 1; j < len(ss) && j <= i+3; j++ {

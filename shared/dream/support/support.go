@@ -178,6 +178,8 @@ type Corpus struct {
 	MinOverlap float64
 	sources    []*source
 	byID       map[string]*source
+	// postings lists, for each term, the sources that have it.
+	postings map[string][]*source
 }
 
 // source is an analysed Source.
@@ -195,7 +197,7 @@ type source struct {
 // NewCorpus analyses sources. Sources without an id can only be cited as
 // part of the whole corpus (Check with no ids).
 func NewCorpus(sources []Source) *Corpus {
-	c := &Corpus{byID: map[string]*source{}}
+	c := &Corpus{byID: map[string]*source{}, postings: map[string][]*source{}}
 	for i, s := range sources {
 		src := &source{Source: s, pos: i, text: sourceText(s)}
 		src.lower = strings.ToLower(src.text)
@@ -204,6 +206,9 @@ func NewCorpus(sources []Source) *Corpus {
 		src.all = map[string]bool{}
 		for _, st := range src.d.sents {
 			addAll(src.all, st.terms)
+		}
+		for t := range src.all {
+			c.postings[t] = append(c.postings[t], src)
 		}
 		src.links = docLinks(src.d)
 		c.sources = append(c.sources, src)
@@ -242,7 +247,7 @@ func (c *Corpus) Check(claim Claim, cited ...string) Verdict {
 	if min <= 0 {
 		min = DefaultMinOverlap
 	}
-	return check(claim, srcs, min)
+	return check(claim, srcs, min, c)
 }
 
 // Check tests claim against sources, all of them cited: NewCorpus then
