@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -381,7 +380,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	if err := d.Store.BeginDream(ctx, dr, plan, id); err != nil {
 		return agentmem.DreamResult{}, err
 	}
-	if err := d.apply(ctx, plan, false); err != nil {
+	if err := d.apply(ctx, plan); err != nil {
 		return agentmem.DreamResult{}, fmt.Errorf("apply dream %s (the next dream of the scope finishes it): %w", id, err)
 	}
 	dr.FinishedAt = agentmem.FormatTime(d.now())
@@ -620,22 +619,12 @@ func validMemory(m agentmem.Memory) error {
 }
 
 // apply writes a plan: the new memories first, then the deletes, so that a
-// crash in between leaves a superset of the old core, never a hole. In a
-// replay, memories the first attempt already wrote are skipped by id.
-func (d *Dreamer) apply(ctx context.Context, plan dynamostore.DreamPlan, replay bool) error {
-	create := plan.Create
-	if replay && len(create) > 0 {
-		present := map[string]bool{}
-		m0 := create[0]
-		if err := d.Store.EachMemory(ctx, m0.AgentName, m0.ProjectID, func(m agentmem.Memory) error {
-			present[m.ID] = true
-			return nil
-		}); err != nil {
-			return err
-		}
-		create = slices.DeleteFunc(slices.Clone(create), func(m agentmem.Memory) bool { return present[m.ID] })
-	}
-	if _, err := d.Store.RestoreMemories(ctx, create); err != nil {
+// crash in between leaves a superset of the old core, never a hole. A
+// replay writes nothing twice: RestoreMemories skips the memories an
+// earlier attempt wrote, wherever a clash moved them, and deletes are
+// conditional on the id.
+func (d *Dreamer) apply(ctx context.Context, plan dynamostore.DreamPlan) error {
+	if _, err := d.Store.RestoreMemories(ctx, plan.Create); err != nil {
 		return err
 	}
 	if err := hit("created"); err != nil {
@@ -660,7 +649,7 @@ func (d *Dreamer) rollForward(ctx context.Context, agent, project, ref string) e
 		if err != nil {
 			return fmt.Errorf("roll forward %s: %w", ref, err)
 		}
-		if err := d.apply(ctx, plan, true); err != nil {
+		if err := d.apply(ctx, plan); err != nil {
 			return fmt.Errorf("roll forward %s: %w", ref, err)
 		}
 		if _, err := d.Store.RecountScope(ctx, agent, project); err != nil {
