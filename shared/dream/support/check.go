@@ -262,8 +262,12 @@ func (k *checker) overlap() (float64, []string, int) {
 				n++
 				w := termWeight(tok, i == s.from)
 				found := inAny(t)
-				if i > 0 && k.cd.toks[i-1].kind == tkNumber && k.cd.toks[i-1].unit != "" && !found {
+				switch {
+				case found:
+				case i > 0 && k.cd.toks[i-1].kind == tkNumber && k.cd.toks[i-1].unit != "":
 					w = 0.25 // "a 30-day lifetime": the noun a measure describes
+				case c.verb >= 0 && i < c.verb && !tok.compound && !tok.code && !isCapitalWord(tok.raw):
+					w /= 2 // "The model trains on...": a subject added to an order
 				}
 				total += w
 				if found {
@@ -385,7 +389,7 @@ func (k *checker) clause(a *conj) {
 	}
 	withNumbers = append(withNumbers, need...)
 	inherited := setOf(a.inherited)
-	best := k.bestUnit(withNumbers, inherited, setOf(a.left), a.effTerms())
+	best := k.bestUnit(withNumbers, inherited, setOf(a.left), a.effTerms(), a.s.terms)
 	if best == nil {
 		return // nothing of it is anywhere: the overlap check says so
 	}
@@ -427,7 +431,7 @@ func (k *checker) clause(a *conj) {
 	k.fromToSwap(a, best, phrase)
 	k.polarity(a, need, best, phrase)
 	k.stillTrue(a, need, best, phrase)
-	k.hedges(a, need, best, phrase)
+	k.hedges(a, withNumbers, best, phrase)
 	k.opposites(a, best, phrase)
 }
 
@@ -435,7 +439,7 @@ func (k *checker) inSource(t cterm, s *source) bool { return t.in(s.all) }
 
 // bestUnit finds the sentence, or pair of sentences of one source, that
 // holds most of the clause's terms.
-func (k *checker) bestUnit(need []cterm, inherited, subject, clauseTerms map[string]bool) *unit {
+func (k *checker) bestUnit(need []cterm, inherited, subject, clauseTerms, sentTerms map[string]bool) *unit {
 	var best *unit
 	better := func(u *unit) bool {
 		if best == nil || u.score > best.score+1e-9 {
@@ -501,7 +505,7 @@ func (k *checker) bestUnit(need []cterm, inherited, subject, clauseTerms map[str
 					continue
 				}
 				u := &unit{src: s, sents: []*sent{ss[i], ss[j]}, score: pair}
-				if better(u) && k.pairable(ss[i], ss[j], need, inherited, subject, clauseTerms) && k.pairable(ss[j], ss[i], need, inherited, subject, clauseTerms) {
+				if better(u) && k.pairable(ss[i], ss[j], need, union(inherited, sentTerms), subject, clauseTerms) && k.pairable(ss[j], ss[i], need, union(inherited, sentTerms), subject, clauseTerms) {
 					u.terms = union(ss[i].terms, ss[j].terms)
 					best = u
 				}
@@ -820,12 +824,25 @@ func (k *checker) nameVariant(need []cterm, dropped []cterm, phrase string) {
 				continue
 			}
 			capital := isCapitalWord(t.raw) && isCapitalWord(y.raw)
-			if commonPrefix(t.key, y.key) >= 3 || commonSuffix(t.key, y.key) >= 4 || capital {
+			// "libaddress" for "libpostal": the name's start and a source word
+			p := commonPrefix(t.key, y.key)
+			built := p >= 3 && p < len(t.key)-3 && k.anySource(lemma(t.key[p:]))
+			if built || capital {
 				k.fail(IdentifierMissing, "%q names %q, which no cited source has (the source says %q)", phrase, t.raw, y.raw)
 				return
 			}
 		}
 	}
+}
+
+// anySource reports whether a cited source has the term.
+func (k *checker) anySource(term string) bool {
+	for _, s := range k.srcs {
+		if s.all[term] {
+			return true
+		}
+	}
+	return false
 }
 
 func isCapitalWord(w string) bool {
@@ -1191,11 +1208,12 @@ func (k *checker) hedges(a *conj, need []cterm, u *unit, phrase string) {
 			eff := c.effTerms()
 			n, m := 0, 0
 			for _, t := range need {
-				if !t.generic {
-					m++
-					if t.in(eff) {
-						n++
-					}
+				if t.generic {
+					continue
+				}
+				m++
+				if t.in(eff) || t.number && c.hasValue(t.key) {
+					n++
 				}
 			}
 			if n >= 2 || (n >= 1 && n*2 >= m) {
@@ -1412,14 +1430,12 @@ func (k *checker) status() {
 	if len(about) == 0 {
 		return
 	}
-	resolved, open := false, false
+	resolved, openRecord := false, false
 	for _, s := range k.srcs {
 		if s.Kind == KindMemory && s.Type == agentmem.TypeBlocker {
 			if share(about, s.all) >= 0.5 {
 				if s.Status == agentmem.StatusResolved {
 					resolved = true
-				} else {
-					open = true
 				}
 			}
 			continue
@@ -1441,8 +1457,8 @@ func (k *checker) status() {
 		}
 		if solved {
 			resolved = true
-		} else {
-			open = true
+		} else if s.Kind == KindDaily {
+			openRecord = true
 		}
 	}
 	switch k.claim.Status {
@@ -1451,8 +1467,8 @@ func (k *checker) status() {
 			k.fail(StatusChange, "the blocker is marked resolved, but no cited source says it was solved")
 		}
 	default:
-		if resolved && !open {
-			k.fail(StatusChange, "the blocker is marked open, but the cited sources say it was solved")
+		if resolved && !openRecord {
+			k.fail(StatusChange, "the blocker is marked open, but a cited source says it was solved")
 		}
 	}
 }

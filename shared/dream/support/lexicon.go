@@ -67,13 +67,13 @@ var neutralPhrases = []string{"no more than", "not more than", "no less than", "
 var hedgeWords = words(`might may maybe perhaps possibly probably likely unlikely could seem seems seemed
 	seemingly apparently presumably suspect suspects suspected suspicion guess hypothesis hypothesize
 	potentially unclear unconfirmed unverified uncertain tbd looks think thinks believe believes would
-	suggests suggest plausibly conceivably planned plans expected expects says said supposedly reportedly`)
+	suggests suggest plausibly conceivably expected expects says said supposedly reportedly`)
 
 // hedgePhrases make a statement uncertain as a whole.
 var hedgePhrases = []string{"not sure", "not confirmed", "not verified", "to be confirmed", "need to confirm",
 	"needs to be confirmed", "needs confirmation", "need to check", "needs checking", "not clear", "looks like",
 	"not measured", "not yet measured", "to be verified", "not proven", "appear to", "appears to", "appeared to",
-	"plan to", "according to", "is planned", "are planned"}
+	"plan to", "plans to", "according to", "is planned", "are planned", "was planned", "were planned"}
 
 // Causal cues. causeAfter cues put the cause after them ("A because B"),
 // causeBefore cues before them ("B, so A"); purpose cues state what an
@@ -172,7 +172,7 @@ var irregular = map[string]string{
 	"rewritten": "rewrite", "reran": "rerun", "overwrote": "overwrite", "overwritten": "overwrite",
 	"drove": "drive", "driven": "drive", "understood": "understand", "forgot": "forget", "forgotten": "forget",
 	"split": "split", "set": "set", "put": "put", "cut": "cut", "hit": "hit", "shut": "shut", "let": "let",
-	"bought": "buy", "came": "come", "sought": "seek", "won": "win", "wound": "wind",
+	"using": "use", "bought": "buy", "came": "come", "sought": "seek", "won": "win", "wound": "wind",
 	"did": "do", "done": "do", "does": "do", "has": "have", "had": "have", "is": "be", "are": "be", "was": "be",
 	"were": "be", "been": "be", "went through": "go", "data": "data", "indices": "index", "analyses": "analysis",
 }

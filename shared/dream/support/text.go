@@ -207,6 +207,10 @@ func makeWord(s string, i, j int, code bool) token {
 		t.negLex = true
 		w = pos
 	}
+	if isAcronym(raw) && len(raw) >= 2 && isStop(w) {
+		t.term = w + "_" // "the US" is no "us"
+		return t
+	}
 	if isStop(w) || isCue(t.lower) || utf8.RuneCountInString(w) < 2 {
 		return t
 	}
@@ -575,6 +579,10 @@ func nextIsNumber(toks []token, k int) bool {
 	return k+1 < len(toks) && toks[k+1].kind == tkNumber
 }
 
+// clausePrepositions may open, after a comma, a clause of its own ("...,
+// under the 2 the ops team accepts").
+var clausePrepositions = words("with within under over at for in on using via after before")
+
 // markers that open a conjunct after a comma, and without one.
 var (
 	commaMarkers = words(`and but or while whereas so which where then not never yet although though because since instead rather nor`)
@@ -820,9 +828,15 @@ func (s *sent) split() {
 					continue
 				}
 				// "X is cached for 30 days, the cache holds Y": a new clause
-				if k+2 < s.to && toks[k+1].kind == tkWord && (determiners[toks[k+1].lower] && toks[k+1].lower != "to" || pronouns[toks[k+1].lower] && toks[k+1].lower != "which") &&
+				if k+2 < s.to && toks[k+1].kind == tkWord && (determiners[toks[k+1].lower] && toks[k+1].lower != "to" || pronouns[toks[k+1].lower] && toks[k+1].lower != "which" || clausePrepositions[toks[k+1].lower]) &&
 					cur.verb0() && hasVerbAhead(toks, k+2, min(s.to, nextComma(toks, k+1, s.to))) {
 					newConj(",", rolePlain)
+					continue
+				}
+				// "X, which does Y, now does Z": the main clause resumes
+				if (cur.marker == "which" || cur.marker == "who") && k+1 < s.to && hasVerbAhead(toks, k+1, min(s.to, k+4)) &&
+					!determiners[toks[k+1].lower] && !pronouns[toks[k+1].lower] {
+					newConj("resume", rolePlain)
 					continue
 				}
 				// "71% with X, 64% without it": a list of numbers
@@ -833,7 +847,9 @@ func (s *sent) split() {
 				// "Because X, Y": the comma ends the cause.
 				if cur.role == roleCause && s.onlyConj(cur) && len(cur.toks) > 1 {
 					newConj(",", roleEffect)
+					continue
 				}
+				cur.toks = append(cur.toks, k) // a comma inside the conjunct
 			}
 			continue
 		}
@@ -1252,6 +1268,15 @@ func isVerbAt(toks []token, idx []int, j int) bool {
 	if prev.code && !t.code {
 		return true // "`fieldnotes://note/<id>` show"
 	}
+	// "normalization cut false alarms" (but not "cache hit ratio is")
+	if irregular[t.lower] == t.lower && prev.kind == tkWord && !determiners[prev.lower] && prev.term != "" {
+		for _, k := range idx[j+1:] {
+			if n := toks[k]; n.kind == tkWord && (auxiliaries[n.lower] || verbLemmas[n.term] && strings.HasSuffix(n.lower, "s") && !strings.HasSuffix(n.lower, "ss")) {
+				return false
+			}
+		}
+		return true
+	}
 	if prev.kind == tkNumber {
 		// "Android 14 kills" (a name and its version), not "24 partitions"
 		if j < 2 {
@@ -1277,9 +1302,18 @@ func (s *sent) inherit() {
 	for _, c := range s.conjs {
 		c.headVerb = c.verbTerm
 	}
+	var beforeRelative *conj
 	for _, c := range s.conjs {
 		if c.role == roleParen {
 			continue
+		}
+		if c.marker == "resume" && beforeRelative != nil {
+			c.inherited = append(append([]string{}, beforeRelative.subject...), beforeRelative.inherited...)
+			prev = c
+			continue
+		}
+		if c.marker == "which" || c.marker == "who" {
+			beforeRelative = prev
 		}
 		// ", which forwards them": which is the noun before it
 		if prev != nil && (c.marker == "which" || c.marker == "who" || c.marker == "where") {
@@ -1328,6 +1362,16 @@ func (s *sent) inherit() {
 	}
 }
 
+// hasValue reports whether the conjunct has the number "#value".
+func (c *conj) hasValue(key string) bool {
+	for _, k := range c.toks {
+		if t := c.s.d.toks[k]; t.kind == tkNumber && "#"+t.value == key {
+			return true
+		}
+	}
+	return false
+}
+
 // hasNumber reports whether the conjunct has a number.
 func (c *conj) hasNumber() bool {
 	for _, k := range c.toks {
@@ -1353,6 +1397,28 @@ func (c *conj) firstNouns() []string {
 		out = append(out, t.term)
 	}
 	return out
+}
+
+// tail is the conjunct's terms after its last comma (all of them when it
+// has none).
+func (c *conj) tail() map[string]bool {
+	toks := c.s.d.toks
+	from := 0
+	for j, k := range c.toks {
+		if toks[k].raw == "," {
+			from = j + 1
+		}
+	}
+	m := map[string]bool{}
+	for _, k := range c.toks[from:] {
+		if t := toks[k].term; t != "" {
+			m[t] = true
+		}
+	}
+	if len(m) == 0 {
+		return setOf(c.own)
+	}
+	return m
 }
 
 // has reports whether the conjunct has the word w.
@@ -1428,10 +1494,19 @@ func (s *sent) buildLinks() {
 		case roleCause:
 			cause := setOf(c.own)
 			effect := map[string]bool{}
-			for j := 0; j < i; j++ {
-				if s.conjs[j].role != roleCause {
-					addAll(effect, s.conjs[j].effective())
+			// what a cause explains: the clause right before it (from its
+			// last comma: "X, using Y since Z" explains using Y)
+			for j := i - 1; j >= 0; j-- {
+				if s.conjs[j].role == roleCause || s.conjs[j].role == roleParen {
+					continue
 				}
+				addAll(effect, s.conjs[j].tail())
+				if len(effect) == 0 {
+					for _, t := range s.conjs[j].inherited {
+						effect[t] = true
+					}
+				}
+				break
 			}
 			if len(effect) == 0 {
 				for j := i + 1; j < len(s.conjs); j++ {
