@@ -264,6 +264,13 @@ func (k *checker) overlap() (float64, []string, int) {
 				found := inAny(t)
 				switch {
 				case found:
+				case w < 1:
+					w *= missingCommonWeight // a common word a paraphrase brings
+					if i > 0 && k.cd.toks[i-1].kind == tkNumber && k.cd.toks[i-1].unit != "" {
+						w = 0.25 // "a 30-day lifetime": the noun a measure describes
+					} else if c.verb >= 0 && i < c.verb {
+						w /= 2 // "The model trains on...": a subject added to an order
+					}
 				case i > 0 && k.cd.toks[i-1].kind == tkNumber && k.cd.toks[i-1].unit != "":
 					w = 0.25 // "a 30-day lifetime": the noun a measure describes
 				case c.verb >= 0 && i < c.verb && !tok.compound && !tok.code && !isCapitalWord(tok.raw):
@@ -283,6 +290,10 @@ func (k *checker) overlap() (float64, []string, int) {
 	}
 	return foundW / total, missing, n
 }
+
+// missingCommonWeight scales a common word (not a name, an identifier or
+// code) that no source has: phrasing more often than a fact.
+const missingCommonWeight = 0.67
 
 // termWeight is what a claim's word counts for in its overlap: a name
 // (capitalised inside a sentence, an identifier, code) 1, a verb 0.5,
