@@ -309,31 +309,86 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 	case compatible == 0:
 		return NumberContext, fmt.Sprintf("%s appears in the sources, but not as %s %s", c.raw, c.value, unitName(c))
 	}
-	var beaten numOcc
-	for _, s1 := range srcs {
-		for _, o1 := range s1.nums {
-			if !sameValue(o1.value, c.value) || !unitsAgree(c, o1) {
-				continue
-			}
-			ok := true
-		rivals:
-			for _, s2 := range srcs {
-				for _, o2 := range s2.nums {
-					if sameValue(o2.value, c.value) || !competes(c, o2) || o2.value == o1.pairFrom {
-						continue // o2.value == o1.pairFrom: the value the source says it replaced
-					}
-					if beats(c, o2, o1) {
-						ok, beaten = false, o2
-						break rivals
-					}
-				}
-			}
-			if ok {
-				return "", ""
+	// the claim's context as a vector, and each candidate's weights on it
+	type term struct {
+		t string
+		w float64
+	}
+	var ctx []term
+	for t, w := range c.ctx {
+		ctx = append(ctx, term{t, w})
+	}
+	vec := func(o numOcc) []float64 {
+		v := make([]float64, len(ctx))
+		for i, t := range ctx {
+			v[i] = o.ctx[t.t]
+		}
+		return v
+	}
+	type cand struct {
+		o numOcc
+		v []float64
+	}
+	var ones []cand
+	for _, s := range srcs {
+		for _, o := range s.nums {
+			if sameValue(o.value, c.value) && unitsAgree(c, o) {
+				ones = append(ones, cand{o, vec(o)})
 			}
 		}
 	}
-	return NumberContext, fmt.Sprintf("the words around %s belong to %s in the sources", c.raw, beaten.raw)
+	alive := make([]bool, len(ones))
+	for i := range alive {
+		alive[i] = true
+	}
+	var beaten numOcc
+	v2 := make([]float64, len(ctx))
+	for _, s := range srcs {
+		for _, o2 := range s.nums {
+			if sameValue(o2.value, c.value) || !competes(c, o2) {
+				continue
+			}
+			bound := 0.0
+			for i, t := range ctx {
+				v2[i] = o2.ctx[t.t]
+				bound += t.w * v2[i]
+			}
+			if bound <= 0.1 {
+				continue // shares too little with the claim to fit it better
+			}
+			any := false
+			for j, o1 := range ones {
+				if !alive[j] {
+					continue
+				}
+				if o2.value == o1.o.pairFrom {
+					any = true
+					continue // the value the source says it replaced
+				}
+				var adv2, adv1 float64
+				for i, t := range ctx {
+					if t.t == c.unit && o1.o.unit == "" {
+						continue // "kept the pool at 20" counts connections too
+					}
+					switch d := v2[i] - o1.v[i]; {
+					case d > 0 && !o1.o.clause[t.t]:
+						adv2 += t.w * d
+					case d < 0:
+						adv1 -= t.w * d
+					}
+				}
+				if adv2-adv1 > 0.1 {
+					alive[j], beaten = false, o2
+				} else {
+					any = true
+				}
+			}
+			if !any {
+				return NumberContext, fmt.Sprintf("the words around %s belong to %s in the sources", c.raw, beaten.raw)
+			}
+		}
+	}
+	return "", ""
 }
 
 // numberMissingDetail is the detail of NumberMissing (the diary has
@@ -345,25 +400,4 @@ func unitName(n numOcc) string {
 		return "a bare number"
 	}
 	return n.unit
-}
-
-// beats reports whether the claim's words around its number fit the
-// source number o2 clearly better than o1: the claim's words weighted by
-// closeness, each counting by how much closer it is to o2 than to o1.
-// Words of o1's own clause do not count against it (a clause may say its
-// number anywhere).
-func beats(c, o2, o1 numOcc) bool {
-	var adv2, adv1 float64
-	for t, w := range c.ctx {
-		if t == c.unit && o1.unit == "" {
-			continue // "kept the pool at 20" counts connections too
-		}
-		switch d := o2.ctx[t] - o1.ctx[t]; {
-		case d > 0 && !o1.clause[t]:
-			adv2 += w * d
-		case d < 0:
-			adv1 -= w * d
-		}
-	}
-	return adv2-adv1 > 0.1
 }
