@@ -165,10 +165,12 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 }
 
 // TestLabelledSetFigures runs the support test over the labelled set
-// (testdata/claims.json: 256 claims from 8 projects, half faithful, half
-// fabricated; 3 projects held out while the test was built) in two modes:
-// against the sources each claim cites, and against its project's every
-// source (what today's dream, which has no citations, checks against).
+// (testdata/claims.json: 512 claims from 16 projects, 264 faithful and
+// 248 fabricated; 3 projects held out while the test was built) in three
+// modes: against the sources each claim cites, against its project's
+// every source (what today's dream, which has no citations, checks
+// against), and against every project's sources at once (a crowded
+// scope).
 // It asserts issue 10's aim on the set and floors on each part, and
 // compares with the word-overlap guard the test replaced.
 func TestLabelledSetFigures(t *testing.T) {
@@ -204,18 +206,21 @@ func TestLabelledSetFigures(t *testing.T) {
 	}
 	// The aim of issue 10 on the whole set, citations as the operations
 	// format gives them: at least 85% of fabrications dropped with at
-	// least 95% of faithful claims kept.
+	// least 95% of faithful claims kept. The other rows are floors a
+	// little under the figures measured (docs/BENCHMARKS.md), so that a
+	// regression fails; the last column checks the set stays hard for the
+	// word-overlap guard.
 	floors := []struct {
 		split, mode      string
 		kept, dropped    float64
 		oldDroppedAtMost float64
 	}{
-		{"all", "cited", 95, 85, 50},
-		{"tune", "cited", 95, 85, 50},
-		{"holdout", "cited", 90, 85, 50},
-		{"all", "pool", 90, 85, 50},
-		{"holdout", "pool", 85, 80, 50},
-		{"all", "crowd", 85, 80, 50},
+		{"all", "cited", 95, 95, 20},
+		{"tune", "cited", 97, 97, 20},
+		{"holdout", "cited", 90, 90, 20},
+		{"all", "pool", 95, 95, 20},
+		{"holdout", "pool", 88, 90, 20},
+		{"all", "crowd", 93, 95, 20},
 	}
 	for _, fl := range floors {
 		f, o := sum(js, fl.split, fl.mode), sum(old, fl.split, fl.mode)
