@@ -869,14 +869,6 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-func commonSuffix(a, b string) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
-		n++
-	}
-	return n
-}
-
 // exchanged reports whether a term the clause dropped from its source went
 // to another clause of the claim that rests on another statement of the
 // same source: the two statements' terms exchanged ("validates on the

@@ -137,8 +137,10 @@ const (
 )
 
 // Classes lists every class, in the order the checks report them.
-var Classes = []Class{Empty, UnknownSource, IdentifierMissing, NumberMissing, NumberContext, StatusChange,
-	Negation, Opposite, Modality, Causal, RoleSwap, UnsupportedCombination, LowOverlap}
+// A claim whose words are mostly not in the sources is reported as that
+// first (it is invented as a whole), before what its parts get wrong.
+var Classes = []Class{Empty, UnknownSource, LowOverlap, IdentifierMissing, NumberMissing, NumberContext,
+	StatusChange, Negation, Opposite, Modality, Causal, RoleSwap, UnsupportedCombination}
 
 // Problem is one failed check.
 type Problem struct {
