@@ -30,9 +30,9 @@
 //   - a blocker is resolved only where a source says so, and not
 //     reopened where every source says it is solved (StatusChange).
 //
-// It is fast (a few microseconds per claim against a prepared Corpus) and
-// needs no model; an optional model-based verifier may add a second
-// opinion, never replace this floor.
+// It is fast (about a tenth of a millisecond per claim against a prepared
+// Corpus; docs/BENCHMARKS.md) and needs no model; an optional model-based
+// verifier may add a second opinion, never replace this floor.
 package support
 
 import (
