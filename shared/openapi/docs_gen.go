@@ -85,6 +85,7 @@ var fieldDocs = map[string]string{
 	"DreamStatus.LastDreamAt":            "LastDreamAt is when the scope's last dream committed.",
 	"DreamStatus.Pending":                "Pending is true while daily content no dream has consumed waits (the nightly schedule dreams every pending scope).",
 	"DreamStatus.PendingSince":           "PendingSince is when the oldest waiting content was appended.",
+	"DroppedBullet.Class":                "Class is the support test's class of failure (identifier_missing, number_context, negation, modality, causal, role_swap, status_change, unsupported_combination, low_overlap, ...; see shared/dream/support); empty for a bullet dropped for another reason.",
 	"DroppedBullet.Missing":              "Missing lists the bullet's words the sources do not contain.",
 	"DroppedBullet.Support":              "Support is the share of the bullet's content words found in the sources, 0..1.",
 	"EndedSession.Deleted":               "Deleted counts the live keys the end removed.",
