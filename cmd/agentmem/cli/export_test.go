@@ -1,6 +1,9 @@
 package cli
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // SetScopesPage sets how many scopes agentmem stats asks for per page and
 // returns a function that restores it.
@@ -8,6 +11,14 @@ func SetScopesPage(n int) (restore func()) {
 	old := scopesPage
 	scopesPage = n
 	return func() { scopesPage = old }
+}
+
+// SetSlowAfter sets how long a request waits before the "still waiting"
+// notice and returns a function that restores it.
+func SetSlowAfter(d time.Duration) (restore func()) {
+	old := slowAfter
+	slowAfter = d
+	return func() { slowAfter = old }
 }
 
 // SetOpenBrowser replaces how agentmem console opens the browser and
