@@ -234,6 +234,24 @@ type Stats struct {
 	// Limit is how many memories the scope keeps before the least
 	// recently used are evicted.
 	Limit int `json:"limit"`
+	// Dream is where the scope stands with Deep Dream.
+	Dream DreamStatus `json:"dream"`
+}
+
+// DreamStatus is where a scope stands with Deep Dream: whether daily
+// content waits for a dream, when the last daily record came and when the
+// last dream committed.
+type DreamStatus struct {
+	// Pending is true while daily content no dream has consumed waits
+	// (the nightly schedule dreams every pending scope).
+	Pending bool `json:"pending"`
+	// PendingSince is when the oldest waiting content was appended.
+	PendingSince string `json:"pendingSince,omitempty"`
+	// LastAppendAt is when the scope's latest daily record was appended
+	// (its day is the latest day of the daily log).
+	LastAppendAt string `json:"lastAppendAt,omitempty"`
+	// LastDreamAt is when the scope's last dream committed.
+	LastDreamAt string `json:"lastDreamAt,omitempty"`
 }
 
 // Totals are the counters summed over every scope.
@@ -415,4 +433,34 @@ type ExtractionInput struct {
 	// Success says whether the run achieved its goal (learnings form
 	// only); the patterns of successful runs are captured.
 	Success *bool `json:"success,omitempty"`
+}
+
+// Health statuses.
+const (
+	HealthOK          = "ok"
+	HealthUnavailable = "unavailable"
+)
+
+// Health is the answer of GET /api/health: 200 with status ok when every
+// table answered a read, else 503 with status unavailable and the domain
+// error (code unavailable) beside the tables' findings, so that the body
+// is also an error envelope.
+type Health struct {
+	Status string        `json:"status"`
+	Tables []TableHealth `json:"tables"`
+	// Error is set when a table could not be read (503).
+	Error *Error `json:"error,omitempty"`
+}
+
+// TableHealth is what one table answered a health read.
+type TableHealth struct {
+	// Table is the role of the table: memories, personalities or journal.
+	Table string `json:"table"`
+	// Name is the table's name in DynamoDB.
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	// Millis is how long the read took, in milliseconds.
+	Millis float64 `json:"ms"`
+	// Error says why the table could not be read.
+	Error string `json:"error,omitempty"`
 }

@@ -141,8 +141,8 @@ func (s *Store) DeletePersonality(ctx context.Context, agentName string) error {
 
 // Page sizes of ListPersonalities.
 const (
-	DefaultPersonalitiesPage = 100
-	MaxPersonalitiesPage     = 500
+	DefaultPersonalitiesPage = agentmem.DefaultPersonalitiesPage
+	MaxPersonalitiesPage     = agentmem.MaxPersonalitiesPage
 )
 
 // personalitiesBinding is what a personality listing's cursor is sealed

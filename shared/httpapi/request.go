@@ -76,15 +76,20 @@ func parseQuery(raw string) (url.Values, error) {
 	return q, nil
 }
 
-// knownParams refuses a query parameter the route does not take
-// (routes.Route.Query): a misspelt or misplaced one would otherwise be
+// knownParams refuses a query parameter the route does not take (its
+// routes.Contract's Query): a misspelt or misplaced one would otherwise be
 // ignored, and a filter the caller believes in silently not applied.
 func knownParams(q url.Values, route routes.Route) error {
+	c, _ := routes.ContractOf(route.Name)
+	var names []string
+	for _, p := range c.Query {
+		names = append(names, p.Name)
+	}
 	for k := range q {
-		if !slices.Contains(route.Query, k) {
+		if !slices.Contains(names, k) {
 			takes := "no query parameters"
-			if len(route.Query) > 0 {
-				takes = "only " + strings.Join(route.Query, ", ")
+			if len(names) > 0 {
+				takes = "only " + strings.Join(names, ", ")
 			}
 			return agentmem.Errorf(agentmem.EInvalid, "unknown query parameter %q: %s %s takes %s", k, route.Method, route.Path, takes)
 		}

@@ -81,6 +81,9 @@ const (
 	ForgetMemories       Name = "ForgetMemories"
 	GetStats             Name = "GetStats"
 	GetAllStats          Name = "GetAllStats"
+	ListSessionContext   Name = "ListSessionContext"
+	GetHealth            Name = "GetHealth"
+	GetOpenAPI           Name = "GetOpenAPI"
 	GetJob               Name = "GetJob"
 	Recount              Name = "Recount"
 )
@@ -95,10 +98,6 @@ type Route struct {
 	// run; the ECS task role is granted exactly these (BRIEF §8).
 	Agent   bool
 	Summary string
-	// Query lists the query parameters the route takes; any other is
-	// refused (400), so that a misspelt or misplaced filter never goes
-	// unnoticed (a DELETE with a type filter it does not take).
-	Query []string
 }
 
 // Key is the API Gateway route key, "METHOD /path".
@@ -107,51 +106,57 @@ func (r Route) Key() string { return r.Method + " " + r.Path }
 // All is every route of the API.
 var All = []Route{
 	// Memories: CRUD and rendering.
-	{ListMemories, "GET", "/api/agents/{agentName}/memories", Memories, true, "list memories, newest first (limit, type, cursor)", []string{"projectId", "limit", "type", "cursor"}},
-	{CreateMemory, "POST", "/api/agents/{agentName}/memories", Memories, true, "create a memory (source manual)", nil},
-	{DeleteMemories, "DELETE", "/api/agents/{agentName}/memories", Memories, false, "delete every memory of agent+project", []string{"projectId"}},
-	{GetMemory, "GET", "/api/agents/{agentName}/memories/{id}", Memories, false, "get one memory", nil},
-	{DeleteMemory, "DELETE", "/api/agents/{agentName}/memories/{id}", Memories, false, "delete one memory", nil},
-	{RenderMemory, "GET", "/api/agents/{agentName}/memory.md", Memories, false, "the rendered MEMORY.md", []string{"projectId"}},
-	{Bootstrap, "GET", "/api/agents/{agentName}/bootstrap", Memories, true, "personality and rendered memory in one round trip", []string{"projectId", "task"}},
+	{ListMemories, "GET", "/api/agents/{agentName}/memories", Memories, true, "list memories, newest first (limit, type, cursor)"},
+	{CreateMemory, "POST", "/api/agents/{agentName}/memories", Memories, true, "create a memory (source manual)"},
+	{DeleteMemories, "DELETE", "/api/agents/{agentName}/memories", Memories, false, "delete every memory of agent+project"},
+	{GetMemory, "GET", "/api/agents/{agentName}/memories/{id}", Memories, false, "get one memory"},
+	{DeleteMemory, "DELETE", "/api/agents/{agentName}/memories/{id}", Memories, false, "delete one memory"},
+	{RenderMemory, "GET", "/api/agents/{agentName}/memory.md", Memories, false, "the rendered MEMORY.md"},
+	{Bootstrap, "GET", "/api/agents/{agentName}/bootstrap", Memories, true, "personality and rendered memory in one round trip"},
 
 	// Personalities.
-	{ListPersonalities, "GET", "/api/personalities", Personalities, false, "list personalities", []string{"limit", "cursor"}},
-	{GetPersonality, "GET", "/api/agents/{agentName}/personality", Personalities, false, "get a personality", nil},
-	{PutPersonality, "PUT", "/api/agents/{agentName}/personality", Personalities, false, "create or replace a personality", nil},
-	{DeletePersonality, "DELETE", "/api/agents/{agentName}/personality", Personalities, false, "delete a personality", nil},
+	{ListPersonalities, "GET", "/api/personalities", Personalities, false, "list personalities"},
+	{GetPersonality, "GET", "/api/agents/{agentName}/personality", Personalities, false, "get a personality"},
+	{PutPersonality, "PUT", "/api/agents/{agentName}/personality", Personalities, false, "create or replace a personality"},
+	{DeletePersonality, "DELETE", "/api/agents/{agentName}/personality", Personalities, false, "delete a personality"},
 
 	// Extraction (issue 3): extraction function.
-	{CreateExtraction, "POST", "/api/agents/{agentName}/extractions", Extraction, true, "save a run's learnings (source extraction): from its output via the server's LLM, or as sent; idempotent per runId", nil},
+	{CreateExtraction, "POST", "/api/agents/{agentName}/extractions", Extraction, true, "save a run's learnings (source extraction): from its output via the server's LLM, or as sent; idempotent per runId"},
 
 	// Daily log (issue 4): memories function.
-	{AppendDaily, "POST", "/api/agents/{agentName}/daily", Memories, true, "append a record to the daily log (title, content, at)", nil},
-	{GetDaily, "GET", "/api/agents/{agentName}/daily", Memories, true, "one day of the daily log (date; Markdown with Accept: text/markdown)", []string{"projectId", "date"}},
+	{AppendDaily, "POST", "/api/agents/{agentName}/daily", Memories, true, "append a record to the daily log (title, content, at)"},
+	{GetDaily, "GET", "/api/agents/{agentName}/daily", Memories, true, "one day of the daily log (date; Markdown with Accept: text/markdown)"},
 
 	// Session context (issue 4): memories function.
-	{PutSessionContext, "PUT", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "set a session context key (ttlSeconds, default 24 h)", nil},
-	{GetSessionContext, "GET", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "read a session context key (records the access)", nil},
-	{DeleteSessionContext, "DELETE", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "delete a session context key", nil},
-	{EndSession, "DELETE", "/api/projects/{projectId}/sessions/{sessionId}", Memories, true, "end a session: delete all its context keys", nil},
+	{PutSessionContext, "PUT", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "set a session context key (ttlSeconds, default 24 h)"},
+	{GetSessionContext, "GET", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "read a session context key (records the access)"},
+	{DeleteSessionContext, "DELETE", "/api/projects/{projectId}/sessions/{sessionId}/context/{key}", Memories, true, "delete a session context key"},
+	{EndSession, "DELETE", "/api/projects/{projectId}/sessions/{sessionId}", Memories, true, "end a session: delete all its context keys"},
 
 	// Deep Dream (issue 4): dream function.
-	{CreateDream, "POST", "/api/agents/{agentName}/dreams", Dream, false, "run a Deep Dream now (lookbackDays, keepManual, force, compressAfterDays)", nil},
-	{ListDreams, "GET", "/api/agents/{agentName}/dreams", Dream, false, "the dream diary, newest first (limit, cursor)", []string{"projectId", "limit", "cursor"}},
-	{GetDream, "GET", "/api/agents/{agentName}/dreams/{date}", Dream, false, "one day of the dream diary (Markdown with Accept: text/markdown; plan=true)", []string{"projectId", "plan"}},
-	{RevertDream, "POST", "/api/agents/{agentName}/dreams/{date}/revert", Dream, false, "restore the core as it was before that day's last dream", []string{"projectId"}},
+	{CreateDream, "POST", "/api/agents/{agentName}/dreams", Dream, false, "run a Deep Dream now (lookbackDays, keepManual, force, compressAfterDays)"},
+	{ListDreams, "GET", "/api/agents/{agentName}/dreams", Dream, false, "the dream diary, newest first (limit, cursor)"},
+	{GetDream, "GET", "/api/agents/{agentName}/dreams/{date}", Dream, false, "one day of the dream diary (Markdown with Accept: text/markdown; plan=true)"},
+	{RevertDream, "POST", "/api/agents/{agentName}/dreams/{date}/revert", Dream, false, "restore the core as it was before that day's last dream"},
 
 	// Search and patterns (issue 5): memories function.
-	{SearchMemories, "GET", "/api/agents/{agentName}/memories/search", Memories, true, "rank memories against a query q (type, limit): lexical, semantic or hybrid", []string{"projectId", "q", "limit", "type"}},
-	{SuggestPatterns, "GET", "/api/agents/{agentName}/patterns/suggest", Memories, true, "high-confidence patterns relevant to a task (minConfidence, limit)", []string{"projectId", "task", "limit", "minConfidence"}},
+	{SearchMemories, "GET", "/api/agents/{agentName}/memories/search", Memories, true, "rank memories against a query q (type, limit): lexical, semantic or hybrid"},
+	{SuggestPatterns, "GET", "/api/agents/{agentName}/patterns/suggest", Memories, true, "high-confidence patterns relevant to a task (minConfidence, limit)"},
 
 	// Lifecycle and stats (issue 5): memories function.
-	{ForgetMemories, "POST", "/api/agents/{agentName}/memories/forget", Memories, true, "delete memories older than olderThan (h, d, w); pinned kept unless includePinned (the MCP memory_forget tool)", nil},
-	{GetStats, "GET", "/api/agents/{agentName}/stats", Memories, true, "counts and bytes of a scope, by type, source and scope", []string{"projectId"}},
-	{GetAllStats, "GET", "/api/stats", Memories, false, "totals over every scope and the scopes' counters, paginated (limit, cursor)", []string{"limit", "cursor"}},
-	{GetJob, "GET", "/api/agents/{agentName}/jobs/{jobId}", Memories, true, "how far a bulk delete got (a delete-all or forget that answered 202 goes on in the background)", nil},
+	{ForgetMemories, "POST", "/api/agents/{agentName}/memories/forget", Memories, true, "delete memories older than olderThan (h, d, w); pinned kept unless includePinned (the MCP memory_forget tool)"},
+	{GetStats, "GET", "/api/agents/{agentName}/stats", Memories, true, "counts and bytes of a scope, by type, source and scope; its Deep Dream status (pending, last record, last dream)"},
+	{GetAllStats, "GET", "/api/stats", Memories, false, "totals over every scope and the scopes' counters, paginated (limit, cursor)"},
 
-	// Operations: not for agents.
-	{Recount, "POST", "/api/admin/recount", Memories, false, "rebuild a scope's counters from its memories and report the drift repaired (agentName, projectId)", nil},
+	// Issue 14: listing a session's keys, health and the API's own description.
+	{ListSessionContext, "GET", "/api/projects/{projectId}/sessions/{sessionId}/context", Memories, true, "list a session's live context keys, without their values (limit, cursor)"},
+	{GetHealth, "GET", "/api/health", Memories, false, "200 when every table answers a read, 503 when the store cannot be reached"},
+	{GetOpenAPI, "GET", "/api/openapi.json", Memories, false, "this API's OpenAPI 3.1 document, generated from the route table and the domain types"},
+
+	// Issue 12: bulk deletes that go on in the background, and operations
+	// (not for agents).
+	{GetJob, "GET", "/api/agents/{agentName}/jobs/{jobId}", Memories, true, "how far a bulk delete got (a delete-all or forget that answered 202 goes on in the background)"},
+	{Recount, "POST", "/api/admin/recount", Memories, false, "rebuild a scope's counters from its memories and report the drift repaired (agentName, projectId)"},
 }
 
 // For returns the routes served by fn, in table order.
