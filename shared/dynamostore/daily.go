@@ -52,12 +52,6 @@ func (s *Store) AppendDailyOnce(ctx context.Context, r agentmem.DailyRecord, onc
 }
 
 func (s *Store) appendDaily(ctx context.Context, r agentmem.DailyRecord, once *Once) (agentmem.DailyRecord, bool, error) {
-	if once != nil {
-		var first agentmem.DailyRecord
-		if ok, err := s.replay(ctx, *once, &first); ok || err != nil {
-			return first, ok, err
-		}
-	}
 	now := s.now()
 	if err := agentmem.ValidateAgentName(r.AgentName); err != nil {
 		return agentmem.DailyRecord{}, false, err

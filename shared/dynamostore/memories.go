@@ -70,12 +70,6 @@ func (s *Store) CreateMemoryOnce(ctx context.Context, m agentmem.Memory, once On
 }
 
 func (s *Store) createMemory(ctx context.Context, m agentmem.Memory, once *Once) (agentmem.Memory, bool, error) {
-	if once != nil {
-		var first agentmem.Memory
-		if ok, err := s.replay(ctx, *once, &first); ok || err != nil {
-			return first, ok, err
-		}
-	}
 	if m.Type == "" {
 		m.Type = agentmem.TypeNote
 	}

@@ -66,12 +66,6 @@ type personalityResult struct {
 }
 
 func (s *Store) putPersonality(ctx context.Context, p agentmem.Personality, expected *int, once *Once) (agentmem.Personality, bool, bool, error) {
-	if once != nil {
-		var first personalityResult
-		if ok, err := s.replay(ctx, *once, &first); ok || err != nil {
-			return first.Personality, first.Created, ok, err
-		}
-	}
 	p.UpdatedAt = agentmem.FormatTime(s.now())
 	for {
 		var old agentmem.Personality
