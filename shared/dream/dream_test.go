@@ -293,7 +293,8 @@ func TestACrashBetweenStepsLeavesAConsistentCore(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			crash := errors.New("crash")
-			restore := dream.SetFailpoint(func(step string) error {
+			d := f.dreamer(client)
+			restore := dream.SetFailpoint(d, func(step string) error {
 				if step != tt.step {
 					return nil
 				}
@@ -303,7 +304,7 @@ func TestACrashBetweenStepsLeavesAConsistentCore(t *testing.T) {
 				}
 				return crash
 			})
-			_, err := f.dreamer(client).Run(ctx, dream.Request{AgentName: "nori", ProjectID: "p"})
+			_, err := d.Run(ctx, dream.Request{AgentName: "nori", ProjectID: "p"})
 			restore()
 			if err == nil {
 				t.Fatal("the interrupted dream reported success")
@@ -347,7 +348,7 @@ func TestACrashedRevertIsRolledForward(t *testing.T) {
 	if _, err := run(d, dream.Request{}); err != nil {
 		t.Fatal(err)
 	}
-	restore := dream.SetFailpoint(func(step string) error {
+	restore := dream.SetFailpoint(d, func(step string) error {
 		if step == "created" {
 			return errors.New("crash")
 		}
@@ -376,13 +377,14 @@ func TestACrashBeforeTheCommitChangesNothing(t *testing.T) {
 	f.seed()
 	before := f.core()
 	_, client := newChat(t, fixed(goodAnswer))
-	restore := dream.SetFailpoint(func(step string) error {
+	d := f.dreamer(client)
+	restore := dream.SetFailpoint(d, func(step string) error {
 		if step == "begin" {
 			return errors.New("crash")
 		}
 		return nil
 	})
-	_, err := run(f.dreamer(client), dream.Request{})
+	_, err := run(d, dream.Request{})
 	restore()
 	if err == nil {
 		t.Fatal("no error")

@@ -75,6 +75,10 @@ type Env struct {
 	Now func() time.Time
 	// HTTPClient, when set, replaces the API client's HTTP client.
 	HTTPClient *http.Client
+	// ScopesPage, when positive, is how many scopes agentmem stats asks
+	// for per page instead of the API's maximum (tests lower it to walk
+	// several pages).
+	ScopesPage int
 	// Build is what `agentmem version` prints; fields left empty are read
 	// from the binary's build information.
 	Build Build
@@ -225,9 +229,6 @@ func Register(c *Command) {
 	}
 	commands = append(commands, c)
 }
-
-// Commands returns the registered commands.
-func Commands() []*Command { return slices.Clone(commands) }
 
 func lookup(list []*Command, name string) *Command {
 	for _, c := range list {

@@ -1,9 +1,7 @@
 package cli
 
-// SetScopesPage sets how many scopes agentmem stats asks for per page and
-// returns a function that restores it.
-func SetScopesPage(n int) (restore func()) {
-	old := scopesPage
-	scopesPage = n
-	return func() { scopesPage = old }
-}
+import "slices"
+
+// Commands returns the registered commands, for tests that check every
+// command (the help, the README, the scope flags).
+func Commands() []*Command { return slices.Clone(commands) }

@@ -127,6 +127,8 @@ type opts struct {
 	stdin    string
 	terminal bool
 	env      map[string]string
+	// scopesPage is Env.ScopesPage (0: the API's maximum).
+	scopesPage int
 }
 
 // run runs the CLI in-process against url (AGENTMEM_AUTH=none).
@@ -142,6 +144,7 @@ func run(t testing.TB, o opts, args ...string) result {
 		Getenv:          func(k string) string { return env[k] },
 		StdinIsTerminal: func() bool { return o.terminal },
 		Now:             func() time.Time { return cliNow },
+		ScopesPage:      o.scopesPage,
 	})
 	return result{stdout.String(), stderr.String(), code}
 }

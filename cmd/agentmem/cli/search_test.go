@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentmem/agentmem/cmd/agentmem/cli"
 	"github.com/agentmem/agentmem/shared/agentmem"
 )
 
@@ -193,7 +192,7 @@ func TestStats(t *testing.T) {
 	}
 
 	// Every scope, two per page: every page is read.
-	defer cli.SetScopesPage(2)()
+	o.scopesPage = 2
 	r = run(t, o, "stats")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "scopes:    5\nmemories:  12 (") || !strings.Contains(r.stdout, "by type:   pattern 2, decision 1, blocker 1, finding 1, note 7\n") {
 		t.Errorf("stats: code %d, stdout:\n%s", r.code, r.stdout)
