@@ -59,6 +59,7 @@ func loadEvent(t *testing.T, path string) events.APIGatewayV2HTTPRequest {
 // TestEveryRouteHasAnEvent keeps events/ in step with the route table, and
 // each event in step with its route, as API Gateway with IAM auth sends it.
 func TestEveryRouteHasAnEvent(t *testing.T) {
+	t.Parallel()
 	for _, r := range routes.All {
 		path := filepath.Join("..", "events", string(r.Function), string(r.Name)+".json")
 		if _, err := os.Stat(path); err != nil {
@@ -81,6 +82,7 @@ func TestEveryRouteHasAnEvent(t *testing.T) {
 // TestReplayEvents sends every API event in events/ through its function's
 // handler over DynamoDB Local.
 func TestReplayEvents(t *testing.T) {
+	t.Parallel()
 	store := dynamotest.NewStore(t)
 	handlers, err := functions.Handlers(lambdamain.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), LLM: llm.Disabled{}, Getenv: func(string) string { return "" }})
 	if err != nil {

@@ -31,7 +31,10 @@ func TestMain(m *testing.M) {
 }
 
 // The two stacks every test looks at, synthesized once per test binary in
-// one app: the defaults, and every context flag set the other way.
+// one app: the defaults, and every context flag set the other way. The
+// tests of this package do not call t.Parallel: the jsii runtime talks to
+// its one Node.js process through a client that is not safe for
+// concurrent use (jsii-runtime-go v1.139.0 races in readResponse).
 const (
 	defaultStack = "default"
 	customStack  = "custom"

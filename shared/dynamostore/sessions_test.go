@@ -11,6 +11,7 @@ import (
 )
 
 func TestSessionValueLifecycle(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	advance := fixedClock(st, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
 	ctx := context.Background()
@@ -60,6 +61,7 @@ func TestSessionValueLifecycle(t *testing.T) {
 }
 
 func TestEndSessionDeletesEveryKeyAndUsageCountsLiveKeys(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	advance := fixedClock(st, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
 	ctx := context.Background()

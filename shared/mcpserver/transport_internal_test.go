@@ -26,6 +26,7 @@ func (c *chunks) Read(b []byte) (int, error) {
 func newPending() *pending { return &pending{ids: map[string]int{}, idle: closedChan()} }
 
 func TestCountingReader(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		parts []string
@@ -61,6 +62,7 @@ func TestCountingReader(t *testing.T) {
 // TestEndWaitsForAnswers: the end of the input is reported once every
 // request read is answered, whatever the form of its id.
 func TestEndWaitsForAnswers(t *testing.T) {
+	t.Parallel()
 	p := newPending()
 	r := &countingReader{r: &chunks{parts: []string{`{"id":1,"method":"a"}` + "\n" + `{"id":"x","method":"b"}` + "\n" + `{"id":3,"method":"c"}` + "\n"}}, pending: p, drain: time.Hour}
 	var out bytes.Buffer
@@ -101,6 +103,7 @@ func TestEndWaitsForAnswers(t *testing.T) {
 // TestEndWithoutAnswer: an answer that never comes delays the end by the
 // drain time only.
 func TestEndWithoutAnswer(t *testing.T) {
+	t.Parallel()
 	p := newPending()
 	r := &countingReader{r: &chunks{parts: []string{`{"id":1,"method":"a"}` + "\n"}}, pending: p, drain: 10 * time.Millisecond}
 	for {

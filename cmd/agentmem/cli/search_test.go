@@ -33,6 +33,7 @@ func searchScope(t *testing.T, a *api) map[string]agentmem.Memory {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	m := searchScope(t, a)
 	o := opts{url: a.URL}
@@ -82,6 +83,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestPatterns(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	m := searchScope(t, a)
 	o := opts{url: a.URL}
@@ -106,6 +108,7 @@ func TestPatterns(t *testing.T) {
 // TestForget: forget asks on a terminal (with the count), refuses without
 // one, and deletes the old unpinned memories only.
 func TestForget(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	a.clock.set(cliNow.AddDate(0, 0, -45))
 	old := []agentmem.Memory{
@@ -161,6 +164,7 @@ func TestForget(t *testing.T) {
 }
 
 func TestStats(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	searchScope(t, a)
 	for i := range 3 {
