@@ -63,8 +63,11 @@ test-banner:
 
 # GORACE atexit_sleep_ms=0: a -race binary otherwise sleeps 1 s when it
 # exits (about 45 test binaries); races are still reported and still fail.
+# -vet=off: vet has just checked every package (go test would run a subset
+# of the same checks again).
+TEST_FLAGS ?= -race -count=1 -vet=off
 test: test-banner $(TOOLS_STAMP) vet ## vet, then every test with -race against a DynamoDB Local started for the run
-	GORACE="atexit_sleep_ms=0 $$GORACE" $(GO) run ./tools/ddblocal -- $(GO) test -race -count=1 ./...
+	GORACE="atexit_sleep_ms=0 $$GORACE" $(GO) run ./tools/ddblocal -- $(GO) test $(TEST_FLAGS) ./...
 
 FUZZTIME ?= 20s
 fuzz: $(TOOLS_STAMP) ## run each fuzz target of each package for FUZZTIME
