@@ -50,11 +50,13 @@ docs: ## regenerate what the docs take from the code: README's settings and API 
 # staticcheck and deadcode are pinned as tools in go.mod (`go tool` caches
 # their builds); deadcodecheck fails on unreachable code that
 # .ci/deadcode-allow.txt does not list, and on a listed function that is
-# reachable again.
+# reachable again. go vet and staticcheck read the packages' dependencies
+# compiled with -race, as make test's go test does, so that a first run
+# compiles everything once instead of once with and once without -race.
 vet: ## go vet, gofmt, staticcheck and deadcode (the versions go.mod pins)
-	$(GO) vet ./...
+	$(GO) vet -race ./...
 	@$(MAKE) --no-print-directory fmt-check
-	$(GO) tool staticcheck ./...
+	GOFLAGS="$$($(GO) env GOFLAGS) -race" $(GO) tool staticcheck ./...
 	$(GO) run ./tools/deadcodecheck
 
 test-banner:
