@@ -154,6 +154,24 @@ type Stats struct {
 	// Limit is how many memories the scope keeps before the least
 	// recently used are evicted.
 	Limit int `json:"limit"`
+	// Dream is where the scope stands with Deep Dream.
+	Dream DreamStatus `json:"dream"`
+}
+
+// DreamStatus is where a scope stands with Deep Dream: whether daily
+// content waits for a dream, when the last daily record came and when the
+// last dream committed.
+type DreamStatus struct {
+	// Pending is true while daily content no dream has consumed waits
+	// (the nightly schedule dreams every pending scope).
+	Pending bool `json:"pending"`
+	// PendingSince is when the oldest waiting content was appended.
+	PendingSince string `json:"pendingSince,omitempty"`
+	// LastAppendAt is when the scope's latest daily record was appended
+	// (its day is the latest day of the daily log).
+	LastAppendAt string `json:"lastAppendAt,omitempty"`
+	// LastDreamAt is when the scope's last dream committed.
+	LastDreamAt string `json:"lastDreamAt,omitempty"`
 }
 
 // Totals are the counters summed over every scope.

@@ -10,7 +10,9 @@
 // (memories.go, personalities.go, extractions.go, daily.go, sessions.go,
 // dreams.go, search.go, lifecycle.go). Request and response bodies are the
 // domain package's wire types (agentmem.Stats, agentmem.SearchResult, ...),
-// the very types the handlers encode. To add a route's method,
+// the very types the handlers encode. Forward (forward.go) relays a
+// request as a caller made it, signed the same way (agentmem console). To
+// add a route's method,
 // add a file with a method that calls c.Do, e.g.
 //
 //	func (c *Client) GetStats(ctx context.Context, agent, project string) (Stats, error) {
@@ -268,23 +270,15 @@ func retriable(ctx context.Context, resp *Response, err error) (bool, time.Durat
 }
 
 func (c *Client) send(ctx context.Context, call Call, body []byte) (*Response, error) {
-	u := *c.base
-	unescaped, err := url.PathUnescape(call.Path)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: bad path: %w", call.Method, call.Path, err)
-	}
-	u.Path = c.base.Path + unescaped
-	u.RawPath = c.base.EscapedPath() + call.Path
+	var query string
 	if len(call.Query) > 0 {
-		u.RawQuery = call.Query.Encode()
+		query = call.Query.Encode()
 	}
-	req, err := http.NewRequestWithContext(ctx, call.Method, u.String(), bytes.NewReader(body))
+	req, err := c.newRequest(ctx, call.Method, call.Path, query, body)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", call.Method, call.Path, err)
+		return nil, err
 	}
-	if body == nil {
-		req.Body, req.GetBody, req.ContentLength = nil, nil, 0
-	} else {
+	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	accept := call.Accept
@@ -292,24 +286,55 @@ func (c *Client) send(ctx context.Context, call Call, body []byte) (*Response, e
 		accept = "application/json"
 	}
 	req.Header.Set("Accept", accept)
+	resp, err := c.authorizeAndSend(ctx, req, call.Method, call.Path, body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		return resp, decodeError(call, resp)
+	}
+	return resp, nil
+}
+
+// newRequest builds a request for path (escaped, under the base URL's
+// path) and rawQuery (encoded) carrying body (nil for none).
+func (c *Client) newRequest(ctx context.Context, method, path, rawQuery string, body []byte) (*http.Request, error) {
+	u := *c.base
+	unescaped, err := url.PathUnescape(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: bad path: %w", method, path, err)
+	}
+	u.Path = c.base.Path + unescaped
+	u.RawPath = c.base.EscapedPath() + path
+	u.RawQuery = rawQuery
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if body == nil {
+		req.Body, req.GetBody, req.ContentLength = nil, nil, 0
+	}
+	return req, nil
+}
+
+// authorizeAndSend sets the User-Agent, authorizes req (whose payload is
+// body) and sends it, reading at most maxResponseBytes of the answer,
+// whatever its status.
+func (c *Client) authorizeAndSend(ctx context.Context, req *http.Request, method, path string, body []byte) (*Response, error) {
 	req.Header.Set("User-Agent", c.userAgent)
 	if err := c.auth.Authorize(ctx, req, body); err != nil {
-		return nil, fmt.Errorf("%s %s: %w", call.Method, call.Path, err)
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	hresp, err := c.http.Do(req)
 	if err != nil {
-		return nil, &TransportError{Method: call.Method, Path: call.Path, URL: c.base.Redacted(), Err: err}
+		return nil, &TransportError{Method: method, Path: path, URL: c.base.Redacted(), Err: err}
 	}
 	defer hresp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(hresp.Body, maxResponseBytes))
 	if err != nil {
-		return nil, &TransportError{Method: call.Method, Path: call.Path, URL: c.base.Redacted(), Err: fmt.Errorf("read answer: %w", err)}
+		return nil, &TransportError{Method: method, Path: path, URL: c.base.Redacted(), Err: fmt.Errorf("read answer: %w", err)}
 	}
-	resp := &Response{Method: call.Method, Path: call.Path, Status: hresp.StatusCode, Header: hresp.Header, Body: data}
-	if hresp.StatusCode < 200 || hresp.StatusCode > 299 {
-		return resp, decodeError(call, resp)
-	}
-	return resp, nil
+	return &Response{Method: method, Path: path, Status: hresp.StatusCode, Header: hresp.Header, Body: data}, nil
 }
 
 // TransportError is a request that got no HTTP answer: connection refused,

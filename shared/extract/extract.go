@@ -1,10 +1,13 @@
 // Package extract turns the output of a coding agent's run into learnings
 // worth remembering, independent of HTTP: it builds the extraction prompt
 // (shared/prompts/extraction.md) around the tail of the output, asks an
-// llm.Client, and parses the answer defensively (JSON in code fences or in
-// prose, trailing commas, extra fields, a single object or a bare array).
-// Each learning it returns passes the domain's memory rules; an answer it
-// cannot parse is an error, never learnings.
+// llm.Client, and finds the model's final answer in whatever shape the
+// model wrote it (see Parse: reasoning and drafts skipped; JSON as models
+// really write it, YAML, Markdown lists and tables, XML-ish elements; cut
+// answers salvaged; "no learnings" understood). Each learning it returns
+// passes the domain's memory rules, every proposed one it does not return
+// is listed with the reason, and an answer it cannot read is an error,
+// never learnings.
 //
 // The extraction function calls Run with the server's LLM; `agentmem
 // extract --llm claude` calls it with claude.New in the agent container
@@ -45,7 +48,8 @@ const PromptName = "extraction"
 
 // Errors.
 var (
-	// ErrUnparseable wraps every failure to find learnings in an answer.
+	// ErrUnparseable wraps every failure to find an answer in the model's
+	// text: neither learnings nor a statement that there are none.
 	ErrUnparseable = errors.New("the model's answer holds no learnings JSON")
 	// ErrEmptyOutput is returned by Run for blank run output; no model is
 	// asked.
@@ -58,12 +62,16 @@ type Result struct {
 	// goal (false when it did not say).
 	Success bool `json:"success"`
 	// Summary is a one-paragraph account of the run, at most
-	// MaxSummaryBytes.
+	// MaxSummaryBytes ("" when the answer gives none).
 	Summary string `json:"summary"`
-	// Learnings are at most MaxLearnings valid, distinct learnings.
+	// Learnings are at most MaxLearnings valid, distinct learnings; an
+	// empty list (never nil) when the answer says there are none.
 	Learnings []agentmem.Learning `json:"learnings"`
-	// Skipped are the learnings the answer proposed that failed the
-	// memory rules, repeated another, or came after MaxLearnings.
+	// Skipped are the items the answer proposed that are not in
+	// Learnings, in order, each with its reason: not a learning (a
+	// number, a list), cut off by the end of the answer, no content, an
+	// invalid type, invalid by the memory rules (too long, a NUL, ...),
+	// a repeat of another in the answer, or over MaxLearnings.
 	Skipped []agentmem.SkippedLearning `json:"skipped,omitempty"`
 	// Prompt is the prompt's id ("extraction@v1"), Model the model that
 	// answered, Truncated whether the output was cut to MaxOutputBytes.
@@ -76,8 +84,8 @@ type Result struct {
 // Run asks c for the learnings in a run's output and parses the answer.
 // Failures: ErrEmptyOutput for blank output; the client's *llm.Error
 // (llm.KindOf tells which) when the model fails, times out or answers
-// nothing; an error wrapping ErrUnparseable when the answer holds no
-// learnings JSON.
+// nothing; an error wrapping ErrUnparseable when the answer holds
+// neither learnings nor a statement that there are none.
 func Run(ctx context.Context, c llm.Client, output string) (Result, error) {
 	if strings.TrimSpace(output) == "" {
 		return Result{}, ErrEmptyOutput

@@ -114,7 +114,7 @@ func TestRunAsksTheModelAndParses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Learnings) != 2 || !res.Success || res.Prompt != "extraction@v1" || res.Model != "llama3.1:8b" || res.Truncated {
+	if len(res.Learnings) != 2 || !res.Success || res.Prompt != "extraction@v2" || res.Model != "llama3.1:8b" || res.Truncated {
 		t.Errorf("got %+v", res)
 	}
 	msgs, _ := (*got)["messages"].([]any)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -14,8 +16,11 @@ import (
 
 // FuzzParse checks Parse's promises on any text: it never panics; it
 // either fails with ErrUnparseable or returns at most MaxLearnings
-// learnings that all pass the memory rules, with a bounded, valid summary;
-// and its result, encoded as JSON, parses back to the same learnings.
+// learnings that all pass the memory rules, with a bounded, valid summary
+// and valid skipped items; and its result, encoded as JSON, parses back
+// to the same learnings. The seeds include every labelled answer of
+// testdata/answers. Its cost on large inputs is measured by
+// BenchmarkParseHostile.
 func FuzzParse(f *testing.F) {
 	for _, seed := range []string{
 		twoLearnings,
@@ -28,8 +33,32 @@ func FuzzParse(f *testing.F) {
 		"{\"learnings\": [{\"content\": \"cut",
 		"[] {} [[[[{{{{",
 		"",
+		"<think>\n{\"learnings\": [{\"content\": \"draft\"}]}\n</think>\nNONE",
+		"analysisx assistantfinal{\"learnings\": []}",
+		"Draft:\n[{\"content\": \"a\"}]\nFinal answer:\n[{'content': 'b',}]",
+		"- **Finding:** x (why: y)\n  - Trigger: t\n1. [blocker] z [x]",
+		"learnings:\n  - type: pattern\n    content: |\n      a\n    confidence: 120%\n  - content: \"cut",
+		"| type | content |\n|---|---|\n| finding | a |",
+		"<learning type=\"decision\" rationale=\"r\">d</learning><summary>s</summary>",
+		"{“learnings”: [“a b c d”, ‘e f g h’]} // c\n/* d",
+		"{\"result\": \"{\\\"learnings\\\": [{\\\"finding\\\": \\\"x\\\"}]}\"}",
+		strings.Repeat("[", 100) + strings.Repeat("{\"a\":", 100),
+		strings.Repeat("- ", 50) + strings.Repeat("**", 50) + strings.Repeat("\"", 50),
 	} {
 		f.Add(seed)
+	}
+	for _, part := range []string{"tuned", "heldout"} {
+		files, _ := filepath.Glob(filepath.Join("testdata", "answers", part, "*.txt"))
+		for _, file := range files {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			if _, rest, ok := strings.Cut(string(raw), "\n-- answer --\n"); ok {
+				answer, _, _ := strings.Cut(rest, "\n-- want --\n")
+				f.Add(answer)
+			}
+		}
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		res, err := extract.Parse(text)
@@ -49,6 +78,14 @@ func FuzzParse(f *testing.F) {
 			if err := l.Validate(); err != nil {
 				t.Fatalf("learning %+v: %v", l, err)
 			}
+		}
+		for _, s := range res.Skipped {
+			if s.Reason == "" || len(s.Content) > agentmem.MaxContentBytes {
+				t.Fatalf("skipped %.80q without a reason or over the content limit", s.Content)
+			}
+		}
+		if res.Learnings == nil {
+			t.Fatal("learnings is nil; want a list")
 		}
 		raw, err := json.Marshal(res)
 		if err != nil {

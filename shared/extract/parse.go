@@ -1,367 +1,353 @@
 package extract
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
-
-	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/search"
 )
 
-// Parse limits: how much of an answer is looked at, and how many places
-// in it may start a JSON value, so that a hostile answer costs little.
-const (
-	maxParseBytes = 256 << 10
-	maxJSONStarts = 256
-)
+// maxParseBytes is how much of an answer Parse looks at; the rest is
+// ignored, so that a runaway answer costs little. Every step after it is
+// linear in the text, or bounded by a budget that is.
+const maxParseBytes = 256 << 10
 
-// fence matches a Markdown code fence and its body; an unclosed fence (an
-// answer cut at the token cap) runs to the end.
-var fence = regexp.MustCompile("(?s)```[A-Za-z0-9_+-]*[ \t]*\r?\n?(.*?)(?:```|$)")
-
-// Parse finds the extraction answer in a model's text and returns its
-// learnings, summary and success flag. It accepts the answer object
-// {"success","summary","learnings":[...]}, a bare array of learnings or a
-// single learning object, inside ``` fences or surrounded by prose, with
-// trailing commas and fields it does not know. Each learning is normalized
-// (type synonyms, fields that do not apply to its type dropped) and
-// checked against the memory rules; invalid, repeated and surplus ones go
-// to Skipped. Text with no such JSON is an error wrapping ErrUnparseable.
+// Parse finds the model's final answer in its text and returns the
+// learnings, summary and success flag it gives. It reads what models
+// write, not only what the prompt asks for:
+//
+//   - where: reasoning blocks (<think>, <thinking>, <reasoning>, gpt-oss's
+//     analysis channel) and sections marked as drafts or reasoning are
+//     skipped; an answer after a "Final answer:"/"Corrected:" marker or in
+//     an <answer> tag is preferred; otherwise the last answer wins, and
+//     an example quoted in prose (inline, or introduced as "for
+//     example") loses to any real answer;
+//   - shapes: the answer object {"success","summary","learnings"}, a bare
+//     list, a single learning, one JSON object per line, learnings as
+//     plain strings, grouped by type ({"findings": [...]}) or nested
+//     under "result"/"data"/"output"/"answer"; other key names (category,
+//     kind, learning, text, insight, description, ...); JSON with
+//     comments, trailing or missing commas, single or typographic quotes
+//     and Python literals; YAML; Markdown bullet or numbered lists (with
+//     "Type:" prefixes, **bold** labels, type headings, typed fields as
+//     sub-lines), Markdown tables and XML-ish <learning> elements;
+//   - an answer cut off by the end of the text keeps its complete
+//     learnings; the cut one is skipped;
+//   - an explicit "no learnings" ("No new learnings.", "NONE", an empty
+//     list, "nothing worth remembering") is zero learnings, not an error;
+//     the prose around it is the summary when no summary is labelled.
+//
+// Each learning is normalized (type synonyms, fields that do not apply
+// to its type dropped) and checked against the memory rules; every
+// proposed learning that is not returned is listed in Skipped with the
+// reason (not a learning, cut off, no content, invalid, a repeat, over
+// MaxLearnings). Text with no answer in it is an error wrapping
+// ErrUnparseable.
 func Parse(text string) (Result, error) {
 	if len(text) > maxParseBytes {
-		text = text[:maxParseBytes]
+		text = clip(text, maxParseBytes)
 	}
-	text = strings.TrimPrefix(strings.TrimSpace(text), "\uFEFF")
+	text = strings.ReplaceAll(strings.ToValidUTF8(text, "\uFFFD"), "\r\n", "\n")
+	text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), "\uFEFF"))
 	if text == "" {
 		return Result{}, fmt.Errorf("%w: the answer is empty", ErrUnparseable)
 	}
-	best, bestRank := Result{}, rankNone
-	for _, cand := range candidates(text) {
-		v, ok := decodeLenient(cand)
-		if !ok {
-			continue
-		}
-		if res, rank := fromValue(v); rank < bestRank {
-			best, bestRank = res, rank
-			if rank == rankAnswer {
-				break
-			}
-		}
+	c, ok := bestCandidate(text)
+	if !ok {
+		return Result{}, fmt.Errorf("%w: %q", ErrUnparseable, snippet(text))
 	}
-	if bestRank != rankNone {
-		return best, nil
-	}
-	return Result{}, fmt.Errorf("%w: %q", ErrUnparseable, snippet(text))
+	res := Result{Success: c.r.success, Summary: clip(strings.TrimSpace(c.r.summary), MaxSummaryBytes)}
+	res.Learnings, res.Skipped = collect(c.r.items)
+	return res, nil
 }
 
-// candidates returns the texts that may hold the answer, best first: the
-// bodies of code fences, the whole text, then each outermost balanced
-// {...} or [...] in it. Brackets inside one are its own content, and a
-// bracket that never closes (an answer cut short) holds the rest of the
-// text, so neither is mined for smaller values: a broken answer is not
-// salvaged piecemeal.
-func candidates(text string) []string {
-	var out []string
-	for _, m := range fence.FindAllStringSubmatch(text, -1) {
-		if body := strings.TrimSpace(m[1]); body != "" {
-			out = append(out, body)
-		}
-	}
-	out = append(out, text)
-	for i, starts := 0, 0; i < len(text) && starts < maxJSONStarts; i++ {
-		if text[i] != '{' && text[i] != '[' {
-			continue
-		}
-		starts++
-		end := matchClose(text, i)
-		if end < 0 {
-			break
-		}
-		out = append(out, text[i:end])
-		i = end - 1
-	}
-	return out
-}
-
-// matchClose returns the index just past the bracket closing the one at
-// text[start], skipping brackets inside JSON strings, or -1.
-func matchClose(text string, start int) int {
-	depth := 0
-	var str stringState
-	for i := start; i < len(text); i++ {
-		if str.next(text[i]) {
-			continue
-		}
-		switch text[i] {
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return -1
-}
-
-// stringState follows a byte-by-byte scan of JSON text in and out of
-// strings.
-type stringState struct{ in, escaped bool }
-
-// next consumes c and reports whether it belongs to a string (its quotes
-// included).
-func (s *stringState) next(c byte) bool {
-	switch {
-	case s.escaped:
-		s.escaped = false
-	case s.in && c == '\\':
-		s.escaped = true
-	case c == '"':
-		s.in = !s.in
-		return true
-	}
-	return s.in
-}
-
-// decodeLenient decodes s as one JSON value, retrying once with trailing
-// commas removed.
-func decodeLenient(s string) (any, bool) {
-	if v, ok := decodeJSON(s); ok {
-		return v, true
-	}
-	if fixed := dropTrailingCommas(s); fixed != s {
-		return decodeJSON(fixed)
-	}
-	return nil, false
-}
-
-func decodeJSON(s string) (any, bool) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, false
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, false // more than one value
-	}
-	return v, true
-}
-
-// dropTrailingCommas removes commas followed (after white space) by a
-// closing bracket, outside strings.
-func dropTrailingCommas(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	var str stringState
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !str.next(c) && c == ',' {
-			j := i + 1
-			for j < len(s) && strings.IndexByte(" \t\r\n", s[j]) >= 0 {
-				j++
-			}
-			if j < len(s) && (s[j] == '}' || s[j] == ']') {
-				continue
-			}
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-// How well a JSON value matches the answer format; lower is better. The
-// answer object wins over a bare list of learnings, which wins over an
-// empty list (prose such as "returns [] when empty" holds one).
+// Candidate tiers, best first: the answer is the last candidate of the
+// best tier present.
 const (
-	rankAnswer    = iota // {"success","summary","learnings"}
-	rankLearnings        // a non-empty array of learning objects, or one learning object
-	rankEmpty            // []
-	rankNone
+	tierStructured = iota // JSON, YAML, XML answers; labelled lists; "Learnings: none"
+	tierList              // Markdown lists under no learnings heading
+	tierProse             // "No new learnings." in prose
+	tierWeak              // examples, drafts, "no other learnings"
+	tierNone
 )
 
-// fromValue recognizes an answer shape in a decoded JSON value.
-func fromValue(v any) (Result, int) {
-	switch v := v.(type) {
-	case []any:
-		if len(v) == 0 {
-			return Result{Learnings: []agentmem.Learning{}}, rankEmpty
-		}
-		for _, item := range v {
-			if _, ok := item.(map[string]any); ok {
-				return collect(v), rankLearnings
-			}
-		}
-	case map[string]any:
-		if raw, ok := v["learnings"]; ok {
-			list, isList := raw.([]any)
-			if !isList && raw != nil {
-				return Result{}, rankNone
-			}
-			res := collect(list)
-			res.Success = boolField(v["success"])
-			res.Summary = summaryField(v["summary"])
-			return res, rankAnswer
-		}
-		if _, ok := v["content"]; ok {
-			return collect([]any{v}), rankLearnings
-		}
-		_, hasSummary := v["summary"]
-		_, hasSuccess := v["success"]
-		if hasSummary || hasSuccess {
-			return Result{Success: boolField(v["success"]), Summary: summaryField(v["summary"]), Learnings: []agentmem.Learning{}}, rankAnswer
-		}
-	}
-	return Result{}, rankNone
+// candidate is one possible answer found in the text.
+type candidate struct {
+	pos  int
+	tier int
+	r    reading
 }
 
-// collect normalizes and checks the proposed learnings.
-func collect(items []any) Result {
-	res := Result{Learnings: []agentmem.Learning{}}
-	seen := map[string]bool{}
-	for _, item := range items {
-		l, reason := learningOf(item)
-		key := search.NormalizeText(l.Content)
+// bestCandidate finds the answer in text: first in the final region (the
+// last <answer> element, or what follows the last "Final answer:"
+// marker), then in the whole text, reasoning blocks removed either way.
+func bestCandidate(text string) (candidate, bool) {
+	if len(text) > 1 && text[0] == '"' && text[len(text)-1] == '"' {
+		// The whole answer as one JSON string.
+		if v, end, st := readJSON(text, 0); st == readComplete && end == len(text) {
+			if s, ok := v.(string); ok {
+				text = strings.TrimSpace(s)
+			}
+		}
+	}
+	visible := stripReasoning(text)
+	if strings.TrimSpace(visible) == "" {
+		return candidate{}, false
+	}
+	if region, ok := finalRegion(visible); ok {
+		if c, ok := pick(region); ok {
+			return c, true
+		}
+	}
+	return pick(visible)
+}
+
+// pick gathers the candidates of a region and returns the best, with the
+// summary and success filled from labelled lines ("Summary: ...") when
+// the chosen answer lacks them.
+func pick(region string) (candidate, bool) {
+	drafts := draftSpans(region)
+	var cands []candidate
+	for _, h := range groupLines(region, scanJSON(region)) {
+		tier := tierStructured
+		if h.weak || inSpans(drafts, h.start) || isExample(region, h.span) {
+			tier = tierWeak
+		}
+		cands = append(cands, candidate{pos: h.start, tier: tier, r: h.r})
+	}
+	if x, pos, ok := readXML(region); ok {
+		cands = append(cands, candidate{pos: pos, tier: tierStructured, r: x})
+	}
+	t := readText(region)
+	if t.itemsPos >= 0 {
+		tier := tierList
 		switch {
-		case reason != "":
-		case seen[key]:
-			reason = "repeats another learning of this answer"
-		case len(res.Learnings) == MaxLearnings:
-			reason = fmt.Sprintf("over the limit of %d learnings per run", MaxLearnings)
+		case inSpans(drafts, t.itemsPos):
+			tier = tierWeak
+		case t.labelled:
+			tier = tierStructured
 		}
-		if reason != "" {
-			if l.Content != "" || reason != "not a learning object" {
-				res.Skipped = append(res.Skipped, agentmem.SkippedLearning{Content: clip(l.Content, agentmem.MaxContentBytes), Reason: reason})
-			}
-			continue
+		cands = append(cands, candidate{pos: t.itemsPos, tier: tier, r: t.r})
+	}
+	for _, n := range t.nones {
+		tier := n.tier
+		if inSpans(drafts, n.pos) {
+			tier = tierWeak
 		}
-		seen[key] = true
-		res.Learnings = append(res.Learnings, l)
+		cands = append(cands, candidate{pos: n.pos, tier: tier, r: reading{list: true}})
 	}
-	return res
-}
-
-// learningOf reads one proposed learning; reason says why it is not kept.
-func learningOf(item any) (agentmem.Learning, string) {
-	m, ok := item.(map[string]any)
-	if !ok {
-		return agentmem.Learning{}, "not a learning object"
-	}
-	content, isString := m["content"].(string)
-	if !isString {
-		content, _ = m["text"].(string)
-	}
-	l := agentmem.Learning{Type: typeOf(m["type"]), Content: strings.TrimSpace(content)}
-	if l.Content == "" {
-		return l, "no content"
-	}
-	str := func(k string) string { s, _ := m[k].(string); return strings.TrimSpace(s) }
-	switch l.Type {
-	case agentmem.TypeDecision:
-		l.Rationale = str("rationale")
-	case agentmem.TypeBlocker:
-		l.Status = statusOf(str("status"))
-	case agentmem.TypePattern:
-		l.Trigger, l.Context, l.Solution = str("trigger"), str("context"), str("solution")
-		l.Confidence = confidenceOf(m["confidence"])
-	}
-	if err := l.Validate(); err != nil {
-		return l, "invalid: " + agentmem.ErrorMessage(err)
-	}
-	return l, ""
-}
-
-// typeSynonyms maps what models write instead of a memory type.
-var typeSynonyms = map[string]agentmem.Type{
-	"gotcha": agentmem.TypeLearning, "lesson": agentmem.TypeLearning, "tip": agentmem.TypeLearning,
-	"insight": agentmem.TypeLearning, "howto": agentmem.TypeLearning, "how-to": agentmem.TypeLearning,
-	"command": agentmem.TypeLearning, "convention": agentmem.TypeLearning,
-	"fact": agentmem.TypeFinding, "discovery": agentmem.TypeFinding, "observation": agentmem.TypeFinding,
-	"choice": agentmem.TypeDecision,
-	"issue":  agentmem.TypeBlocker, "problem": agentmem.TypeBlocker,
-}
-
-// extractionTypes are the types the extraction prompt offers.
-var extractionTypes = map[agentmem.Type]bool{
-	agentmem.TypeFinding: true, agentmem.TypeDecision: true, agentmem.TypeBlocker: true,
-	agentmem.TypePattern: true, agentmem.TypeLearning: true, agentmem.TypeNote: true,
-}
-
-// typeOf reads a proposed type: missing means learning, plurals and
-// synonyms are understood, and anything else is a note (the content is
-// kept; only the label was odd).
-func typeOf(v any) agentmem.Type {
-	s, _ := v.(string)
-	s = strings.ToLower(strings.TrimSpace(s))
-	if s == "" {
-		return agentmem.TypeLearning
-	}
-	for _, t := range []agentmem.Type{agentmem.Type(s), agentmem.Type(strings.TrimSuffix(s, "s"))} {
-		if extractionTypes[t] {
-			return t
-		}
-		if syn, ok := typeSynonyms[string(t)]; ok {
-			return syn
+	best := candidate{tier: tierNone}
+	for _, c := range cands {
+		if c.tier < best.tier || c.tier == best.tier && c.pos >= best.pos {
+			best = c
 		}
 	}
-	return agentmem.TypeNote
-}
-
-// statusOf reads a blocker status; anything but a word for done is open.
-func statusOf(s string) string {
-	switch strings.ToLower(s) {
-	case agentmem.StatusResolved, "closed", "fixed", "done", "solved":
-		return agentmem.StatusResolved
+	if best.tier == tierNone {
+		return candidate{}, false
 	}
-	return agentmem.StatusOpen
-}
-
-// confidenceOf reads a pattern's confidence: a number from 0 to 1, or a
-// percentage; anything else is left out (the default applies).
-func confidenceOf(v any) *float64 {
-	var f float64
-	switch v := v.(type) {
-	case json.Number:
-		var err error
-		if f, err = v.Float64(); err != nil {
-			return nil
+	if !best.r.hasSummary {
+		switch {
+		case t.r.hasSummary:
+			best.r.summary, best.r.hasSummary = t.r.summary, true
+		case len(best.r.items) == 0 && t.prose != "":
+			// "The run only renamed a variable. No new learnings."
+			best.r.summary, best.r.hasSummary = t.prose, true
 		}
-	case string:
-		var err error
-		if f, err = strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64); err != nil {
-			return nil
-		}
-	default:
-		return nil
 	}
-	if f > 1 && f <= 100 {
-		f /= 100
+	if !best.r.hasSuccess && t.r.hasSuccess {
+		best.r.success, best.r.hasSuccess = t.r.success, true
 	}
-	if !(f >= 0 && f <= 1) {
-		return nil
-	}
-	return &f
+	return best, true
 }
 
-func boolField(v any) bool {
-	switch v := v.(type) {
-	case bool:
-		return v
-	case string:
-		b, _ := strconv.ParseBool(strings.TrimSpace(v))
-		return b
+// span is a byte range of a region.
+type span struct{ start, end int }
+
+func inSpans(spans []span, pos int) bool {
+	for _, s := range spans {
+		if pos >= s.start && pos < s.end {
+			return true
+		}
 	}
 	return false
 }
 
-func summaryField(v any) string {
-	s, _ := v.(string)
-	return clip(strings.TrimSpace(s), MaxSummaryBytes)
+// jsonHit is a JSON value in the text that reads as an answer.
+type jsonHit struct {
+	span
+	r reading
+	// single: one learning object or a summary-only object, which may be
+	// one line of a JSON-lines answer.
+	single bool
+	// weak: a bracket the text never closed that holds no complete
+	// learning, or a broken value.
+	weak bool
+}
+
+// scanJSON returns the JSON values of s that read as answers, in order.
+// A complete value is not searched for smaller ones; a broken one is,
+// since the real answer may sit inside prose in braces. The bytes read
+// are budgeted, so the scan is linear in s whatever it holds.
+func scanJSON(s string) []jsonHit {
+	budget := 8*len(s) + 1<<16
+	var hits []jsonHit
+	for i := 0; i < len(s) && budget > 0; {
+		j := strings.IndexAny(s[i:], "{[")
+		if j < 0 {
+			break
+		}
+		i += j
+		v, end, st := readJSON(s, i)
+		budget -= end - i + 1
+		r, ok := readValue(v, 0)
+		if ok && r.empty() {
+			ok = false
+		}
+		switch {
+		case st == readComplete:
+			if ok {
+				hits = append(hits, jsonHit{span: span{i, end}, r: r, single: isSingle(v, r)})
+			}
+			i = max(end, i+1)
+		case ok && (st == readCut || len(r.items) > 0 || r.list):
+			weak := st == readBroken && !hasCompleteItem(r)
+			hits = append(hits, jsonHit{span: span{i, end}, r: r, single: isSingle(v, r), weak: weak})
+			i = max(end, i+1)
+		default:
+			i++
+		}
+	}
+	return hits
+}
+
+func hasCompleteItem(r reading) bool {
+	for _, p := range r.items {
+		if !p.cut && p.notLearning == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// isSingle reports whether v, read as r, is one learning object or a
+// summary-only object.
+func isSingle(v any, r reading) bool {
+	o, ok := v.(*object)
+	if !ok {
+		return false
+	}
+	return !r.list && (len(r.items) == 1 && looksLikeLearning(o, false) || len(r.items) == 0 && summaryOnly(o))
+}
+
+// groupLines merges runs of single learning objects separated only by
+// blanks, commas, list markers, fence lines or short labels (a JSON-lines
+// answer, or one fenced object per learning) into one answer.
+func groupLines(s string, hits []jsonHit) []jsonHit {
+	var out []jsonHit
+	for i := 0; i < len(hits); {
+		h := hits[i]
+		j := i + 1
+		if h.single {
+			for j < len(hits) && hits[j].single && glue(s[hits[j-1].end:hits[j].start]) {
+				j++
+			}
+		}
+		if j-i > 1 {
+			g := jsonHit{span: span{h.start, hits[j-1].end}}
+			for _, m := range hits[i:j] {
+				g.r.items = append(g.r.items, m.r.items...)
+				if m.r.hasSummary && !g.r.hasSummary {
+					g.r.summary, g.r.hasSummary = m.r.summary, true
+				}
+				if m.r.hasSuccess && !g.r.hasSuccess {
+					g.r.success, g.r.hasSuccess = m.r.success, true
+				}
+				g.r.cut = g.r.cut || m.r.cut
+				g.weak = g.weak || m.weak
+			}
+			g.r.list = true
+			out = append(out, g)
+		} else {
+			out = append(out, h)
+		}
+		i = j
+	}
+	return out
+}
+
+var glueLine = regexp.MustCompile(`^(?:[-*+•]|\d{1,3}[.)])?\s*(?:(?:learning|item|entry|finding|decision|blocker|pattern|note|insight|lesson)?\s*#?\d{0,3}\s*[:.)]?)?$`)
+
+// glue reports whether the text between two single JSON objects keeps
+// them in one answer.
+func glue(between string) bool {
+	for _, line := range strings.Split(between, "\n") {
+		line = strings.TrimSpace(strings.Trim(strings.TrimSpace(line), ",;"))
+		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
+			continue
+		}
+		line = strings.Trim(line, "*_`")
+		switch {
+		case line == "":
+		case len(line) <= 40 && glueLine.MatchString(strings.ToLower(line)):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// exampleCue marks prose that introduces an illustration rather than the
+// answer.
+var exampleCue = regexp.MustCompile(`(?i)\b(?:for example|for instance|example|e\.g\.|such as|looks? like|would look|template|schema|illustrat\w*|if there (?:are|were|had been) no|if there had been nothing|had there been|would have been|if nothing|otherwise|when there (?:are|is) no(?:ne|thing)?|if no learnings|an empty (?:answer|list|result|response)|in the (?:form|shape) of|the (?:format|shape) (?:is|should|would|must))\b`)
+
+// isExample reports whether the JSON at sp is quoted in prose rather than
+// given as the answer: inside `inline code`, followed by more of its
+// sentence on the same line, or introduced as an example.
+func isExample(s string, sp span) bool {
+	// Look at most exampleWindow bytes around the value: a line longer
+	// than that is prose, and the scan stays linear.
+	const exampleWindow = 512
+	lo := max(0, sp.start-exampleWindow)
+	lineStart := lo + strings.LastIndexByte(s[lo:sp.start], '\n') + 1
+	hi := min(len(s), sp.end+exampleWindow)
+	lineEnd := hi
+	if k := strings.IndexByte(s[sp.end:hi], '\n'); k >= 0 {
+		lineEnd = sp.end + k
+	}
+	before, after := s[lineStart:sp.start], s[sp.end:lineEnd]
+	if strings.Count(before, "`")%2 == 1 && !strings.Contains(before, "```") {
+		return true
+	}
+	if strings.IndexFunc(after, unicode.IsLetter) >= 0 {
+		return true
+	}
+	// Inside an aside: "(If there had been nothing, {...}.)"
+	if strings.Count(before, "(") > strings.Count(before, ")") {
+		return true
+	}
+	cue := before
+	if strings.TrimSpace(before) == "" || strings.HasPrefix(strings.TrimSpace(before), "```") {
+		// The line before, skipping a fence line and blank lines.
+		prev := s[max(0, lineStart-exampleWindow):lineStart]
+		for k := 0; k < 3; k++ {
+			prev = strings.TrimRight(prev, "\n \t")
+			ps := strings.LastIndexByte(prev, '\n') + 1
+			line := strings.TrimSpace(prev[ps:])
+			if strings.HasPrefix(line, "```") {
+				prev = prev[:ps]
+				continue
+			}
+			cue = line
+			break
+		}
+	}
+	return exampleCue.MatchString(cue)
+}
+
+// oneParagraph folds a summary's line breaks and runs of blanks.
+func oneParagraph(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // clip cuts s to at most max bytes on a rune boundary.

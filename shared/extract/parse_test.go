@@ -45,16 +45,16 @@ func TestParseFindsTheAnswer(t *testing.T) {
 		{"byte order mark", "\uFEFF  " + twoLearnings + "\n", want2, "Added webhook retries; make test passes.", true},
 		{"trailing commas", `{"success": true, "summary": "s", "learnings": [{"type": "finding", "content": "a, b",},],}`, []string{"finding: a, b"}, "s", true},
 		{"extra fields", `{"success": "true", "summary": "s", "run": 3, "learnings": [{"type": "finding", "content": "x", "tags": ["a"], "importance": "high"}]}`, []string{"finding: x"}, "s", true},
-		{"bare array", `[{"type": "learning", "content": "Use pgx, not lib/pq."}, {"content": "Run go generate after editing the schema."}, "a string", 7]`, []string{"learning: Use pgx, not lib/pq.", "learning: Run go generate after editing the schema."}, "", false},
+		{"bare array", `[{"type": "learning", "content": "Use pgx, not lib/pq."}, {"content": "Run go generate after editing the schema."}, "Plain strings are learnings too.", 7]`, []string{"learning: Use pgx, not lib/pq.", "learning: Run go generate after editing the schema.", "learning: Plain strings are learnings too."}, "", false},
 		{"empty array", "[]", []string{}, "", false},
 		{"answer beats an empty list in prose", "It returns [] when empty. " + twoLearnings, want2, "Added webhook retries; make test passes.", true},
-		{"prose then answer", `{"learnings": []} is what an empty answer looks like; here: ` + twoLearnings, []string{}, "", false},
+		{"example quoted before the answer", `{"learnings": []} is what an empty answer looks like; here: ` + twoLearnings, want2, "Added webhook retries; make test passes.", true},
 		{"single learning", `{"type": "note", "content": "The staging DB is reset nightly."}`, []string{"note: The staging DB is reset nightly."}, "", false},
 		{"no learnings", `{"success": false, "summary": "The run failed to start.", "learnings": []}`, []string{}, "The run failed to start.", false},
 		{"null learnings", `{"success": true, "summary": "Trivial change.", "learnings": null}`, []string{}, "Trivial change.", true},
 		{"learnings left out", `{"success": true, "summary": "Nothing new."}`, []string{}, "Nothing new.", true},
 		{"braces and fences inside strings", `{"learnings": [{"type": "finding", "content": "Config is {\"a\": [1]} in ` + "```yaml```" + ` blocks."}]}`, []string{"finding: Config is {\"a\": [1]} in ```yaml``` blocks."}, "", false},
-		{"first answer wins", `{"learnings": [{"content": "one"}]} and {"learnings": [{"content": "two"}]}`, []string{"learning: one"}, "", false},
+		{"last answer wins", "{\"learnings\": [{\"content\": \"draft\"}]}\n\nBetter:\n\n{\"learnings\": [{\"content\": \"final\"}]}", []string{"learning: final"}, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,19 +79,19 @@ func TestParseFindsTheAnswer(t *testing.T) {
 func TestParseRefusesWhatIsNotAnAnswer(t *testing.T) {
 	t.Parallel()
 	for name, text := range map[string]string{
-		"empty":             "  \n",
-		"prose":             "I could not find any durable learnings in this run.",
-		"cut at token cap":  `{"success": true, "summary": "s", "learnings": [{"type": "finding", "content": "A"}, {"type": "finding", "content": "B`,
-		"cut inside fence":  "```json\n" + `{"learnings": [{"content": "A"}, {"content": "B`,
-		"learnings string":  `{"learnings": "none"}`,
-		"unrelated object":  `{"status": "ok", "data": {"learnings": []}}`,
-		"number":            `42`,
-		"list of numbers":   `[1, 2, 3]`,
-		"list of strings":   `["make test", "go vet"]`,
-		"unbalanced prose":  `Result: {"learnings": [}`,
-		"html error page":   `<html><body>502 Bad Gateway</body></html>`,
-		"markdown bullets":  "- Use make test\n- Run go generate",
-		"json in bad fence": "```json\n{learnings: [content: x]}\n```",
+		"empty":                    "  \n",
+		"refusal":                  "I'm sorry, but I can't help with that.",
+		"chatter":                  "Sure! Here is the JSON you asked for:",
+		"number":                   `42`,
+		"list of numbers":          `[1, 2, 3]`,
+		"list of short strings":    `["make test", "go vet"]`,
+		"unbalanced prose":         `Result: {"learnings": [}`,
+		"html error page":          `<html><body>502 Bad Gateway</body></html>`,
+		"json in bad fence":        "```json\n{learnings: [content: x]}\n```",
+		"cut before the learnings": `{"success": true, "summary": "The run added`,
+		"cut while thinking":       "<think>\nThe answer will be {\"learnings\": [{\"content\": \"x\"}]} once I",
+		"only reasoning":           "<think>No learnings here.</think>",
+		"unrelated json":           `{"status": "ok", "items_processed": 12}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			res, err := extract.Parse(text)
@@ -118,7 +118,8 @@ func TestParseNormalizesAndChecksEachLearning(t *testing.T) {
 	  {"type": "finding", "content": "   "},
 	  {"type": "finding", "content": "the cache ttl is 60 s"},
 	  {"type": "finding", "content": "Has a NUL \u0000 inside."},
-	  42
+	  42,
+	  null
 	]}`
 	res, err := extract.Parse(text)
 	if err != nil {
@@ -163,6 +164,7 @@ func TestParseNormalizesAndChecksEachLearning(t *testing.T) {
 		"":                             "no content",
 		"the cache ttl is 60 s":        "repeats another learning",
 		"Has a NUL \u0000 inside.":     "invalid: content contains a NUL",
+		"42":                           "not a learning: a number",
 	}
 	for content, want := range wantSkipped {
 		if r, ok := reasons[content]; !ok || !strings.HasPrefix(r, want) {

@@ -46,7 +46,7 @@ type MemoriesHandlers interface {
 	SuggestPatterns(ctx context.Context, r *Request) (Response, error)
 	// ForgetMemories serves POST /api/agents/{agentName}/memories/forget: delete memories older than olderThan (h, d, w); pinned kept unless includePinned (the MCP memory_forget tool).
 	ForgetMemories(ctx context.Context, r *Request) (Response, error)
-	// GetStats serves GET /api/agents/{agentName}/stats: counts and bytes of a scope, by type, source and scope.
+	// GetStats serves GET /api/agents/{agentName}/stats: counts and bytes of a scope, by type, source and scope; its Deep Dream status (pending, last record, last dream).
 	GetStats(ctx context.Context, r *Request) (Response, error)
 	// GetAllStats serves GET /api/stats: totals over every scope and the scopes' counters, paginated (limit, cursor).
 	GetAllStats(ctx context.Context, r *Request) (Response, error)

@@ -75,6 +75,9 @@ type Env struct {
 	Now func() time.Time
 	// HTTPClient, when set, replaces the API client's HTTP client.
 	HTTPClient *http.Client
+	// OpenBrowser, when set, replaces how agentmem console opens its
+	// address in the person's browser (tests record it instead).
+	OpenBrowser func(ctx context.Context, url string) error
 	// ScopesPage, when positive, is how many scopes agentmem stats asks
 	// for per page instead of the API's maximum (tests lower it to walk
 	// several pages).

@@ -129,6 +129,8 @@ type opts struct {
 	env      map[string]string
 	// scopesPage is Env.ScopesPage (0: the API's maximum).
 	scopesPage int
+	// openBrowser is Env.OpenBrowser (nil: the system's browser).
+	openBrowser func(ctx context.Context, url string) error
 }
 
 // run runs the CLI in-process against url (AGENTMEM_AUTH=none).
@@ -145,6 +147,7 @@ func run(t testing.TB, o opts, args ...string) result {
 		StdinIsTerminal: func() bool { return o.terminal },
 		Now:             func() time.Time { return cliNow },
 		ScopesPage:      o.scopesPage,
+		OpenBrowser:     o.openBrowser,
 	})
 	return result{stdout.String(), stderr.String(), code}
 }

@@ -301,7 +301,7 @@ func llmFailure(err error, name string) error {
 	case llm.KindOf(err) == llm.KindNotConfigured:
 		return unavailable(err)
 	case errors.Is(err, extract.ErrUnparseable):
-		return agentmem.Wrap(agentmem.ELLMFailed, err, "the LLM (%s) did not answer with learnings JSON; nothing was saved", name)
+		return agentmem.Wrap(agentmem.ELLMFailed, err, "the LLM (%s) answered with neither learnings nor a statement that there are none; nothing was saved", name)
 	case llm.KindOf(err) != "":
 		return agentmem.Wrap(agentmem.ELLMFailed, err, "the LLM (%s) failed (%s); nothing was saved", name, llm.KindOf(err))
 	}

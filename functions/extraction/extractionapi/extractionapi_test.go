@@ -201,7 +201,7 @@ func TestTwoLearningsAreSavedWithSourceExtraction(t *testing.T) {
 	if len(got.Saved) != 2 || len(got.Skipped) != 0 || got.RunID != "run-1" || !got.Success || got.Replayed {
 		t.Fatalf("got %+v", got)
 	}
-	if got.Summary != "Added webhook retries; make test passes." || got.Model != "llama3.1:8b" || got.Prompt != "extraction@v1" {
+	if got.Summary != "Added webhook retries; make test passes." || got.Model != "llama3.1:8b" || got.Prompt != "extraction@v2" {
 		t.Errorf("summary %q, model %q, prompt %q", got.Summary, got.Model, got.Prompt)
 	}
 	stored := a.memories("nori", "p")
@@ -329,6 +329,12 @@ func TestAnswerFormatsOfRealModels(t *testing.T) {
 		"bare array":        `[{"type": "finding", "content": "Integration tests need DynamoDB Local; make test starts it."}, {"type": "decision", "content": "Webhook retries back off exponentially up to 30 s.", "rationale": "The PSP retries 3 times a minute."}]`,
 		"extra fields":      `{"success": true, "summary": "s", "confidence": "high", "learnings": [{"type": "finding", "content": "Integration tests need DynamoDB Local; make test starts it.", "tags": ["ci"]}, {"type": "decision", "content": "Webhook retries back off exponentially up to 30 s.", "rationale": "The PSP retries 3 times a minute.", "importance": 3}]}`,
 		"repeated learning": `{"learnings": [{"type": "finding", "content": "Integration tests need DynamoDB Local; make test starts it."}, {"type": "finding", "content": "integration tests need dynamodb local; make test starts it"}, {"type": "decision", "content": "Webhook retries back off exponentially up to 30 s.", "rationale": "r"}]}`,
+		"think block":       "<think>\nDraft: {\"learnings\": [{\"type\": \"note\", \"content\": \"A draft.\"}]}\n</think>\n\n" + twoLearnings,
+		"markdown list":     "## Learnings\n- **Finding:** Integration tests need DynamoDB Local; make test starts it.\n- **Decision:** Webhook retries back off exponentially up to 30 s. (why: The PSP retries 3 times a minute.)",
+		"yaml":              "learnings:\n  - type: finding\n    content: Integration tests need DynamoDB Local; make test starts it.\n  - type: decision\n    content: Webhook retries back off exponentially up to 30 s.\n    rationale: The PSP retries 3 times a minute.",
+		"json lines":        `{"type": "finding", "content": "Integration tests need DynamoDB Local; make test starts it."}` + "\n" + `{"type": "decision", "content": "Webhook retries back off exponentially up to 30 s.", "rationale": "The PSP retries 3 times a minute."}`,
+		"python repr":       `{'learnings': [{'type': 'finding', 'content': 'Integration tests need DynamoDB Local; make test starts it.'}, {'type': 'decision', 'content': 'Webhook retries back off exponentially up to 30 s.', 'rationale': None}]}`,
+		"other key names":   `{"learnings": [{"category": "fact", "learning": "Integration tests need DynamoDB Local; make test starts it."}, {"category": "decision", "learning": "Webhook retries back off exponentially up to 30 s."}]}`,
 	}
 	for name, answer := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -345,6 +351,65 @@ func TestAnswerFormatsOfRealModels(t *testing.T) {
 	}
 }
 
+// TestExplicitNoLearningsAnswers200: an answer that says there is
+// nothing to learn is zero learnings, not a failure (issue 11): 200,
+// nothing saved, the run recorded, and its summary (labelled, or the
+// prose describing the run) in the daily log.
+func TestExplicitNoLearningsAnswers200(t *testing.T) {
+	tests := []struct {
+		name, answer, summary string
+	}{
+		{"no new learnings", "No new learnings.", ""},
+		{"NONE", "NONE", ""},
+		{"nothing noteworthy with the run described", "Nothing noteworthy: the run only bumped the lodash patch version.", "The run only bumped the lodash patch version."},
+		{"learnings none", `{"success": true, "summary": "Regenerated the API client.", "learnings": "none"}`, "Regenerated the API client."},
+		{"labelled", "Summary: Renamed the utils package.\nLearnings: none", "Renamed the utils package."},
+		{"after thinking", "<think>\nOnly formatting changed.\n</think>\n\nSummary: Ran the formatter.\n\nNo durable learnings.", "Ran the formatter."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newAPITest(t, reply{content: tt.answer})
+			got := a.ok(a.post("nori", outputBody("run-1", "$ make fmt\n")))
+			if len(got.Saved) != 0 || got.Saved == nil || len(got.Skipped) != 0 || got.Summary != tt.summary {
+				t.Errorf("got %+v, want nothing saved and summary %q", got, tt.summary)
+			}
+			if ms := a.memories("nori", "p"); len(ms) != 0 {
+				t.Errorf("%d memories written", len(ms))
+			}
+			if run, err := a.store.GetRun(context.Background(), "nori", "p", "run-1"); err != nil || run.Result == "" {
+				t.Errorf("the run is not recorded: %+v, %v", run, err)
+			}
+			recs, err := a.store.DailyDay(context.Background(), "nori", "p", today())
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tt.summary == "" && len(recs) != 0:
+				t.Errorf("no summary, but %d daily records", len(recs))
+			case tt.summary != "" && (len(recs) != 1 || !strings.Contains(recs[0].Content, tt.summary) || got.Daily == nil):
+				t.Errorf("daily log: got %+v, want one record with %q", recs, tt.summary)
+			}
+		})
+	}
+}
+
+// TestCutAnswerSavesItsCompleteLearnings: an answer cut off at the token
+// cap saves the learnings before the cut and lists the cut one as
+// skipped.
+func TestCutAnswerSavesItsCompleteLearnings(t *testing.T) {
+	a := newAPITest(t, reply{content: `{"success": true, "summary": "Added retries.", "learnings": [{"type": "finding", "content": "The PSP retries webhooks 3 times."}, {"type": "learning", "content": "Run make test, not go test."}, {"type": "decision", "content": "Retries back off up to 30`})
+	got := a.ok(a.post("nori", outputBody("run-1", "output")))
+	if len(got.Saved) != 2 || got.Saved[0].Type != agentmem.TypeFinding || got.Saved[1].Type != agentmem.TypeLearning {
+		t.Errorf("saved: got %+v", got.Saved)
+	}
+	if len(got.Skipped) != 1 || got.Skipped[0].Content != "Retries back off up to 30" || !strings.HasPrefix(got.Skipped[0].Reason, "cut off") {
+		t.Errorf("skipped: got %+v, want the cut learning", got.Skipped)
+	}
+	if ms := a.memories("nori", "p"); len(ms) != 2 {
+		t.Errorf("%d memories, want 2", len(ms))
+	}
+}
+
 func TestLLMFailuresWriteNothing(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -357,8 +422,9 @@ func TestLLMFailuresWriteNothing(t *testing.T) {
 		{"timeout", reply{hang: true}, 100 * time.Millisecond},
 		{"garbage", reply{content: "I'm sorry, I can't help with extracting learnings from this."}, 0},
 		{"empty answer", reply{content: ""}, 0},
-		{"cut at the token cap", reply{content: `{"success": true, "summary": "s", "learnings": [{"type": "finding", "content": "A"}, {"type": "finding", "content": "B`}, 0},
-		{"learnings not a list", reply{content: `{"learnings": "none worth keeping"}`}, 0},
+		{"refusal", reply{content: "Sorry, I cannot process this request."}, 0},
+		{"cut while thinking", reply{content: "<think>\nThe run shows {\"learnings\": [{\"content\": \"x\"}]} but"}, 0},
+		{"cut before the learnings", reply{content: `{"success": true, "summary": "The run migrated the`}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

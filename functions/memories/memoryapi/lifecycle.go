@@ -57,9 +57,14 @@ func (a *API) GetStats(ctx context.Context, r *httpapi.Request) (httpapi.Respons
 	if err != nil {
 		return httpapi.Response{}, err
 	}
+	st, err := a.Store.GetDreamState(ctx, agent, project)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
 	return httpapi.JSON(http.StatusOK, agentmem.Stats{
 		ScopeCounts: c, Limit: a.Store.ScopeLimit(),
 		ByScope: agentmem.ScopeUsage{Project: agentmem.Usage{Total: c.Total, Bytes: c.Bytes}, Session: sessions},
+		Dream:   agentmem.DreamStatus{Pending: st.Pending(), PendingSince: st.PendingSince, LastAppendAt: st.LastAppendAt, LastDreamAt: st.LastDreamAt},
 	}), nil
 }
 

@@ -228,6 +228,20 @@ func TestStatsAndAllStats(t *testing.T) {
 	if empty := decode[agentmem.Stats](t, a.do("GET", "/api/agents/nobody/stats?projectId=p", "")); empty.Total != 0 || empty.ByType == nil {
 		t.Errorf("empty scope: got %+v", empty)
 	}
+	// The dream status: nothing waits until a daily record is appended.
+	if got := s.Dream; got.Pending || got.PendingSince != "" || got.LastAppendAt != "" || got.LastDreamAt != "" {
+		t.Errorf("dream status before any daily record: got %+v, want zero", got)
+	}
+	if r := a.do("POST", "/api/agents/nori/daily", `{"projectId":"p","title":"run-1","content":"Webhooks retry 3 times."}`); r.StatusCode != 201 {
+		t.Fatalf("append daily: %d %s", r.StatusCode, r.Body)
+	}
+	s = decode[agentmem.Stats](t, a.do("GET", "/api/agents/nori/stats?projectId=p", ""))
+	if got := s.Dream; !got.Pending || got.PendingSince == "" || got.LastAppendAt == "" || got.LastDreamAt != "" {
+		t.Errorf("dream status after a daily record: got %+v, want pending since the append", got)
+	}
+	if other := decode[agentmem.Stats](t, a.do("GET", "/api/agents/agent0/stats?projectId=q", "")); other.Dream.Pending {
+		t.Errorf("another scope's dream status: got %+v, want nothing pending", other.Dream)
+	}
 
 	seen := 0
 	cursor := ""
