@@ -194,6 +194,7 @@ func abs(n int) int {
 // TestRefusedLines: a line that is not a JSON-RPC message gets the error
 // JSON-RPC prescribes, and the lines after it are served.
 func TestRefusedLines(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		line string
 		code int

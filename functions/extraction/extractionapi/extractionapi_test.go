@@ -356,6 +356,7 @@ func TestAnswerFormatsOfRealModels(t *testing.T) {
 // nothing saved, the run recorded, and its summary (labelled, or the
 // prose describing the run) in the daily log.
 func TestExplicitNoLearningsAnswers200(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, answer, summary string
 	}{
@@ -397,6 +398,7 @@ func TestExplicitNoLearningsAnswers200(t *testing.T) {
 // cap saves the learnings before the cut and lists the cut one as
 // skipped.
 func TestCutAnswerSavesItsCompleteLearnings(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t, reply{content: `{"success": true, "summary": "Added retries.", "learnings": [{"type": "finding", "content": "The PSP retries webhooks 3 times."}, {"type": "learning", "content": "Run make test, not go test."}, {"type": "decision", "content": "Retries back off up to 30`})
 	got := a.ok(a.post("nori", outputBody("run-1", "output")))
 	if len(got.Saved) != 2 || got.Saved[0].Type != agentmem.TypeFinding || got.Saved[1].Type != agentmem.TypeLearning {
