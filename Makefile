@@ -87,7 +87,7 @@ TEST_OUTPUT := $(CURDIR)/.test-output
 
 test-banner:
 	@echo "make test: vet (go vet, gofmt, staticcheck, deadcode), then every package's tests with -race on DynamoDB Local."
-	@echo "A first run compiles everything (and the tools): expect about 6 min; later runs about 45 s."
+	@echo "A first run compiles everything, staticcheck and deadcode included: expect 6 min or more on 2 cores; later runs take about a minute."
 
 # GORACE atexit_sleep_ms=0: a -race binary otherwise sleeps 1 s when it
 # exits (about 45 test binaries); races are still reported and still fail.
