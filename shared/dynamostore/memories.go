@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
@@ -130,17 +132,41 @@ func (s *Store) EachMemory(ctx context.Context, agentName, projectID string, fn 
 // of another agent is reported as not found, so that one agent's id never
 // reaches another agent's memory.
 func (s *Store) GetMemory(ctx context.Context, agentName, id string) (agentmem.Memory, error) {
-	var item memoryItem
-	err := s.memories.Get("id", id).Index(IDIndex).One(ctx, &item)
+	item, err := s.memoryByID(ctx, id, func(it memoryItem) bool { return it.AgentName == agentName })
 	switch {
 	case notFound(err):
 		return agentmem.Memory{}, agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
 	case err != nil:
 		return agentmem.Memory{}, fmt.Errorf("get memory %s: %w", id, err)
-	case item.AgentName != agentName:
-		return agentmem.Memory{}, agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
 	}
 	return item.Memory, nil
+}
+
+// memoryByID finds the memory with id (through the id index) among those
+// keep accepts. Ids are unique, but should two items ever carry one (as a
+// replayed restore once wrote), the one with the earliest createdAt is the
+// answer, always the same, and the duplicate is logged: a reader never
+// fails for it.
+func (s *Store) memoryByID(ctx context.Context, id string, keep func(memoryItem) bool) (memoryItem, error) {
+	var items []memoryItem
+	if err := s.memories.Get("id", id).Index(IDIndex).All(ctx, &items); err != nil {
+		return memoryItem{}, err
+	}
+	items = slices.DeleteFunc(items, func(it memoryItem) bool { return !keep(it) })
+	if len(items) == 0 {
+		return memoryItem{}, dynamo.ErrNotFound
+	}
+	if len(items) > 1 {
+		slices.SortFunc(items, func(a, b memoryItem) int {
+			if c := strings.Compare(a.CreatedAt, b.CreatedAt); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Scope, b.Scope)
+		})
+		s.log().WarnContext(ctx, "several items carry one memory id; reading the earliest", "id", id, "items", len(items),
+			"scope", items[0].Scope, "createdAt", items[0].CreatedAt)
+	}
+	return items[0], nil
 }
 
 // DeleteMemory deletes the memory with id if it belongs to agentName.
@@ -173,15 +199,12 @@ func (s *Store) deleteOne(ctx context.Context, m agentmem.Memory) (agentmem.Memo
 	if deleted || err != nil {
 		return old, deleted, err
 	}
-	var item memoryItem
-	err = s.memories.Get("id", m.ID).Index(IDIndex).One(ctx, &item)
+	item, err := s.memoryByID(ctx, m.ID, func(it memoryItem) bool { return it.Scope == scope && it.CreatedAt != m.CreatedAt })
 	switch {
 	case notFound(err):
 		return agentmem.Memory{}, false, nil
 	case err != nil:
 		return agentmem.Memory{}, false, fmt.Errorf("find memory %s: %w", m.ID, err)
-	case item.Scope != scope || item.CreatedAt == m.CreatedAt:
-		return agentmem.Memory{}, false, nil
 	}
 	return s.deleteAt(ctx, scope, item.CreatedAt, m.ID)
 }

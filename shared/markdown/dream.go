@@ -73,7 +73,11 @@ func writeDream(b *strings.Builder, d agentmem.Dream) {
 		b.WriteString("\n### Dropped (not supported by the sources)\n")
 		for _, x := range d.Dropped {
 			fmt.Fprintf(b, "- %s: %s", Heading(x.Type), oneLine(x.Content))
-			fmt.Fprintf(b, " (%s; support %s", x.Reason, strconv.FormatFloat(x.Support, 'f', 2, 64))
+			reason := x.Reason
+			if x.Class != "" {
+				reason = x.Class + ": " + reason
+			}
+			fmt.Fprintf(b, " (%s; support %s", reason, strconv.FormatFloat(x.Support, 'f', 2, 64))
 			if len(x.Missing) > 0 {
 				fmt.Fprintf(b, "; not in the sources: %s", oneLine(strings.Join(x.Missing, ", ")))
 			}
