@@ -531,6 +531,7 @@ func TestBadRequestsAreInvalid(t *testing.T) {
 // source gives, a blocker closed without a source) are dropped, each with
 // its class, while faithful rewrites of the same sources are kept.
 func TestFabricationsMadeOfSourceWordsAreDropped(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.seed()
 	f.daily("run-44", "The flaky checkout e2e test might be caused by the shared test Redis; not confirmed. The webhook worker processes 40 events per second.", "2026-11-21T18:00:00Z")
