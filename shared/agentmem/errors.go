@@ -21,6 +21,8 @@ const (
 	ELLMUnavailable   = "llm_unavailable"    // no LLM configured: 503
 	ELLMFailed        = "llm_failed"         // the LLM failed, timed out or answered garbage: 502
 	EBusy             = "busy"               // a lease is held by someone else (dreams): 409
+	ENoRoute          = "no_route"           // no route has this method and path (a wrong base URL?): 404
+	EUnavailable      = "unavailable"        // the store cannot be reached (health): 503
 	EInternal         = "internal"           // anything else: 500
 )
 

@@ -9,9 +9,7 @@ import (
 
 // ListPersonalities returns every personality (GET /api/personalities).
 func (c *Client) ListPersonalities(ctx context.Context) ([]agentmem.Personality, error) {
-	var out struct {
-		Personalities []agentmem.Personality `json:"personalities"`
-	}
+	var out agentmem.PersonalityList
 	err := c.Do(ctx, Call{Method: http.MethodGet, Path: "/api/personalities"}, &out)
 	return out.Personalities, err
 }

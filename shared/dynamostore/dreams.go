@@ -407,7 +407,7 @@ func dreamsOf(items []dreamItem) []agentmem.Dream {
 // (1..50, default 20); cursor continues a previous page.
 func (s *Store) ListDreams(ctx context.Context, agentName, projectID string, limit int, cursor string) (agentmem.DreamPage, error) {
 	if limit <= 0 || limit > agentmem.MaxListLimit {
-		limit = 20
+		limit = agentmem.DefaultDreamsPage
 	}
 	q := s.journal.Get("pk", dreamPK(agentName, projectID)).Order(dynamo.Descending)
 	if cursor != "" {

@@ -2,7 +2,9 @@ package dynamostore
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
@@ -164,4 +166,68 @@ func (s *Store) SessionUsage(ctx context.Context, projectID string) (agentmem.Se
 	}
 	u.Sessions = len(sessions)
 	return u, nil
+}
+
+// ListSessionKeys returns a page of a session's live keys in key order,
+// without their values (it records no access): at most limit keys
+// (1..agentmem.MaxSessionKeysPage, else DefaultSessionKeysPage) after the
+// key the cursor names. Expired keys that TTL has not removed yet are left
+// out.
+func (s *Store) ListSessionKeys(ctx context.Context, projectID, sessionID string, limit int, cursor string) (agentmem.SessionKeyPage, error) {
+	if limit <= 0 || limit > agentmem.MaxSessionKeysPage {
+		limit = agentmem.DefaultSessionKeysPage
+	}
+	page := agentmem.SessionKeyPage{ProjectID: projectID, SessionID: sessionID, Keys: []agentmem.SessionKey{}}
+	prefix := sessionID + "#"
+	q := s.journal.Get("pk", sessionPK(projectID)).Consistent(true)
+	if cursor != "" {
+		after, err := DecodeSessionCursor(cursor)
+		if err != nil {
+			return page, err
+		}
+		// Every character a key may hold sorts after '#', so the
+		// session's keys are contiguous: read from the cursor's key on
+		// and stop at the first sort key of another session.
+		q = q.Range("sk", dynamo.Greater, prefix+after)
+	} else {
+		q = q.Range("sk", dynamo.BeginsWith, prefix)
+	}
+	now := s.now().Unix()
+	it := q.Iter()
+	var item sessionItem
+	for it.Next(ctx, &item) {
+		if !strings.HasPrefix(item.SK, prefix) {
+			break
+		}
+		if item.ExpiresAt > now {
+			if len(page.Keys) == limit {
+				page.NextCursor = EncodeSessionCursor(page.Keys[limit-1].Key)
+				break
+			}
+			e := item.entry()
+			page.Keys = append(page.Keys, agentmem.SessionKey{Key: e.Key, Bytes: len(e.Value),
+				CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, AccessedAt: e.AccessedAt, ExpiresAt: e.ExpiresAt})
+		}
+		item = sessionItem{}
+	}
+	if err := it.Err(); err != nil {
+		return page, fmt.Errorf("list session keys %s/%s: %w", projectID, sessionID, err)
+	}
+	return page, nil
+}
+
+// EncodeSessionCursor makes the cursor of a page of session keys that
+// ended with key.
+func EncodeSessionCursor(key string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(key))
+}
+
+// DecodeSessionCursor reverses EncodeSessionCursor; a malformed cursor is
+// EInvalid.
+func DecodeSessionCursor(cursor string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil || agentmem.ValidateKey(string(b)) != nil {
+		return "", agentmem.Errorf(agentmem.EInvalid, "cursor is malformed")
+	}
+	return string(b), nil
 }

@@ -87,7 +87,7 @@ func TestHandleDispatchesByRouteKey(t *testing.T) {
 			status: 200, route: routes.ListPersonalities, params: map[string]string{}},
 		{name: "$default: unknown path is 404",
 			ev:     event("GET", "/api/agents/nori/nothing", "$default", nil),
-			status: 404, inBody: `"code":"not_found"`},
+			status: 404, inBody: `"code":"no_route"`},
 		{name: "$default: wrong method is 405 with Allow",
 			ev:     event("PATCH", "/api/agents/nori/personality", "$default", nil),
 			status: 405, inBody: `"code":"method_not_allowed"`, allow: "GET, PUT, DELETE"},

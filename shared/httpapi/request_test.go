@@ -49,6 +49,7 @@ func TestStatusForEveryCode(t *testing.T) {
 		agentmem.EInvalid: 400, agentmem.ENotFound: 404, agentmem.EConflict: 409, agentmem.EBusy: 409,
 		agentmem.EMethodNotAllowed: 405, agentmem.ETooLarge: 413, agentmem.EUnsupportedMedia: 415,
 		agentmem.ELLMUnavailable: 503, agentmem.ELLMFailed: 502, agentmem.EInternal: 500, "unheard-of": 500,
+		agentmem.ENoRoute: 404, agentmem.EUnavailable: 503,
 	}
 	for code, want := range tests {
 		if got := httpapi.StatusFor(code); got != want {

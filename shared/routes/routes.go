@@ -57,6 +57,9 @@ const (
 	ForgetMemories       Name = "ForgetMemories"
 	GetStats             Name = "GetStats"
 	GetAllStats          Name = "GetAllStats"
+	ListSessionContext   Name = "ListSessionContext"
+	GetHealth            Name = "GetHealth"
+	GetOpenAPI           Name = "GetOpenAPI"
 )
 
 // Route is one method and path of the API.
@@ -118,6 +121,11 @@ var All = []Route{
 	{ForgetMemories, "POST", "/api/agents/{agentName}/memories/forget", Memories, true, "delete memories older than olderThan (h, d, w); pinned kept unless includePinned (the MCP memory_forget tool)"},
 	{GetStats, "GET", "/api/agents/{agentName}/stats", Memories, true, "counts and bytes of a scope, by type, source and scope; its Deep Dream status (pending, last record, last dream)"},
 	{GetAllStats, "GET", "/api/stats", Memories, false, "totals over every scope and the scopes' counters, paginated (limit, cursor)"},
+
+	// Issue 14: listing a session's keys, health and the API's own description.
+	{ListSessionContext, "GET", "/api/projects/{projectId}/sessions/{sessionId}/context", Memories, true, "list a session's live context keys, without their values (limit, cursor)"},
+	{GetHealth, "GET", "/api/health", Memories, false, "200 when every table answers a read, 503 when the store cannot be reached"},
+	{GetOpenAPI, "GET", "/api/openapi.json", Memories, false, "this API's OpenAPI 3.1 document, generated from the route table and the domain types"},
 }
 
 // For returns the routes served by fn, in table order.

@@ -24,10 +24,11 @@ func init() {
 	})
 }
 
-type clearCommand struct{ yes bool }
+type clearCommand struct{ yes, json bool }
 
 func (c *clearCommand) Flags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.yes, "yes", false, "do not ask for confirmation")
+	JSONFlag(fs, &c.json)
 }
 
 func (c *clearCommand) Run(ctx context.Context, in *Invocation) error {
@@ -62,6 +63,13 @@ func (c *clearCommand) Run(ctx context.Context, in *Invocation) error {
 	defer cancel()
 	if err := client.DeleteMemories(tctx, agent, project); err != nil {
 		return err
+	}
+	if c.json {
+		return writeJSON(in.Stdout, struct {
+			AgentName string `json:"agentName"`
+			ProjectID string `json:"projectId"`
+			Cleared   bool   `json:"cleared"`
+		}{agent, project, true})
 	}
 	in.Printf("deleted %s\n", what)
 	return nil

@@ -24,7 +24,7 @@ const DefaultConsoleAddr = "127.0.0.1:7370"
 
 func init() {
 	Register(&Command{
-		Name: "console", Group: GroupOther, OwnTimeout: true,
+		Name: "console", Group: GroupOther, OwnTimeout: true, Server: true,
 		Summary: "serve the agentmem console: review and curate memories, dreams and personalities in a browser",
 		Description: `Serves a web application on a local address and opens it in the browser: an overview of every agent and project (counts, size, last change, pending dreams), an agent in a project (the MEMORY.md its next run receives, the personality section, the memories with filters, search, edit, pin and delete, the daily log, the session context), the dream diary with each dream as a diff (added, updated, retired, kept, dropped with the reason) and its revert, a memory's page with the dreams that wrote or replaced it, and the personalities.
 

@@ -121,7 +121,7 @@ func TestDream(t *testing.T) {
 		t.Errorf("revert again by date: code %d, stderr %q", r.code, r.stderr)
 	}
 	if r := run(t, o, "dream", "ls", "checkout", "nori", "--limit", "1"); r.code != 0 || len(lines(r.stdout)) != 2 || !strings.Contains(r.stdout, "revert  committed  +0 -2 (undid ") ||
-		!strings.Contains(r.stderr, "showing the newest 1; older entries remain") {
+		!strings.Contains(r.stderr, "showing 1; older entries remain: --cursor ") {
 		t.Errorf("dream ls --limit 1: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

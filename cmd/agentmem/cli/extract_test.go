@@ -219,7 +219,7 @@ func TestPipelineCommandsNeverBreakThePipeline(t *testing.T) {
 		{"inject, API fails", failing.URL, injectArgs, nil, "500 internal: internal error", 1},
 		{"inject, no API URL", "", injectArgs, nil, "AGENTMEM_API_URL is not set", 1},
 		{"inject, bad timeout", a.URL, injectArgs, map[string]string{"AGENTMEM_TIMEOUT": "soon"}, `timeout "soon" is not a duration`, 2},
-		{"inject, bad flag", a.URL, append(injectArgs, "--bogus"), nil, "flag provided but not defined: -bogus", 2},
+		{"inject, bad flag", a.URL, append(injectArgs, "--bogus"), nil, "unknown flag --bogus", 2},
 		{"inject, bad agent name", a.URL, append(injectArgs, "--agent", "no/slash"), nil, "--agent: agentName \"no/slash\" may only contain", 2},
 		{"inject, missing workspace", a.URL, append(injectArgs, "--workspace", "/nonexistent"), nil, "workspace /nonexistent is not a directory", 1},
 		{"extract, API stopped", stoppedURL(t), extractArgs(), nil, "cannot reach", 1},

@@ -107,7 +107,7 @@ func TestScopeBeforeWords(t *testing.T) {
 		{"add, shorthand repeating the flags", nil, []string{"add", "--agent", "nori", "--project", "checkout", "checkout", "nori", "note", "five"}, 0, stored{"nori", "checkout", "five"}, ""},
 		{"add, type word in the text", envScope("nori", "checkout"), []string{"add", "note", "a", "b", "finding", "c"}, 0, stored{"nori", "checkout", "a b finding c"}, ""},
 		{"add, shorthand against a flag", nil, []string{"add", "--agent", "kai", "checkout", "nori", "note", "x"}, 2, stored{}, "--agent kai and the <agent> argument nori differ"},
-		{"add, no scope", nil, []string{"add", "note", "x"}, 2, stored{}, "--agent and --project are required (or AGENTMEM_AGENT and AGENTMEM_PROJECT, or the shorthand agentmem add <project> <agent> finding|decision|blocker|note|learning <text...>)"},
+		{"add, no scope", nil, []string{"add", "note", "x"}, 2, stored{}, "--agent and --project are required (or AGENTMEM_AGENT and AGENTMEM_PROJECT, or the shorthand agentmem add <project> <agent> finding|decision|blocker|note|learning|pattern <text...>)"},
 		{"session, environment", envScope("nori", "checkout"), []string{"session", "Wired", "the", "handler."}, 0, stored{"nori", "checkout", "Wired the handler."}, ""},
 		{"session, shorthand repeating the environment", envScope("nori", "checkout"), []string{"session", "checkout", "nori", "Added", "retries."}, 0, stored{"nori", "checkout", "Added retries."}, ""},
 		{"session, flags: the words are text", nil, []string{"session", "--project", "checkout", "--agent", "nori", "billing", "kai", "came", "up"}, 0, stored{"nori", "checkout", "billing kai came up"}, ""},
@@ -182,7 +182,7 @@ func TestHelpShowsTheFlagForm(t *testing.T) {
 		shorthand string
 	}{
 		{[]string{"list"}, "Usage: agentmem list --agent NAME --project ID [flags]\n", "   or: agentmem list <project> <agent> [flags]\n"},
-		{[]string{"add"}, "Usage: agentmem add --agent NAME --project ID finding|decision|blocker|note|learning <text...> [flags]\n", "   or: agentmem add <project> <agent> finding|"},
+		{[]string{"add"}, "Usage: agentmem add --agent NAME --project ID finding|decision|blocker|note|learning|pattern <text...> [flags]\n", "   or: agentmem add <project> <agent> finding|"},
 		{[]string{"search"}, "Usage: agentmem search --agent NAME --project ID <query...> [flags]\n", "   or: agentmem search <project> <agent> <query...> [flags]\n"},
 		{[]string{"daily", "show"}, "Usage: agentmem daily show --agent NAME --project ID [flags]\n", "   or: agentmem daily show <project> <agent> [flags]\n"},
 		{[]string{"dream", "revert"}, "Usage: agentmem dream revert --agent NAME --project ID [flags]\n", "   or: agentmem dream revert <project> <agent> [flags]\n"},

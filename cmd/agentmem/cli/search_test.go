@@ -215,7 +215,7 @@ func TestStats(t *testing.T) {
 	if r := run(t, o, "stats", "checkout"); r.code != 2 {
 		t.Errorf("stats with one argument: code %d", r.code)
 	}
-	if r := run(t, o, "stats", "checkout", "nori", "--limit", "2"); r.code != 2 || !strings.Contains(r.stderr, "--limit is for every scope") {
+	if r := run(t, o, "stats", "checkout", "nori", "--limit", "2"); r.code != 2 || !strings.Contains(r.stderr, "--limit and --cursor are for every scope") {
 		t.Errorf("stats of a scope with --limit: code %d, stderr %q", r.code, r.stderr)
 	}
 }

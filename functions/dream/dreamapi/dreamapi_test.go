@@ -22,6 +22,7 @@ import (
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/openapi/openapitest"
 	"github.com/agentmem/agentmem/shared/sqsqueue/sqstest"
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -81,6 +82,7 @@ func (e *env) do(method, target, accept, body string) events.APIGatewayV2HTTPRes
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	openapitest.Check(e.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
 	return resp
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/agentmem/agentmem/shared/llm/openai"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/openapi/openapitest"
 	"github.com/aws/aws-lambda-go/events"
 )
 
@@ -131,6 +132,7 @@ func (a *apiTest) post(agent, body string) events.APIGatewayV2HTTPResponse {
 	if err != nil {
 		a.t.Fatalf("handler returned error %v", err)
 	}
+	openapitest.Check(a.t, "POST", r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
 	return resp
 }
 

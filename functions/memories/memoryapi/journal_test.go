@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/openapi/openapitest"
 )
 
 // doAccept is do with an Accept header.
@@ -24,6 +25,7 @@ func (a *apiTest) doAccept(method, target, accept, body string) (status int, con
 	if err != nil {
 		a.t.Fatal(err)
 	}
+	openapitest.Check(a.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
 	return resp.StatusCode, resp.Headers["Content-Type"], resp.Body
 }
 

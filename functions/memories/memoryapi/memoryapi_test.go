@@ -19,6 +19,7 @@ import (
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/openapi/openapitest"
 	"github.com/aws/aws-lambda-go/events"
 )
 
@@ -50,6 +51,7 @@ func (a *apiTest) do(method, target, body string) events.APIGatewayV2HTTPRespons
 	if err != nil {
 		a.t.Fatalf("%s %s: handler returned error %v", method, target, err)
 	}
+	openapitest.Check(a.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
 	return resp
 }
 
@@ -230,7 +232,7 @@ func TestBadInputIs4xxAndWritesNothing(t *testing.T) {
 		{"unknown id", "GET", "/api/agents/nori/memories/01JD5Q8Z3K7M2N4P6R8T0V2X4Y", ``, 404, "not_found"},
 		{"delete all without projectId", "DELETE", "/api/agents/nori/memories", ``, 400, "invalid"},
 		{"unsupported method", "PATCH", "/api/agents/nori/memories", `{}`, 405, "method_not_allowed"},
-		{"unknown route", "GET", "/api/agents/nori/memoirs", ``, 404, "not_found"},
+		{"unknown route", "GET", "/api/agents/nori/memoirs", ``, 404, "no_route"},
 		{"xml body", "POST", "/api/agents/nori/memories", `<memory/>`, 415, "unsupported_media"},
 	}
 	for _, tt := range tests {

@@ -29,7 +29,7 @@ func (a *API) ListPersonalities(ctx context.Context, r *httpapi.Request) (httpap
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	return httpapi.JSON(http.StatusOK, map[string]any{"personalities": list}), nil
+	return httpapi.JSON(http.StatusOK, agentmem.PersonalityList{Personalities: list}), nil
 }
 
 // GetPersonality serves GET /api/agents/{agentName}/personality.
