@@ -20,6 +20,7 @@ func totals(t *testing.T, st *dynamostore.Store) agentmem.Totals {
 }
 
 func TestTotalsAndScopeListing(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	if tot := totals(t, st); tot.Total != 0 || tot.Scopes != 0 {
@@ -105,6 +106,7 @@ func TestTotalsAndScopeListing(t *testing.T) {
 }
 
 func TestRecountScopeMovesTheTotals(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	if _, err := st.CreateMemory(ctx, newMemory("koji", "p", "counted")); err != nil {
@@ -124,6 +126,7 @@ func TestRecountScopeMovesTheTotals(t *testing.T) {
 }
 
 func TestScopesCursor(t *testing.T) {
+	t.Parallel()
 	c := dynamostore.EncodeScopesCursor(7, "nori#checkout-service")
 	shard, sk, err := dynamostore.DecodeScopesCursor(c)
 	if err != nil || shard != 7 || sk != "nori#checkout-service" {

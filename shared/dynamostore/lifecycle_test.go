@@ -59,6 +59,7 @@ func checkCounters(t *testing.T, st *dynamostore.Store, agent, project string) a
 }
 
 func TestCreateMemoryStoresItsVector(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	st.Embedder = hashing.New(256)
 	ctx := context.Background()
@@ -83,6 +84,7 @@ func TestCreateMemoryStoresItsVector(t *testing.T) {
 }
 
 func TestCreateMemoryWithoutVectorWhenTheEmbedderFails(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	logs := logTo(st)
 	srv := embeddingstest.NewOpenAIServer(t, hashing.New(32))
@@ -106,6 +108,7 @@ func TestCreateMemoryWithoutVectorWhenTheEmbedderFails(t *testing.T) {
 }
 
 func TestEvictionRemovesTheLeastRecentlyUsed(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	st.MemoryLimit = 5
 	logs := logTo(st)
@@ -154,6 +157,7 @@ func TestEvictionRemovesTheLeastRecentlyUsed(t *testing.T) {
 }
 
 func TestEvictionKeepsProtectedMemoriesOverTheLimit(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	st.MemoryLimit = 2
 	logs := logTo(st)
@@ -174,6 +178,7 @@ func TestEvictionKeepsProtectedMemoriesOverTheLimit(t *testing.T) {
 }
 
 func TestEvictionUnderConcurrentWriters(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	st.MemoryLimit = 20
 	logTo(st)
@@ -224,6 +229,7 @@ func TestEvictionUnderConcurrentWriters(t *testing.T) {
 }
 
 func TestTouchMemories(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	a, _ := st.CreateMemory(ctx, newMemory("miso", "p", "a"))
@@ -258,6 +264,7 @@ func pattern(agent, trigger, solution string, c float64) agentmem.Memory {
 }
 
 func TestSavePatternRaisesTheConfidenceOfTheSamePattern(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	first, raised, err := st.SavePattern(ctx, pattern("nori", "the checkout e2e test times out", "wait for the network idle event before asserting", 0.5))
@@ -285,6 +292,7 @@ func TestSavePatternRaisesTheConfidenceOfTheSamePattern(t *testing.T) {
 }
 
 func TestSavePatternUnderConcurrentSightings(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	p := pattern("koji", "go test hangs in CI", "run with -race -timeout 5m and look at the goroutine dump", 0.5)

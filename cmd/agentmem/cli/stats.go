@@ -85,9 +85,9 @@ func writeStats(w io.Writer, s agentmem.Stats) {
 	_ = tw.Flush()
 }
 
-// scopesPage is how many scopes stats asks for per page (the API's
-// maximum); tests lower it to walk several pages.
-var scopesPage = 1000
+// maxScopesPage is how many scopes stats asks for per page: the API's
+// maximum, unless Env.ScopesPage lowers it.
+const maxScopesPage = 1000
 
 // allStats prints the totals and every scope from cursor on (at most
 // limit, 0: all).
@@ -103,7 +103,10 @@ func allStats(ctx context.Context, in *Invocation, limit int, cursor string, asJ
 	out.Scopes = []agentmem.ScopeCounts{}
 	more := false
 	for first := true; first || cursor != ""; first = false {
-		n := scopesPage
+		n := maxScopesPage
+		if in.ScopesPage > 0 {
+			n = in.ScopesPage
+		}
 		if limit > 0 {
 			n = min(limit-len(out.Scopes), n)
 		}
