@@ -23,6 +23,7 @@ var binary string // the agentmem binary, put first on the script's PATH
 func TestMain(m *testing.M) { os.Exit(apitest.MainWithBinary(m, "../cmd/agentmem", &binary)) }
 
 func TestAgentEntrypoint(t *testing.T) {
+	t.Parallel()
 	api := apitest.New(t, nil)
 	ctx := context.Background()
 	p, _, err := api.Store.PutPersonality(ctx, agentmem.Personality{AgentName: "nori", DisplayName: "Nori",
@@ -113,6 +114,7 @@ func TestAgentEntrypoint(t *testing.T) {
 // in a temporary directory and removes it at the end, unless
 // KEEP_WORKSPACE is set; it says what step 6b will do without an LLM.
 func TestAgentEntrypointTemporaryWorkspace(t *testing.T) {
+	t.Parallel()
 	api := apitest.New(t, nil)
 	for _, keep := range []bool{false, true} {
 		tmp := t.TempDir()

@@ -67,6 +67,7 @@ func loadEvent(t *testing.T, path string) events.APIGatewayV2HTTPRequest {
 // TestEveryRouteHasAnEvent keeps events/ in step with the route table, and
 // each event in step with its route, as API Gateway with IAM auth sends it.
 func TestEveryRouteHasAnEvent(t *testing.T) {
+	t.Parallel()
 	for _, r := range routes.All {
 		path := filepath.Join("..", "events", string(r.Function), string(r.Name)+".json")
 		if _, err := os.Stat(path); err != nil {
@@ -90,6 +91,7 @@ func TestEveryRouteHasAnEvent(t *testing.T) {
 // handler over DynamoDB Local, and checks each answer against the OpenAPI
 // document.
 func TestReplayEvents(t *testing.T) {
+	t.Parallel()
 	v, err := openapitest.New()
 	if err != nil {
 		t.Fatal(err)

@@ -68,16 +68,6 @@ type Config struct {
 	UserAgent string
 }
 
-// ConfigFromEnv reads AGENTMEM_API_URL, AGENTMEM_AUTH and AGENTMEM_REGION
-// through getenv.
-func ConfigFromEnv(getenv func(string) string) Config {
-	return Config{
-		URL:    strings.TrimSpace(settings.APIURL.Get(getenv)),
-		Auth:   strings.ToLower(strings.TrimSpace(settings.Auth.Get(getenv))),
-		Region: strings.TrimSpace(settings.Region.Get(getenv)),
-	}
-}
-
 // Client calls the agentmem API. It is safe for concurrent use.
 type Client struct {
 	base      *url.URL

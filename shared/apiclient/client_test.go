@@ -45,6 +45,7 @@ func localAPI(t testing.TB) *apiclient.Client {
 }
 
 func TestClientAgainstHandlers(t *testing.T) {
+	t.Parallel()
 	c := localAPI(t)
 	ctx := context.Background()
 
@@ -147,6 +148,7 @@ func TestClientAgainstHandlers(t *testing.T) {
 }
 
 func TestErrorDecoding(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		status      int
@@ -191,6 +193,7 @@ func TestErrorDecoding(t *testing.T) {
 }
 
 func TestRetries(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		call      func(*apiclient.Client) error
@@ -243,6 +246,7 @@ func TestRetries(t *testing.T) {
 }
 
 func TestTransportError(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.NotFoundHandler())
 	u := srv.URL
 	srv.Close()
@@ -257,6 +261,7 @@ func TestTransportError(t *testing.T) {
 }
 
 func TestNewConfigErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		cfg  apiclient.Config
 		want string
@@ -277,6 +282,8 @@ func TestNewConfigErrors(t *testing.T) {
 // TestRetryWaits: the one retry of an idempotent call waits the API's
 // Retry-After when it fits the policy's cap, is not made when it does not,
 // and is not made when the context's deadline leaves no time for the wait.
+// Not parallel: that deadline (a quarter of Retry.Base) must leave time for
+// the first call.
 func TestRetryWaits(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -329,6 +336,7 @@ func TestRetryWaits(t *testing.T) {
 // is what the server tells apart (an empty learnings list is the learnings
 // form; no output and no learnings is refused; both are refused).
 func TestExtractionInputFormsReachTheServer(t *testing.T) {
+	t.Parallel()
 	c := localAPI(t)
 	ctx := context.Background()
 	yes := true

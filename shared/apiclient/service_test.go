@@ -14,6 +14,7 @@ import (
 // TestServiceRoutes: health, the OpenAPI document and the listing of a
 // session's keys through the client, against the real handlers.
 func TestServiceRoutes(t *testing.T) {
+	t.Parallel()
 	srv := apitest.New(t, nil)
 	c, err := apiclient.New(context.Background(), apiclient.Config{URL: srv.URL, Auth: apiclient.AuthNone})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 )
 
 func TestHealth(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	awsCfg, err := awsconfig.Load(ctx)
 	if err != nil {

@@ -36,6 +36,7 @@ func copiesOf(t *testing.T, st *dynamostore.Store, agent, project, id string) in
 // or was freed since (the plan's deletes ran), so that the id stays unique,
 // GetMemory answers and the counters hold.
 func TestReplayedRestoreAfterAClashWritesNoSecondCopy(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name      string
 		freeSlot  bool // the memory in the planned slot is deleted before the replay
@@ -111,6 +112,7 @@ func recountOf(t *testing.T, st *dynamostore.Store, agent, project string) agent
 // TestRestoreListingAMemoryTwiceWritesItOnce: a plan that names one memory
 // twice restores one item.
 func TestRestoreListingAMemoryTwiceWritesItOnce(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	m := sysMemory(7, time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC))
@@ -127,6 +129,7 @@ func TestRestoreListingAMemoryTwiceWritesItOnce(t *testing.T) {
 // earliest, always the same one, instead of failing; DeleteMemory deletes
 // one copy at a time and never fails.
 func TestGetMemoryWithDuplicateItemsAnswers(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	orig, err := st.CreateMemory(ctx, newMemory("nori", "p", "the original"))

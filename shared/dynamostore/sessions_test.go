@@ -12,6 +12,7 @@ import (
 )
 
 func TestSessionValueLifecycle(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	advance := fixedClock(st, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
 	ctx := context.Background()
@@ -61,6 +62,7 @@ func TestSessionValueLifecycle(t *testing.T) {
 }
 
 func TestEndSessionDeletesEveryKeyAndUsageCountsLiveKeys(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	advance := fixedClock(st, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
 	ctx := context.Background()
@@ -104,6 +106,7 @@ func TestEndSessionDeletesEveryKeyAndUsageCountsLiveKeys(t *testing.T) {
 }
 
 func TestListSessionKeys(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	advance := fixedClock(st, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
 	ctx := context.Background()

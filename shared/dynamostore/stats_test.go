@@ -22,6 +22,7 @@ func counts(t *testing.T, st *dynamostore.Store, agent, project string) agentmem
 }
 
 func TestCountersFollowEveryWritePath(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	if c := counts(t, st, "nori", "p"); c.Total != 0 || len(c.ByType) != 0 {
@@ -84,6 +85,7 @@ func TestCountersFollowEveryWritePath(t *testing.T) {
 }
 
 func TestCountersUnderConcurrentCreates(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	const n = 50
@@ -104,6 +106,7 @@ func TestCountersUnderConcurrentCreates(t *testing.T) {
 }
 
 func TestRecountScopeRepairsDrift(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	for i := range 3 {
@@ -145,6 +148,7 @@ func TestRecountScopeRepairsDrift(t *testing.T) {
 // createdAt it was asked for (as a dream's plan remembers it) deletes it
 // where it is, and leaves the slot's own memory alone.
 func TestDeleteFindsAMemoryThatMovedFromItsSlot(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	holder, err := st.CreateMemory(ctx, newMemory("nori", "p", "holds the slot"))

@@ -130,9 +130,6 @@ func (r *Request) Accepts(mediaType string) bool {
 	return false
 }
 
-// Body returns the raw (decoded) body.
-func (r *Request) Body() []byte { return r.body }
-
 // AgentName returns the validated {agentName} path parameter.
 func (r *Request) AgentName() (string, error) {
 	name := r.Param("agentName")

@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,56 +33,65 @@ func oneLine(cg *ast.CommentGroup) string {
 // package: its types, their fields, and the error codes.
 func renderDocs(dir string) ([]byte, error) {
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return nil, err
 	}
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
 	types, fields, codes := map[string]string{}, map[string]string{}, map[string]string{}
-	for _, pkg := range pkgs {
-		for _, f := range pkg.Files {
-			for _, d := range f.Decls {
-				gd, ok := d.(*ast.GenDecl)
-				if !ok {
-					continue
-				}
-				for _, spec := range gd.Specs {
-					switch s := spec.(type) {
-					case *ast.TypeSpec:
-						doc := oneLine(s.Doc)
-						if doc == "" && len(gd.Specs) == 1 {
-							doc = oneLine(gd.Doc)
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					doc := oneLine(s.Doc)
+					if doc == "" && len(gd.Specs) == 1 {
+						doc = oneLine(gd.Doc)
+					}
+					if doc != "" {
+						types[s.Name.Name] = doc
+					}
+					st, ok := s.Type.(*ast.StructType)
+					if !ok {
+						continue
+					}
+					for _, fl := range st.Fields.List {
+						doc := oneLine(fl.Doc)
+						if doc == "" {
+							doc = oneLine(fl.Comment)
 						}
-						if doc != "" {
-							types[s.Name.Name] = doc
+						for _, n := range fl.Names {
+							if doc != "" && n.IsExported() {
+								fields[s.Name.Name+"."+n.Name] = doc
+							}
 						}
-						st, ok := s.Type.(*ast.StructType)
-						if !ok {
+					}
+				case *ast.ValueSpec:
+					// The error codes: E* string constants with a line comment.
+					for i, n := range s.Names {
+						if !strings.HasPrefix(n.Name, "E") || i >= len(s.Values) || s.Comment == nil {
 							continue
 						}
-						for _, fl := range st.Fields.List {
-							doc := oneLine(fl.Doc)
-							if doc == "" {
-								doc = oneLine(fl.Comment)
-							}
-							for _, n := range fl.Names {
-								if doc != "" && n.IsExported() {
-									fields[s.Name.Name+"."+n.Name] = doc
-								}
-							}
+						lit, ok := s.Values[i].(*ast.BasicLit)
+						if !ok || lit.Kind != token.STRING {
+							continue
 						}
-					case *ast.ValueSpec:
-						// The error codes: E* string constants with a line comment.
-						for i, n := range s.Names {
-							if !strings.HasPrefix(n.Name, "E") || i >= len(s.Values) || s.Comment == nil {
-								continue
-							}
-							lit, ok := s.Values[i].(*ast.BasicLit)
-							if !ok || lit.Kind != token.STRING {
-								continue
-							}
-							v, _ := strconv.Unquote(lit.Value)
-							codes[v] = oneLine(s.Comment)
-						}
+						v, _ := strconv.Unquote(lit.Value)
+						codes[v] = oneLine(s.Comment)
 					}
 				}
 			}
@@ -120,6 +130,7 @@ package openapi
 // of shared/agentmem, which the OpenAPI document shows as descriptions.
 // Run with UPDATE_GENERATED=1 to rewrite it.
 func TestGeneratedDocsAreCurrent(t *testing.T) {
+	t.Parallel()
 	want, err := renderDocs("../agentmem")
 	if err != nil {
 		t.Fatalf("render: %v", err)

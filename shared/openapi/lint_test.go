@@ -17,6 +17,7 @@ const redocly = "../../tools/node_modules/.bin/redocly"
 // the OpenAPI 3.1 specification and its recommended rules, warnings
 // included (tools/redocly.yaml).
 func TestRedoclyLint(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(redocly); err != nil {
 		t.Fatalf("Redocly CLI is needed to validate the OpenAPI document: run make tools (it installs tools/package-lock.json): %v", err)
 	}

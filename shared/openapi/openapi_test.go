@@ -16,6 +16,7 @@ const docPath = "../../docs/openapi.json"
 // it fails here. Run make docs (or UPDATE_OPENAPI=1 go test
 // ./shared/openapi) to rewrite it.
 func TestDocumentFileIsCurrent(t *testing.T) {
+	t.Parallel()
 	want := openapi.Document()
 	got, err := os.ReadFile(docPath)
 	if err == nil && bytes.Equal(got, want) {
@@ -34,6 +35,7 @@ func TestDocumentFileIsCurrent(t *testing.T) {
 // bytes (no map order leaks into it), so that docs/openapi.json only
 // changes when the API does.
 func TestDocumentIsDeterministic(t *testing.T) {
+	t.Parallel()
 	first := openapi.Build()
 	for i := range 20 {
 		if !bytes.Equal(openapi.Build(), first) {

@@ -32,6 +32,7 @@ func validator(t *testing.T) *openapitest.Validator {
 // what sam local invoke and the replay tests send) is a request the
 // document accepts.
 func TestEventsAreValidRequests(t *testing.T) {
+	t.Parallel()
 	v := validator(t)
 	for _, r := range routes.All {
 		path := filepath.Join("..", "..", "events", string(r.Function), string(r.Name)+".json")
@@ -63,6 +64,7 @@ func TestEventsAreValidRequests(t *testing.T) {
 // TestExamplesAreValid: every example of the document is valid against
 // its schema, and every request body type has one.
 func TestExamplesAreValid(t *testing.T) {
+	t.Parallel()
 	var doc struct {
 		Components struct {
 			Schemas map[string]struct {
@@ -116,6 +118,7 @@ func validateComponent(t *testing.T, name string, value []byte) error {
 }
 
 func TestValidatorResponses(t *testing.T) {
+	t.Parallel()
 	v := validator(t)
 	memory, _ := json.Marshal(agentmem.Memory{ID: "01JD5Q8Z3K7M2N4P6R8T0V2X4Y", AgentName: "nori", ProjectID: "p",
 		Content: "c", Type: agentmem.TypeNote, Source: agentmem.SourceManual, CreatedAt: "2026-03-02T09:14:05.123456789Z"})
@@ -162,6 +165,7 @@ func TestValidatorResponses(t *testing.T) {
 }
 
 func TestValidatorRequests(t *testing.T) {
+	t.Parallel()
 	v := validator(t)
 	q := func(s string) url.Values {
 		v, _ := url.ParseQuery(s)
@@ -232,6 +236,7 @@ func schemaPattern(t *testing.T, component, property string) *regexp.Regexp {
 // what the domain's validators accept, on every printable ASCII character,
 // some others, and lengths around the limits.
 func TestPatternsAgreeWithTheDomain(t *testing.T) {
+	t.Parallel()
 	var samples []string
 	for c := rune(0x20); c < 0x7f; c++ {
 		samples = append(samples, "a"+string(c)+"b", string(c))
@@ -269,6 +274,7 @@ func TestPatternsAgreeWithTheDomain(t *testing.T) {
 // TestRulesNameRealFields: every rule of rules.go names a property that
 // exists, so that a renamed field cannot leave its limits behind.
 func TestRulesNameRealFields(t *testing.T) {
+	t.Parallel()
 	var doc struct {
 		Components struct {
 			Schemas map[string]struct {

@@ -12,6 +12,7 @@ import (
 // the OpenAPI document describes every route from its contract, so a new
 // route fails here, with the entry to add, until it has one.
 func TestEveryRouteHasAContract(t *testing.T) {
+	t.Parallel()
 	for _, r := range routes.All {
 		if _, ok := routes.ContractOf(r.Name); !ok {
 			t.Errorf("route %s (%s) has no contract: add to Contracts in shared/routes/contracts.go, e.g.\n"+
@@ -71,6 +72,7 @@ func TestEveryRouteHasAContract(t *testing.T) {
 // TestContractMethods: a GET or DELETE takes no body, and a body is what
 // a POST or PUT takes.
 func TestContractMethods(t *testing.T) {
+	t.Parallel()
 	for _, r := range routes.All {
 		c, ok := routes.ContractOf(r.Name)
 		if !ok {

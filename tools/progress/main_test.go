@@ -28,6 +28,7 @@ func (s *syncBuffer) String() string {
 }
 
 func TestProgress(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		script string

@@ -68,7 +68,7 @@ func (c *recountCommand) Run(ctx context.Context, in *Invocation) error {
 func (c *recountCommand) all(ctx context.Context, in *Invocation, client *apiclient.Client) error {
 	scopes, drifted := 0, 0
 	for cursor, first := "", true; first || cursor != ""; first = false {
-		page, err := client.GetAllStats(ctx, scopesPage, cursor)
+		page, err := client.GetAllStats(ctx, in.scopesPage(), cursor)
 		if err != nil {
 			return err
 		}

@@ -78,6 +78,17 @@ type Env struct {
 	Now func() time.Time
 	// HTTPClient, when set, replaces the API client's HTTP client.
 	HTTPClient *http.Client
+	// OpenBrowser, when set, replaces how agentmem console opens its
+	// address in the person's browser (tests record it instead).
+	OpenBrowser func(ctx context.Context, url string) error
+	// SlowAfter, when positive, is how long a request waits for its
+	// answer before the command says it is still waiting, instead of 3 s
+	// (tests shorten it).
+	SlowAfter time.Duration
+	// ScopesPage, when positive, is how many scopes agentmem stats asks
+	// for per page instead of the API's maximum (tests lower it to walk
+	// several pages).
+	ScopesPage int
 	// Build is what `agentmem version` prints; fields left empty are read
 	// from the binary's build information.
 	Build Build
@@ -233,9 +244,6 @@ func Register(c *Command) {
 	commands = append(commands, c)
 }
 
-// Commands returns the registered commands.
-func Commands() []*Command { return slices.Clone(commands) }
-
 func lookup(list []*Command, name string) *Command {
 	for _, c := range list {
 		if c.Name == name {
@@ -349,9 +357,13 @@ func (in *Invocation) httpClient() *http.Client {
 			hc.Transport = http.DefaultTransport
 		}
 	}
-	hc.Transport = &slowNotice{next: hc.Transport, after: slowAfter, note: func(r *http.Request) {
+	after := slowAfter
+	if in.SlowAfter > 0 {
+		after = in.SlowAfter
+	}
+	hc.Transport = &slowNotice{next: hc.Transport, after: after, note: func(r *http.Request) {
 		in.Notef("still waiting for %s to answer %s %s (%s so far; giving up after %s, --timeout)",
-			r.URL.Host, r.Method, r.URL.Path, slowAfter, in.timeout)
+			r.URL.Host, r.Method, r.URL.Path, after, in.timeout)
 	}}
 	return hc
 }

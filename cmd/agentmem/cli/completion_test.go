@@ -12,6 +12,7 @@ import (
 // TestBashCompletion loads the generated bash script in bash and asks it
 // what completes a command line, as bash does on Tab.
 func TestBashCompletion(t *testing.T) {
+	t.Parallel()
 	r := run(t, opts{}, "completion", "bash")
 	if r.code != 0 || r.stderr != "" {
 		t.Fatalf("completion bash: %d %q", r.code, r.stderr)
@@ -78,6 +79,7 @@ func TestBashCompletion(t *testing.T) {
 // TestCompletionScripts: zsh and fish get scripts of their own, naming
 // every command; an unknown shell is a usage error.
 func TestCompletionScripts(t *testing.T) {
+	t.Parallel()
 	for _, shell := range []string{"zsh", "fish"} {
 		r := run(t, opts{}, "completion", shell)
 		if r.code != 0 {

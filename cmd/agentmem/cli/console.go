@@ -50,8 +50,9 @@ func (c *consoleCommand) Flags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.noOpen, "no-open", false, "print the address instead of opening the browser")
 }
 
-// openBrowser opens url in the person's browser; tests replace it.
-var openBrowser = func(ctx context.Context, url string) error {
+// openBrowser opens url in the person's browser (Env.OpenBrowser, when
+// set, replaces it).
+func openBrowser(ctx context.Context, url string) error {
 	var cmd *exec.Cmd
 	switch runtime.GOOS {
 	case "darwin":
@@ -123,7 +124,11 @@ func (c *consoleCommand) Run(ctx context.Context, in *Invocation) error {
 	in.Printf("agentmem console for %s (%s)\n%s\n", apiURL, auth, srv.URL())
 	in.Notef("console: open the address above in your browser; Ctrl-C stops the console")
 	if !c.noOpen {
-		if err := openBrowser(ctx, srv.URL()); err != nil {
+		open := in.OpenBrowser
+		if open == nil {
+			open = openBrowser
+		}
+		if err := open(ctx, srv.URL()); err != nil {
 			in.Notef("console: could not open a browser (%v); open the address yourself", err)
 		}
 	}

@@ -27,6 +27,7 @@ func (a *api) day(agent, project, date string) []agentmem.DailyRecord {
 }
 
 func TestDailyAddAndShow(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	o := opts{url: a.URL}
 	r := run(t, o, "daily", "add", "checkout", "nori", "--title", "run-41", "The payment provider retries webhooks 3 times.")
@@ -90,6 +91,7 @@ func TestDailyAddAndShow(t *testing.T) {
 // record of the daily log, and --print-summary prints what it appended:
 // not the rest of the day.
 func TestContextFlush(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	f, err := os.Open(sessionFixture)
 	if err != nil {
@@ -156,6 +158,7 @@ func TestContextFlush(t *testing.T) {
 // TestContextFlushFailures: flush is best effort (one warning, exit 0),
 // --strict exits non-zero; nothing is written.
 func TestContextFlushFailures(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	dir := t.TempDir()
 	noMessages := filepath.Join(dir, "snapshots.jsonl")

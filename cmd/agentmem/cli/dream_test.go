@@ -49,6 +49,7 @@ func seedDreamScope(t *testing.T, a *api) {
 // against the real API, whose model is the real OpenAI-compatible client
 // talking to a scripted chat completions stand-in.
 func TestDream(t *testing.T) {
+	t.Parallel()
 	chat := llmtest.NewChat(t, llmtest.Fixed(dreamAnswer))
 	a := newTierAPI(t, chat.Client(t, 5*time.Second))
 	seedDreamScope(t, a)
@@ -128,6 +129,7 @@ func TestDream(t *testing.T) {
 // TestDreamFailures: a failing model, a dream already running, no model,
 // a timeout, nothing to show; each a clear error and the core unchanged.
 func TestDreamFailures(t *testing.T) {
+	t.Parallel()
 	started, release := make(chan struct{}, 1), make(chan struct{})
 	var once sync.Once
 	chat := llmtest.NewChat(t, func(ctx context.Context, _ string) llmtest.Reply {

@@ -1,30 +1,7 @@
 package cli
 
-import (
-	"context"
-	"time"
-)
+import "slices"
 
-// SetScopesPage sets how many scopes agentmem stats asks for per page and
-// returns a function that restores it.
-func SetScopesPage(n int) (restore func()) {
-	old := scopesPage
-	scopesPage = n
-	return func() { scopesPage = old }
-}
-
-// SetSlowAfter sets how long a request waits before the "still waiting"
-// notice and returns a function that restores it.
-func SetSlowAfter(d time.Duration) (restore func()) {
-	old := slowAfter
-	slowAfter = d
-	return func() { slowAfter = old }
-}
-
-// SetOpenBrowser replaces how agentmem console opens the browser and
-// returns a function that restores it.
-func SetOpenBrowser(open func(ctx context.Context, url string) error) (restore func()) {
-	old := openBrowser
-	openBrowser = open
-	return func() { openBrowser = old }
-}
+// Commands returns the registered commands, for tests that check every
+// command (the help, the README, the scope flags).
+func Commands() []*Command { return slices.Clone(commands) }

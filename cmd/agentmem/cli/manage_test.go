@@ -105,6 +105,7 @@ Third.
 }
 
 func TestShowPagesThroughEveryMemory(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	for i := range 123 {
 		a.memory("nori", "checkout", agentmem.MemoryInput{Type: agentmem.TypeFinding, Content: fmt.Sprintf("finding %03d", i)})
@@ -119,6 +120,7 @@ func TestShowPagesThroughEveryMemory(t *testing.T) {
 }
 
 func TestEmptyDocument(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	r := run(t, opts{url: a.URL}, "show", "checkout", "nori")
 	if r.code != 0 || !strings.Contains(r.stdout, "created: 2026-03-01\nupdated: 2026-03-01\nsessions: 0\n") {
@@ -127,6 +129,7 @@ func TestEmptyDocument(t *testing.T) {
 }
 
 func TestListRmClear(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	var ids []string
 	for i := range 60 {
@@ -216,6 +219,7 @@ func TestListRmClear(t *testing.T) {
 }
 
 func TestPersonalityCommands(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	o := opts{url: a.URL}
 	r := run(t, o, "personality", "set", "nori", "--display-name", "Nori", "--voice", "warm", "--trait", "pragmatic", "--trait", "test-first",
@@ -265,6 +269,7 @@ func TestPersonalityCommands(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	tests := []struct {
 		args []string
@@ -309,6 +314,7 @@ func TestUsageErrors(t *testing.T) {
 // TestHelp: every command and subcommand has --help with its usage and at
 // least one example, and agentmem help lists every command.
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	main := run(t, opts{}, "help")
 	if main.code != 0 || !strings.Contains(main.stdout, "Exit codes:") || !strings.Contains(main.stdout, "AGENTMEM_API_URL") {
 		t.Fatalf("help: %d\n%s", main.code, main.stdout)
@@ -336,6 +342,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestTimeoutSetting(t *testing.T) {
+	t.Parallel()
 	hung := hungURL(t)
 	tests := []struct {
 		env  string

@@ -20,6 +20,7 @@ func envScope(agent, project string) map[string]string {
 // project reads the same scope, and the ways that disagree or leave
 // something out are usage errors that say what to give.
 func TestScopeForms(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	nori := a.memory("nori", "checkout", agentmem.MemoryInput{Content: "nori's checkout note"})
 	kai := a.memory("kai", "billing", agentmem.MemoryInput{Content: "kai's billing note"})
@@ -86,6 +87,7 @@ func TestScopeForms(t *testing.T) {
 // with or without a scope in the flags and the environment, and refuse
 // what could be either.
 func TestScopeBeforeWords(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	a.memory("nori", "checkout", agentmem.MemoryInput{Content: "The payment provider retries webhooks"})
 
@@ -173,6 +175,7 @@ func TestScopeBeforeWords(t *testing.T) {
 // shows --agent/--project first, its shorthand second, and its flags say
 // which environment variable stands in for them.
 func TestHelpShowsTheFlagForm(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		path      []string
 		usage     string
@@ -213,6 +216,7 @@ func TestHelpShowsTheFlagForm(t *testing.T) {
 // TestNoInternalVocabulary: nothing the CLI prints as help speaks of the
 // requirement documents or the tracker ("seed 004", "issue 4").
 func TestNoInternalVocabulary(t *testing.T) {
+	t.Parallel()
 	internal := regexp.MustCompile(`(?i)\bseeds?\b|\bissues? #?\d|\bdecision \d`)
 	pages := [][]string{{"help"}}
 	for _, c := range cli.Commands() {
@@ -240,6 +244,7 @@ func firstLine(s string) string {
 // TestVersion: agentmem --version and agentmem version print the same
 // line, with what main was given at link time.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	build := cli.Build{Version: "v1.2.0", Commit: "0123456789abcdef0123456789abcdef01234567", Date: "2026-03-02T08:00:00Z"}
 	var lines []string
 	for _, args := range [][]string{{"--version"}, {"version"}, {"--timeout", "5s", "--version"}} {

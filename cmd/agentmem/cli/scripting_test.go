@@ -36,6 +36,7 @@ func decodeList(t *testing.T, r result) listed {
 // TestListScripting: list --json pages with nextCursor and --cursor, --all
 // streams every page as one JSON document, --output json is --json.
 func TestListScripting(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	const total = 120 // three pages of the API's 50
 	for i := range total {
@@ -91,6 +92,7 @@ func TestListScripting(t *testing.T) {
 // TestJSONListsEndWithANewline: every --json answer is one JSON document
 // followed by a newline.
 func TestJSONListsEndWithANewline(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	a.memory("nori", "checkout", agentmem.MemoryInput{Content: "webhooks retry"})
 	a.personality("nori", agentmem.PersonalityInput{DisplayName: "Nori"})
@@ -124,6 +126,7 @@ func TestJSONListsEndWithANewline(t *testing.T) {
 // TestOtherListsScripting: dream ls, stats and session-context ls page
 // with --cursor and say nextCursor in JSON.
 func TestOtherListsScripting(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	for i := range 5 {
 		a.memory(fmt.Sprintf("agent-%d", i), "checkout", agentmem.MemoryInput{Content: "x"})
@@ -180,6 +183,7 @@ func TestOtherListsScripting(t *testing.T) {
 
 // TestAddPattern: a pattern with its fields, found by patterns.
 func TestAddPattern(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	o := opts{url: a.URL, env: map[string]string{"AGENTMEM_AGENT": "nori", "AGENTMEM_PROJECT": "checkout"}}
 	r := run(t, o, "add", "pattern", "Deduplicate webhook deliveries", "--trigger", "duplicate webhook deliveries",
@@ -205,6 +209,7 @@ func TestAddPattern(t *testing.T) {
 // as meant fails with exit 1 and says what to fix; only a real missing
 // thing is exit 3.
 func TestWrongAPIURL(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	notAgentmem := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.URL.Path, "/memories/") {
@@ -240,6 +245,7 @@ func TestWrongAPIURL(t *testing.T) {
 // TestShowExplainsAnEmptyScope: show of a scope without memories says
 // why on stderr, and warns about a name the API has never seen.
 func TestShowExplainsAnEmptyScope(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	a.memory("nori", "checkout", agentmem.MemoryInput{Content: "x"})
 	a.personality("koji", agentmem.PersonalityInput{DisplayName: "Koji"})
@@ -293,7 +299,8 @@ func (w *signalWriter) String() string {
 // waiting for a slow API, and then finishes when the API answers; a
 // pipeline command says so only to a terminal, never on stdout.
 func TestStillWaiting(t *testing.T) {
-	defer cli.SetSlowAfter(20 * time.Millisecond)()
+	t.Parallel()
+	const slowAfter = 20 * time.Millisecond
 	const notice = "still waiting for "
 
 	// The API answers once the notice was written, or after 2 s.
@@ -309,7 +316,7 @@ func TestStillWaiting(t *testing.T) {
 	t.Cleanup(slow.Close)
 	env := envMap{"AGENTMEM_API_URL": slow.URL, "AGENTMEM_AUTH": "none"}
 	var stdout bytes.Buffer
-	code := cli.Main(context.Background(), []string{"list", "checkout", "nori", "--json"}, cli.Env{
+	code := cli.Main(context.Background(), []string{"list", "checkout", "nori", "--json"}, cli.Env{SlowAfter: slowAfter,
 		Stdout: &stdout, Stderr: stderr, Getenv: env.get, Now: func() time.Time { return cliNow },
 	})
 	if code != 0 || !strings.Contains(stderr.String(), notice+strings.TrimPrefix(slow.URL, "http://")+" to answer GET /api/agents/nori/memories") ||
@@ -326,7 +333,7 @@ func TestStillWaiting(t *testing.T) {
 	t.Cleanup(slowPipeline.Close)
 	inject := []string{"inject", "--agent", "nori", "--project", "checkout", "--workspace", t.TempDir()}
 	var out, errOut bytes.Buffer
-	code = cli.Main(context.Background(), inject, cli.Env{
+	code = cli.Main(context.Background(), inject, cli.Env{SlowAfter: slowAfter,
 		Stdout: &out, Stderr: &errOut, Getenv: envMap{"AGENTMEM_API_URL": slowPipeline.URL, "AGENTMEM_AUTH": "none"}.get,
 	})
 	if code != 0 || out.Len() != 0 || strings.Contains(errOut.String(), notice) {
@@ -343,7 +350,7 @@ func TestStillWaiting(t *testing.T) {
 	}))
 	t.Cleanup(waiting.Close)
 	out.Reset()
-	code = cli.Main(context.Background(), inject, cli.Env{
+	code = cli.Main(context.Background(), inject, cli.Env{SlowAfter: slowAfter,
 		Stdout: &out, Stderr: stderr, Getenv: envMap{"AGENTMEM_API_URL": waiting.URL, "AGENTMEM_AUTH": "none"}.get,
 		StderrIsTerminal: func() bool { return true },
 	})
@@ -356,6 +363,7 @@ func TestStillWaiting(t *testing.T) {
 // version, takes --json (help, completion and the servers, mcp and
 // console, print no data of their own).
 func TestEveryCommandSpeaksJSON(t *testing.T) {
+	t.Parallel()
 	skip := map[string]bool{"help": true, "completion": true}
 	for _, c := range cli.Commands() {
 		skip[c.Name] = skip[c.Name] || c.Server

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSessionContext(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	flags := []string{"--project", "checkout", "--session", "run-42"}
 	sc := func(o opts, sub string, args ...string) result {

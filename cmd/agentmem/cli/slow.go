@@ -7,8 +7,9 @@ import (
 )
 
 // slowAfter is how long a request waits for its answer before the
-// command says it is still waiting; tests shorten it.
-var slowAfter = 3 * time.Second
+// command says it is still waiting (Env.SlowAfter, when positive,
+// replaces it).
+const slowAfter = 3 * time.Second
 
 // slowNotice is a transport that calls note (once per command) when a
 // request has waited slowAfter for its answer's headers, so that a person

@@ -96,6 +96,7 @@ func decode[T any](t testing.TB, resp events.APIGatewayV2HTTPResponse) T {
 }
 
 func TestDreamRoutes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, true)
 	e.daily("nori", "checkout-service", summary)
 	if _, err := e.store.CreateMemory(context.Background(), agentmem.Memory{AgentName: "nori", ProjectID: "checkout-service", Content: "The staging database is reset every Monday", Source: agentmem.SourceExtraction}); err != nil {
@@ -139,6 +140,7 @@ func TestDreamRoutes(t *testing.T) {
 }
 
 func TestDreamRouteErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, true)
 	e.daily("nori", "p", summary)
 	e.daily("koji", "p", summary)
@@ -224,6 +226,7 @@ func invoke(ctx context.Context, l *dreamapi.Lambda, raw json.RawMessage) (dream
 // TestLambdaReplaysTheScheduleAndTheSQSBatch sends events/dream's
 // schedule and SQS samples through the function's one entry point.
 func TestLambdaReplaysTheScheduleAndTheSQSBatch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, true)
 	sqs := sqstest.NewServer(t)
 	// The process's AWS configuration, which the dispatcher's SQS client
@@ -333,6 +336,7 @@ func FuzzLambdaEvent(f *testing.F) {
 // field alone, and each answer encodes exactly as the answer itself would,
 // so that the typed entry point speaks Lambda's JSON unchanged.
 func TestEventAndOutputKeepTheWireFormat(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]func(dreamapi.Event) bool{
 		"schedule.json": func(e dreamapi.Event) bool {
 			return e.Schedule != nil && e.Schedule.Action == "dispatch" && e.API == nil && e.SQS == nil

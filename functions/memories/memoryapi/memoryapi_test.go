@@ -67,6 +67,7 @@ func decode[T any](t testing.TB, resp events.APIGatewayV2HTTPResponse) T {
 // Seed 000, scenario by scenario.
 
 func TestSeedCreateMemoryReturns201Manual(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	resp := a.do("POST", "/api/agents/nori/memories", `{"projectId":"p1","content":"Webhooks are retried 3 times"}`)
 	if resp.StatusCode != http.StatusCreated {
@@ -86,6 +87,7 @@ func TestSeedCreateMemoryReturns201Manual(t *testing.T) {
 }
 
 func TestSeedListReturnsThe50MostRecent(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	for i := range 55 {
 		resp := a.do("POST", "/api/agents/nori/memories", fmt.Sprintf(`{"projectId":"p1","content":"memory %02d"}`, i))
@@ -114,6 +116,7 @@ func TestSeedListReturnsThe50MostRecent(t *testing.T) {
 }
 
 func TestSeedDeleteOneReturns204AndDeleteAllReportsWhatItRemoved(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	var ids []string
 	for i := range 3 {
@@ -144,6 +147,7 @@ func TestSeedDeleteOneReturns204AndDeleteAllReportsWhatItRemoved(t *testing.T) {
 }
 
 func TestTypedMemoriesRenderUnderHeadings(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	for _, body := range []string{
 		`{"projectId":"p","type":"decision","content":"Use sqlc","rationale":"typed queries"}`,
@@ -171,6 +175,7 @@ func TestTypedMemoriesRenderUnderHeadings(t *testing.T) {
 }
 
 func TestBootstrapOneRoundTrip(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	empty := decode[agentmem.Bootstrap](t, a.do("GET", "/api/agents/nori/bootstrap?projectId=p", ""))
 	if empty.Personality != nil || empty.MemoryFile != "" || empty.PersonalitySection != "" {
@@ -192,6 +197,7 @@ func TestBootstrapOneRoundTrip(t *testing.T) {
 // TestBadInputIs4xxAndWritesNothing covers the input rules of the service
 // core issue: every case gets a JSON error with a 4xx and nothing is stored.
 func TestBadInputIs4xxAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	big := strings.Repeat("x", agentmem.MaxContentBytes+1)
 	huge := strings.Repeat("x", agentmem.MaxBodyBytes+1)

@@ -17,6 +17,7 @@ import (
 )
 
 func TestHealth(t *testing.T) {
+	t.Parallel()
 	up := newAPITest(t)
 	resp := up.do("GET", "/api/health", "")
 	h := decode[agentmem.Health](t, resp)
@@ -47,6 +48,7 @@ func TestHealth(t *testing.T) {
 }
 
 func TestOpenAPIRouteServesTheDocument(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	resp := a.do("GET", "/api/openapi.json", "")
 	if resp.StatusCode != http.StatusOK || resp.Body != string(openapi.Document()) || resp.Headers["Content-Type"] != "application/json" {
@@ -55,6 +57,7 @@ func TestOpenAPIRouteServesTheDocument(t *testing.T) {
 }
 
 func TestListSessionContext(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	for i := range 3 {
 		resp := a.do("PUT", fmt.Sprintf("/api/projects/p/sessions/run-1/context/k%d", i), `{"value":"v"}`)

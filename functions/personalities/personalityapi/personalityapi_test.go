@@ -22,6 +22,7 @@ import (
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
 
 func TestPersonalityCRUD(t *testing.T) {
+	t.Parallel()
 	h, err := personalityapi.New(lambdamain.Deps{Store: dynamotest.NewStore(t), Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
