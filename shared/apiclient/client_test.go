@@ -105,8 +105,12 @@ func TestClientAgainstHandlers(t *testing.T) {
 		t.Errorf("bootstrap without personality: %+v", b)
 	}
 
-	if err := c.DeleteMemories(ctx, "nori", "p1"); err != nil {
+	before, err := c.GetStats(ctx, "nori", "p1")
+	if err != nil {
 		t.Fatal(err)
+	}
+	if j, err := c.DeleteMemories(ctx, "nori", "p1"); err != nil || j.Status != agentmem.JobDone || j.Removed != before.Total || j.Removed == 0 {
+		t.Fatalf("delete all: got %+v, %v; want done with %d removed", j, err, before.Total)
 	}
 	if _, err := c.MemoryMarkdown(ctx, "nori", "p1"); !apiclient.IsNotFound(err) {
 		t.Errorf("memory.md after clear: got %v, want not_found", err)
@@ -201,10 +205,16 @@ func TestRetries(t *testing.T) {
 			_, err := c.GetPersonality(context.Background(), "nori")
 			return err
 		}, 404, 1, true},
-		{"POST memory never retried", func(c *apiclient.Client) error {
+		{"POST memory retried with its idempotency key", func(c *apiclient.Client) error {
 			_, err := c.CreateMemory(context.Background(), "nori", agentmem.MemoryInput{ProjectID: "p", Content: "x"})
 			return err
+		}, 502, 2, false},
+		{"a POST without an idempotency key not retried after 502", func(c *apiclient.Client) error {
+			return c.Do(context.Background(), apiclient.Call{Method: "POST", Path: "/api/x", Body: struct{}{}}, nil)
 		}, 502, 1, true},
+		{"any call retried after 429: the API refused it before it ran", func(c *apiclient.Client) error {
+			return c.Do(context.Background(), apiclient.Call{Method: "POST", Path: "/api/x", Body: struct{}{}}, nil)
+		}, 429, 2, false},
 		{"extraction retried (idempotent per runId)", func(c *apiclient.Client) error {
 			_, err := c.CreateExtraction(context.Background(), "nori", agentmem.ExtractionInput{ProjectID: "p", RunID: "r", Output: new("o")})
 			return err

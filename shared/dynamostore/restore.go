@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -30,7 +31,7 @@ func (s *Store) RestoreMemories(ctx context.Context, ms []agentmem.Memory) (int,
 	ms = slices.Clone(ms)
 	wrote := make([]bool, len(ms))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(deleteConcurrency)
+	g.SetLimit(restoreConcurrency)
 	for i, m := range ms {
 		g.Go(func() error {
 			var err error
@@ -39,27 +40,21 @@ func (s *Store) RestoreMemories(ctx context.Context, ms []agentmem.Memory) (int,
 		})
 	}
 	err := g.Wait()
-	deltas := map[[2]string]*countDelta{}
 	n := 0
-	for i, m := range ms {
-		if !wrote[i] {
-			continue
+	for _, w := range wrote {
+		if w {
+			n++
 		}
-		n++
-		k := [2]string{m.AgentName, m.ProjectID}
-		if deltas[k] == nil {
-			deltas[k] = &countDelta{}
-		}
-		deltas[k].add(deltaOf(m, 1))
-	}
-	for k, d := range deltas {
-		s.adjustCounts(ctx, k[0], k[1], *d)
 	}
 	return n, err
 }
 
+// restoreConcurrency bounds the parallel transactions of RestoreMemories.
+const restoreConcurrency = 16
+
 // restoreOne puts m at its createdAt, or a little later if another memory
-// holds that slot, and reports what it stored and whether it wrote.
+// holds that slot, with its counters in the same transaction, and reports
+// what it stored and whether it wrote.
 func (s *Store) restoreOne(ctx context.Context, m agentmem.Memory) (agentmem.Memory, bool, error) {
 	if m.Type == "" {
 		m.Type = agentmem.TypeNote
@@ -68,16 +63,22 @@ func (s *Store) restoreOne(ctx context.Context, m agentmem.Memory) (agentmem.Mem
 	scope := agentmem.Scope(m.AgentName, m.ProjectID)
 	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
 		m.CreatedAt = agentmem.FormatTime(t)
-		var cur memoryItem
-		wrote, err := s.memories.Put(memoryItem{Scope: scope, Memory: m}).
-			If("attribute_not_exists($)", "createdAt").
-			CurrentValue(ctx, &cur)
+		it := newItem(m)
+		w := s.newScopeWrite(m.AgentName, m.ProjectID)
+		w.put(s.memories.Put(it).If("attribute_not_exists($)", "createdAt"), slotOf(m.ID), it.counted(1))
+		err := w.run(ctx)
 		switch {
-		case err != nil:
-			return m, false, fmt.Errorf("restore memory %s in %s: %w", m.ID, scope, err)
-		case wrote:
+		case err == nil:
 			return m, true, nil
-		case cur.ID == m.ID:
+		case !condFailed(cancelReasons(err), 0):
+			return m, false, fmt.Errorf("restore memory %s in %s: %w", m.ID, scope, err)
+		}
+		var cur memoryItem
+		err = s.memories.Get("scope", scope).Range("createdAt", dynamo.Equal, m.CreatedAt).Consistent(true).One(ctx, &cur)
+		switch {
+		case err != nil && !notFound(err):
+			return m, false, fmt.Errorf("restore memory %s in %s: %w", m.ID, scope, err)
+		case err == nil && cur.ID == m.ID:
 			return m, false, nil // already there: a replayed plan
 		}
 		t = t.Add(time.Duration(1 + rand.IntN(1000)))

@@ -120,12 +120,19 @@ func TestRecountScopeRepairsDrift(t *testing.T) {
 	if c := counts(t, st, "koji", "p"); c.Total != 3 {
 		t.Fatalf("before recount: got %d, want the drifted 3", c.Total)
 	}
-	got, err := st.RecountScope(ctx, "koji", "p")
+	rc, err := st.RecountScope(ctx, "koji", "p")
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := rc.After
 	if got.Total != 4 || got.BySource[agentmem.SourceManual] != 3 || got.BySource[agentmem.SourceSystem] != 1 || got.ByType[agentmem.TypePattern] != 1 {
 		t.Errorf("recount: got %+v", got)
+	}
+	if !rc.Drifted || rc.Before.Total != 3 || rc.Drift.Total != 1 || rc.Drift.ByType[agentmem.TypePattern] != 1 || rc.Drift.Bytes <= 0 {
+		t.Errorf("recount report: got %+v, want a drift of one pattern", rc)
+	}
+	if again, err := st.RecountScope(ctx, "koji", "p"); err != nil || again.Drifted || again.Drift.Total != 0 {
+		t.Errorf("second recount: got %+v, %v; want no drift", again, err)
 	}
 	if c := counts(t, st, "koji", "p"); c.Total != 4 || c.Bytes != got.Bytes || c.ByType[agentmem.TypePattern] != 1 {
 		t.Errorf("stored after recount: got %+v, want %+v", c, got)

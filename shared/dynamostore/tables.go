@@ -5,16 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 )
-
-// memoryItem is a memory as stored: the domain type plus its partition key.
-type memoryItem struct {
-	Scope string `dynamo:"scope,hash"`
-	agentmem.Memory
-}
 
 // journalKeys declares the journal table's keys and its sparse index for
 // CreateTable; the items themselves are declared where they are used.
@@ -32,35 +25,35 @@ const TTLAttribute = "expiresAt"
 // missing and waits until they are active. It is safe to run concurrently
 // and repeatedly (make dev, tests).
 func (s *Store) EnsureTables(ctx context.Context) error {
+	schema := s.cfg.Schema()
 	specs := []struct {
-		name  string
-		from  any
-		index string
-		ttl   bool
+		schema TableSchema
+		from   any
 	}{
-		{s.cfg.MemoriesTable, memoryItem{}, IDIndex, false},
-		{s.cfg.PersonalitiesTable, agentmem.Personality{}, "", false},
-		{s.cfg.JournalTable, journalKeys{}, PendingIndex, true},
+		{schema.Memories, memoryItem{}},
+		{schema.Personalities, personalityItem{}},
+		{schema.Journal, journalKeys{}},
 	}
 	for _, sp := range specs {
-		if _, err := s.db.Table(sp.name).Describe().Run(ctx); err == nil {
+		name := sp.schema.Name
+		if _, err := s.db.Table(name).Describe().Run(ctx); err == nil {
 			continue
 		} else if !isNotFoundTable(err) {
-			return fmt.Errorf("describe table %s: %w", sp.name, err)
+			return fmt.Errorf("describe table %s: %w", name, err)
 		}
-		ct := s.db.CreateTable(sp.name, sp.from).OnDemand(true)
-		if sp.index != "" {
-			ct = ct.Project(sp.index, dynamo.AllProjection)
+		ct := s.db.CreateTable(name, sp.from).OnDemand(true)
+		for _, ix := range sp.schema.Indexes {
+			ct = ct.Project(ix.Name, dynamo.IndexProjection(ix.Projection), ix.Include...)
 		}
 		if err := ct.Run(ctx); err != nil && !isInUse(err) {
-			return fmt.Errorf("create table %s: %w", sp.name, err)
+			return fmt.Errorf("create table %s: %w", name, err)
 		}
-		if err := s.db.Table(sp.name).Wait(ctx); err != nil {
-			return fmt.Errorf("wait for table %s: %w", sp.name, err)
+		if err := s.db.Table(name).Wait(ctx); err != nil {
+			return fmt.Errorf("wait for table %s: %w", name, err)
 		}
-		if sp.ttl {
-			if err := s.db.Table(sp.name).UpdateTTL(TTLAttribute, true).Run(ctx); err != nil && !isInUse(err) {
-				return fmt.Errorf("enable TTL on %s: %w", sp.name, err)
+		if sp.schema.TTLAttribute != "" {
+			if err := s.db.Table(name).UpdateTTL(sp.schema.TTLAttribute, true).Run(ctx); err != nil && !isInUse(err) {
+				return fmt.Errorf("enable TTL on %s: %w", name, err)
 			}
 		}
 	}

@@ -50,6 +50,10 @@ type MemoriesHandlers interface {
 	GetStats(ctx context.Context, r *Request) (Response, error)
 	// GetAllStats serves GET /api/stats: totals over every scope and the scopes' counters, paginated (limit, cursor).
 	GetAllStats(ctx context.Context, r *Request) (Response, error)
+	// GetJob serves GET /api/agents/{agentName}/jobs/{jobId}: how far a bulk delete got (a delete-all or forget that answered 202 goes on in the background).
+	GetJob(ctx context.Context, r *Request) (Response, error)
+	// Recount serves POST /api/admin/recount: rebuild a scope's counters from its memories and report the drift repaired (agentName, projectId).
+	Recount(ctx context.Context, r *Request) (Response, error)
 }
 
 // NewMemoriesHandler returns the handler of the memories function, serving
@@ -75,6 +79,8 @@ func NewMemoriesHandler[H MemoriesHandlers](h H, log *slog.Logger) (*Handler, er
 		routes.ForgetMemories:       h.ForgetMemories,
 		routes.GetStats:             h.GetStats,
 		routes.GetAllStats:          h.GetAllStats,
+		routes.GetJob:               h.GetJob,
+		routes.Recount:              h.Recount,
 	}, log)
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
 )
 
@@ -60,10 +61,32 @@ func (c *clearCommand) Run(ctx context.Context, in *Invocation) error {
 	}
 	tctx, cancel := in.WithTimeout(ctx)
 	defer cancel()
-	if err := client.DeleteMemories(tctx, agent, project); err != nil {
+	j, err := client.DeleteMemories(tctx, agent, project)
+	if err != nil {
 		return err
 	}
-	in.Printf("deleted %s\n", what)
+	if j.Status == agentmem.JobRunning {
+		// A large scope: the server goes on in the background. Follow it
+		// while the command's time lasts.
+		if j, err = client.WaitJob(tctx, agent, j.ID); err != nil && j.ID == "" {
+			return err
+		}
+	}
+	return reportJob(in, j, what)
+}
+
+// reportJob prints how a bulk delete ended, or where it stands when it
+// goes on in the background; a failed job is an error.
+func reportJob(in *Invocation, j agentmem.Job, what string) error {
+	switch j.Status {
+	case agentmem.JobDone:
+		in.Printf("deleted %s: %d memor%s removed\n", what, j.Removed, pluralY(int(j.Removed)))
+	case agentmem.JobRunning:
+		in.Printf("deleting %s: %d memor%s removed so far; the server goes on in the background (job %s)\n",
+			what, j.Removed, pluralY(int(j.Removed)), j.ID)
+	default:
+		return fmt.Errorf("deleting %s stopped after %d memor%s: %s", what, j.Removed, pluralY(int(j.Removed)), j.Error)
+	}
 	return nil
 }
 
