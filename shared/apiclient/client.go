@@ -349,6 +349,9 @@ func (c *Client) send(ctx context.Context, call Call, body []byte) (*Response, e
 		accept = "application/json"
 	}
 	req.Header.Set("Accept", accept)
+	if call.IdempotencyKey != "" {
+		req.Header.Set(agentmem.IdempotencyHeader, call.IdempotencyKey)
+	}
 	resp, err := c.authorizeAndSend(ctx, req, call.Method, call.Path, body)
 	if err != nil {
 		return nil, err
@@ -385,9 +388,6 @@ func (c *Client) newRequest(ctx context.Context, method, path, rawQuery string, 
 // whatever its status.
 func (c *Client) authorizeAndSend(ctx context.Context, req *http.Request, method, path string, body []byte) (*Response, error) {
 	req.Header.Set("User-Agent", c.userAgent)
-	if call.IdempotencyKey != "" {
-		req.Header.Set(agentmem.IdempotencyHeader, call.IdempotencyKey)
-	}
 	if err := c.auth.Authorize(ctx, req, body); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
