@@ -12,10 +12,6 @@ import (
 // patterns (>0.7) are suggested").
 const DefaultMinConfidence = 0.7
 
-// SamePatternThreshold is the Jaccard similarity of trigger and solution
-// terms at or above which [SamePattern] considers two patterns the same.
-const SamePatternThreshold = 0.8
-
 // MaxConfidence caps what [RaiseConfidence] returns: repetition alone never
 // makes a pattern certain.
 const MaxConfidence = 0.99
@@ -79,20 +75,6 @@ func SuggestPatterns(task string, patterns []agentmem.Memory, minConfidence floa
 		hits = hits[:limit:limit]
 	}
 	return hits
-}
-
-// SamePattern reports whether a and b describe the same pattern, so that
-// extraction raises the confidence of the one stored instead of adding a
-// copy. It compares the distinct terms ([Tokenize]) of trigger and solution
-// together: the same pattern when their Jaccard similarity is at least
-// [SamePatternThreshold]. Patterns with neither trigger nor solution are
-// compared on their content the same way.
-func SamePattern(a, b agentmem.Memory) bool {
-	ta, tb := a.Trigger+"\n"+a.Solution, b.Trigger+"\n"+b.Solution
-	if strings.TrimSpace(a.Trigger+a.Solution) == "" && strings.TrimSpace(b.Trigger+b.Solution) == "" {
-		ta, tb = a.Content, b.Content
-	}
-	return Jaccard(ta, tb) >= SamePatternThreshold
 }
 
 // Jaccard returns the Jaccard similarity of the sets of terms of a and b:

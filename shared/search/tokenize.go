@@ -38,6 +38,9 @@ type tokenizer struct {
 	runes []rune
 	part  []byte
 	comp  []byte
+	// keepPart, when set, replaces keep: which lower-cased parts are
+	// terms (the duplicate detector keeps some stopwords, see dedup.go).
+	keepPart func([]byte) bool
 }
 
 // scan calls emit for each token of s. The slice passed to emit is only
@@ -94,7 +97,7 @@ func (t *tokenizer) word(emit func([]byte)) {
 			return
 		}
 		parts++
-		if keep(t.part) {
+		if t.keepPart != nil && t.keepPart(t.part) || t.keepPart == nil && keep(t.part) {
 			emit(stem(t.part))
 		}
 		t.part = t.part[:0]
