@@ -2,6 +2,7 @@ package search
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -208,6 +209,18 @@ func (d *Dedup) Add(m agentmem.Memory) {
 	d.prints = append(d.prints, PrintMemory(m))
 }
 
+// Remove drops the memory with id from the candidates (it was superseded
+// or deleted).
+func (d *Dedup) Remove(id string) {
+	for i := 0; i < len(d.memories); i++ {
+		if d.memories[i].ID == id {
+			d.memories = slices.Delete(d.memories, i, i+1)
+			d.prints = slices.Delete(d.prints, i, i+1)
+			i--
+		}
+	}
+}
+
 // Len is how many memories d holds.
 func (d *Dedup) Len() int { return len(d.memories) }
 
@@ -246,10 +259,46 @@ type textPrint struct {
 	canon string
 	// terms maps each term to whether it is salient (see the rules).
 	terms map[string]bool
+	// joins maps the joined form of each compound word (retryWebhook,
+	// network-idle: retrywebhook, networkidl) to its parts, and partOf
+	// each part to the joined forms it is part of, so that
+	// "network-idle" and "network idle", "DynamoDB" and "dynamodb"
+	// agree.
+	joins  map[string][]string
+	partOf map[string][]string
 }
 
 func printText(s string) textPrint {
-	return textPrint{canon: Canonical(s), terms: dedupTerms(s)}
+	tp := dedupTerms(s)
+	tp.canon = Canonical(s)
+	return tp
+}
+
+// covered reports whether term t of p is said by other too: other has t,
+// or t is a compound of p whose parts other has, or a part of a compound
+// of p that other has joined.
+func (p textPrint) covered(t string, other textPrint) bool {
+	if _, ok := other.terms[t]; ok {
+		return true
+	}
+	if parts, ok := p.joins[t]; ok {
+		all := len(parts) > 0
+		for _, part := range parts {
+			if _, ok := other.terms[part]; !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	for _, j := range p.partOf[t] {
+		if _, ok := other.terms[j]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // compareTexts compares incoming (b) with stored (a).
@@ -260,28 +309,30 @@ func compareTexts(a, b textPrint) (MatchKind, float64) {
 	if len(a.terms) == 0 || len(b.terms) == 0 {
 		return MatchNone, 0
 	}
-	inter := 0
+	inter, onlyA, onlyB := 0, 0, 0
 	for t := range a.terms {
-		if _, ok := b.terms[t]; ok {
+		if a.covered(t, b) {
 			inter++
+			continue
+		}
+		onlyA++
+		if criticalTerms[t] {
+			// The incoming text leaves out a negation or a condition.
+			return MatchNone, 0
 		}
 	}
-	onlyA, onlyB := len(a.terms)-inter, len(b.terms)-inter
+	for t, salient := range b.terms {
+		if b.covered(t, a) {
+			continue
+		}
+		onlyB++
+		if salient || criticalTerms[t] {
+			// What the incoming text adds must be ordinary words.
+			return MatchNone, 0
+		}
+	}
 	if onlyA > 0 && onlyB > 0 {
 		return MatchNone, 0 // a substitution
-	}
-	// What the incoming text adds must be ordinary words; what it leaves
-	// out of the stored one may be detail, never a negation or a
-	// condition.
-	for t, salient := range b.terms {
-		if _, shared := a.terms[t]; !shared && (salient || criticalTerms[t]) {
-			return MatchNone, 0
-		}
-	}
-	for t := range a.terms {
-		if _, shared := b.terms[t]; !shared && criticalTerms[t] {
-			return MatchNone, 0
-		}
 	}
 	sim := float64(inter) / float64(inter+onlyA+onlyB)
 	if sim < DuplicateThreshold {
@@ -435,18 +486,33 @@ func init() {
 	}
 }
 
-// dedupTerms returns the terms of s, each marked salient or not.
-func dedupTerms(s string) map[string]bool {
+// dedupTerms returns the terms of s, each marked salient or not, and its
+// compounds (textPrint without canon).
+func dedupTerms(s string) textPrint {
 	terms := map[string]bool{}
-	add := func(t string, salient bool) {
+	tp := textPrint{terms: terms}
+	add := func(t string, salient bool) string {
 		if h, ok := synonymOf[t]; ok {
 			t = h
 		} else if fillerTerms[t] {
-			return
+			return ""
 		}
 		terms[t] = terms[t] || salient
+		return t
 	}
+	var parts []string
 	tok := tokenizer{keepPart: dedupKeepPart}
+	tok.emitJoined = func(b []byte) {
+		j := string(b)
+		add(j, true)
+		if tp.joins == nil {
+			tp.joins, tp.partOf = map[string][]string{}, map[string][]string{}
+		}
+		tp.joins[j] = append(tp.joins[j], parts...)
+		for _, p := range parts {
+			tp.partOf[p] = append(tp.partOf[p], j)
+		}
+	}
 	var words []dedupWord
 	inCode := false
 	for _, raw := range strings.Fields(s) {
@@ -484,9 +550,14 @@ func dedupTerms(s string) map[string]bool {
 		if f := flagName(w.core); f != "" {
 			add(f, true)
 		}
-		tok.scan(w.core, func(b []byte) { add(string(b), salient) })
+		parts = parts[:0]
+		tok.scan(w.core, func(b []byte) {
+			if t := add(string(b), salient); t != "" {
+				parts = append(parts, t)
+			}
+		})
 	}
-	return terms
+	return tp
 }
 
 // dedupWord is a word of a text as dedupTerms reads it: as written, with

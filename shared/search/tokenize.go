@@ -41,6 +41,9 @@ type tokenizer struct {
 	// keepPart, when set, replaces keep: which lower-cased parts are
 	// terms (the duplicate detector keeps some stopwords, see dedup.go).
 	keepPart func([]byte) bool
+	// emitJoined, when set, receives the joined form of a compound word
+	// instead of emit.
+	emitJoined func([]byte)
 }
 
 // scan calls emit for each token of s. The slice passed to emit is only
@@ -125,7 +128,11 @@ func (t *tokenizer) word(emit func([]byte)) {
 	}
 	flush()
 	if parts > 1 {
-		emit(stem(t.comp))
+		if t.emitJoined != nil {
+			t.emitJoined(stem(t.comp))
+		} else {
+			emit(stem(t.comp))
+		}
 	}
 }
 
