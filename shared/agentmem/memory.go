@@ -219,7 +219,7 @@ func (in *MemoryInput) Validate() error {
 			return err
 		}
 	}
-	if in.Replaces != "" && !ValidMemoryID(in.Replaces) {
+	if in.Replaces != "" && !ValidID(in.Replaces) {
 		return Errorf(EInvalid, "replaces %q is not a memory id (a ULID)", in.Replaces)
 	}
 	if in.ClientToken != "" {
@@ -228,9 +228,10 @@ func (in *MemoryInput) Validate() error {
 	return nil
 }
 
-// ValidMemoryID reports whether id has the shape of a memory id: a ULID
+// ValidID reports whether id has the shape of the ids the store assigns
+// (memories, jobs): a ULID
 // (26 characters of Crockford base32, upper case).
-func ValidMemoryID(id string) bool {
+func ValidID(id string) bool {
 	if len(id) != 26 {
 		return false
 	}

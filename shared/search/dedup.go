@@ -266,6 +266,10 @@ type textPrint struct {
 	// agree.
 	joins  map[string][]string
 	partOf map[string][]string
+	// seq is the terms in the order written (no joined forms), for
+	// telling a substitution in context ("make test" to "make check"
+	// when "test" is also said elsewhere) from an addition.
+	seq []string
 }
 
 func printText(s string) textPrint {
@@ -334,11 +338,56 @@ func compareTexts(a, b textPrint) (MatchKind, float64) {
 	if onlyA > 0 && onlyB > 0 {
 		return MatchNone, 0 // a substitution
 	}
+	if onlyB > 0 && substitutedInContext(a, b) {
+		return MatchNone, 0
+	}
 	sim := float64(inter) / float64(inter+onlyA+onlyB)
 	if sim < DuplicateThreshold {
 		return MatchNone, sim
 	}
 	return MatchNear, sim
+}
+
+// substitutedInContext reports whether a term the incoming text b adds
+// takes the place of another of the stored text a next to the same
+// neighbour: b says "make check" where a says "make test", although "test"
+// is also in b ("not go test"). An addition ("make fast test") keeps the
+// stored neighbour on its other side.
+func substitutedInContext(a, b textPrint) bool {
+	next, prev := map[string][]string{}, map[string][]string{}
+	for i := 0; i+1 < len(a.seq); i++ {
+		next[a.seq[i]] = append(next[a.seq[i]], a.seq[i+1])
+		prev[a.seq[i+1]] = append(prev[a.seq[i+1]], a.seq[i])
+	}
+	for i, y := range b.seq {
+		if b.covered(y, a) {
+			continue
+		}
+		if i > 0 {
+			// b: x y; a: x z, with z not what follows y in b.
+			after := ""
+			if i+1 < len(b.seq) {
+				after = b.seq[i+1]
+			}
+			for _, z := range next[b.seq[i-1]] {
+				if z != y && z != after {
+					return true
+				}
+			}
+		}
+		if i+1 < len(b.seq) {
+			before := ""
+			if i > 0 {
+				before = b.seq[i-1]
+			}
+			for _, z := range prev[b.seq[i+1]] {
+				if z != y && z != before {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // Canonical returns s as two texts that say the same thing in the same
@@ -536,24 +585,29 @@ func dedupTerms(s string) textPrint {
 			}
 			if p, n := matchPhrase(words, i); n > 0 {
 				for _, t := range p.to {
-					tok.scan(t, func(b []byte) { add(string(b), false) })
+					tok.scan(t, func(b []byte) {
+						if t := add(string(b), false); t != "" {
+							tp.seq = append(tp.seq, t)
+						}
+					})
 				}
 				i += n - 1
 				continue
 			}
 			if d, ok := numberWords[w.lower]; ok {
-				add(d, false)
+				tp.seq = append(tp.seq, add(d, false))
 				continue
 			}
 		}
 		salient := w.code || salientWord(w.core)
 		if f := flagName(w.core); f != "" {
-			add(f, true)
+			tp.seq = append(tp.seq, add(f, true))
 		}
 		parts = parts[:0]
 		tok.scan(w.core, func(b []byte) {
 			if t := add(string(b), salient); t != "" {
 				parts = append(parts, t)
+				tp.seq = append(tp.seq, t)
 			}
 		})
 	}
