@@ -386,10 +386,15 @@ type ExtractionResult struct {
 	// Superseded are the memories this run's learnings replaced (a
 	// learning's replaces): they left the scope, each with SupersededBy
 	// set, and stay in their history.
-	Superseded []Memory          `json:"superseded,omitempty"`
-	Skipped    []SkippedLearning `json:"skipped"`
-	Summary    string            `json:"summary"`
-	Success    bool              `json:"success"`
+	Superseded []Memory `json:"superseded,omitempty"`
+	// Notes say what the caller should know of a learning saved not quite
+	// as it asked: a replaces that named no live memory of the scope, a
+	// pinned one, or one that changed meanwhile (the learning is saved
+	// beside it).
+	Notes   []string          `json:"notes,omitempty"`
+	Skipped []SkippedLearning `json:"skipped"`
+	Summary string            `json:"summary"`
+	Success bool              `json:"success"`
 	// Daily is the daily log record of the run's summary (nil when the
 	// run had no summary or the record could not be written; the
 	// learnings are saved either way).

@@ -145,7 +145,7 @@ func (s *Store) findDuplicate(ctx context.Context, m agentmem.Memory) (agentmem.
 	key := agentmem.Scope(m.AgentName, m.ProjectID)
 	e := s.dedups.get(key, c.Version)
 	if e == nil {
-		ms, err := s.dedupMemories(ctx, m.AgentName, m.ProjectID)
+		ms, err := s.LiveMemories(ctx, m.AgentName, m.ProjectID)
 		if err != nil {
 			return agentmem.Memory{}, search.Match{}, 0, false, err
 		}
@@ -158,9 +158,10 @@ func (s *Store) findDuplicate(ctx context.Context, m agentmem.Memory) (agentmem.
 	return dup, match, c.Version, found, nil
 }
 
-// dedupMemories reads a scope's live memories without their vectors
-// (strongly consistent: it must see every write its counters saw).
-func (s *Store) dedupMemories(ctx context.Context, agentName, projectID string) ([]agentmem.Memory, error) {
+// LiveMemories returns every live memory of a scope, newest first,
+// without its vector: one strongly consistent Query, projected (what a
+// duplicate check compares, and what the extraction prompt shows).
+func (s *Store) LiveMemories(ctx context.Context, agentName, projectID string) ([]agentmem.Memory, error) {
 	scope := agentmem.Scope(agentName, projectID)
 	var items []memoryItem
 	if err := s.memories.Get("scope", scope).Order(dynamo.Descending).Consistent(true).Project(dedupFields...).All(ctx, &items); err != nil {
