@@ -135,11 +135,13 @@ func (s *server) update(ctx context.Context, in UpdateInput) (agentmem.Memory, s
 	}
 	version := in.Version
 	if version == 0 {
-		cur, err := s.api.GetMemory(ctx, s.cfg.Agent, in.ID)
+		// The current version, from the history (a route the agent's
+		// task role may call).
+		h, err := s.api.MemoryHistory(ctx, s.cfg.Agent, in.ID, 1, "")
 		if err != nil {
 			return agentmem.Memory{}, "", err
 		}
-		version = cur.Version
+		version = h.Current
 	}
 	p.Version = &version
 	if err := p.Check(); err != nil {
