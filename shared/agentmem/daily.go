@@ -54,10 +54,12 @@ type DailyInput struct {
 	ClientToken string `json:"clientToken,omitempty"`
 }
 
-// Normalize trims white space around the title and the content.
+// Normalize writes every line terminator of the title and the content as
+// "\n" (NormalizeLineBreaks) and trims white space around them, so that
+// Validate's single-line title rule sees every kind of line break.
 func (in *DailyInput) Normalize() {
-	in.Title = strings.TrimSpace(in.Title)
-	in.Content = strings.TrimSpace(in.Content)
+	in.Title = normalizeText(in.Title)
+	in.Content = normalizeText(in.Content)
 	in.At = strings.TrimSpace(in.At)
 }
 
@@ -70,7 +72,7 @@ func (in *DailyInput) Validate(now time.Time) error {
 	if err := validateText("title", in.Title, MaxDailyTitleBytes, true); err != nil {
 		return err
 	}
-	if strings.ContainsAny(in.Title, "\r\n") {
+	if hasLineBreak(in.Title) {
 		return Errorf(EInvalid, "title must be a single line")
 	}
 	if err := validateText("content", in.Content, MaxDailyContentBytes, true); err != nil {

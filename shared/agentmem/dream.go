@@ -89,5 +89,10 @@ type DroppedBullet struct {
 	Support float64 `json:"support" dynamo:"support"`
 	// Missing lists the bullet's words the sources do not contain.
 	Missing []string `json:"missing,omitempty" dynamo:"missing,omitempty"`
-	Reason  string   `json:"reason" dynamo:"reason"`
+	// Class is the support test's class of failure (identifier_missing,
+	// number_context, negation, modality, causal, role_swap,
+	// status_change, unsupported_combination, low_overlap, ...; see
+	// shared/dream/support); empty for a bullet dropped for another reason.
+	Class  string `json:"class,omitempty" dynamo:"class,omitempty"`
+	Reason string `json:"reason" dynamo:"reason"`
 }

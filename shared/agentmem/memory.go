@@ -153,13 +153,15 @@ type MemoryInput struct {
 }
 
 // Normalize fills defaults (type note, blocker status open, pattern
-// confidence 0.5) and trims surrounding white space. Call it before Validate.
+// confidence 0.5), writes every line terminator as "\n"
+// (NormalizeLineBreaks) and trims surrounding white space. Call it before
+// Validate.
 func (in *MemoryInput) Normalize() {
-	in.Content = strings.TrimSpace(in.Content)
-	in.Rationale = strings.TrimSpace(in.Rationale)
-	in.Trigger = strings.TrimSpace(in.Trigger)
-	in.Context = strings.TrimSpace(in.Context)
-	in.Solution = strings.TrimSpace(in.Solution)
+	in.Content = normalizeText(in.Content)
+	in.Rationale = normalizeText(in.Rationale)
+	in.Trigger = normalizeText(in.Trigger)
+	in.Context = normalizeText(in.Context)
+	in.Solution = normalizeText(in.Solution)
 	if in.Type == "" {
 		in.Type = TypeNote
 	}

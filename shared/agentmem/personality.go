@@ -2,7 +2,6 @@ package agentmem
 
 import (
 	"net/mail"
-	"strings"
 )
 
 // Personality limits.
@@ -45,15 +44,17 @@ type PersonalityInput struct {
 	ClientToken string `json:"clientToken,omitempty"`
 }
 
-// Normalize trims white space around every field.
+// Normalize writes every line terminator as "\n" (NormalizeLineBreaks)
+// and trims white space around every field, so that Validate's
+// single-line rule sees every kind of line break.
 func (in *PersonalityInput) Normalize() {
-	in.DisplayName = strings.TrimSpace(in.DisplayName)
-	in.Voice = strings.TrimSpace(in.Voice)
-	in.Prompt = strings.TrimSpace(in.Prompt)
-	in.GitName = strings.TrimSpace(in.GitName)
-	in.GitEmail = strings.TrimSpace(in.GitEmail)
+	in.DisplayName = normalizeText(in.DisplayName)
+	in.Voice = normalizeText(in.Voice)
+	in.Prompt = normalizeText(in.Prompt)
+	in.GitName = normalizeText(in.GitName)
+	in.GitEmail = normalizeText(in.GitEmail)
 	for i := range in.Traits {
-		in.Traits[i] = strings.TrimSpace(in.Traits[i])
+		in.Traits[i] = normalizeText(in.Traits[i])
 	}
 }
 
@@ -79,7 +80,7 @@ func (in *PersonalityInput) Validate() error {
 		}
 	}
 	for _, f := range []struct{ name, value string }{{"displayName", in.DisplayName}, {"gitName", in.GitName}, {"gitEmail", in.GitEmail}} {
-		if strings.ContainsAny(f.value, "\r\n") {
+		if hasLineBreak(f.value) {
 			return Errorf(EInvalid, "%s must be a single line", f.name)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dream/support"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/prompts"
@@ -25,7 +26,8 @@ type compression struct {
 // compress summarises the oldest memories among candidates that are older
 // than afterDays, not pinned and not already compressed (seed 003, memory
 // compression) into fewer items, each recording the ids it came from.
-// Every item passes the support test against the memories it cites; a
+// Every item passes the support test (shared/dream/support) against the
+// memories it cites; a
 // memory no surviving item cites stays as it is. Compression is a bonus of
 // a dream: when it fails, the dream goes on without it and says so in its
 // notes.
@@ -67,13 +69,13 @@ func (d *Dreamer) compress(ctx context.Context, candidates []agentmem.Memory, ag
 		m := markdown.MemoryFromItem(it.Type, it.Text)
 		m.Pinned = false
 		m.AgentName, m.ProjectID, m.Source = agent, project, agentmem.SourceSystem
-		src := newSources()
+		var srcs []support.Source
 		var ids []string
 		newest := ""
 		for _, id := range it.SourceIDs {
 			if s, ok := byID[id]; ok && !slices.Contains(ids, id) {
 				ids = append(ids, id)
-				src.add(claimText(s))
+				srcs = append(srcs, support.MemorySource(s))
 				newest = max(newest, s.CreatedAt)
 			}
 		}
@@ -81,13 +83,15 @@ func (d *Dreamer) compress(ctx context.Context, candidates []agentmem.Memory, ag
 			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Reason: "compressed item cites none of the memories it was given"})
 			continue
 		}
-		v := src.check(claimText(m))
-		if ok, reason := v.supported(d.Config.MinSupport); !ok {
-			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: round2(v.support), Missing: v.missing, Reason: reason + " (compression)"})
+		corpus := support.NewCorpus(srcs)
+		corpus.MinOverlap = d.Config.MinSupport
+		v := corpus.Check(support.ClaimOf(m))
+		if !v.Supported {
+			c.dropped = append(c.dropped, droppedBullet(m, v, " (compression)"))
 			continue
 		}
 		if err := validMemory(m); err != nil {
-			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: round2(v.support), Reason: agentmem.ErrorMessage(err)})
+			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: v.Overlap, Reason: agentmem.ErrorMessage(err)})
 			continue
 		}
 		slices.Sort(ids)

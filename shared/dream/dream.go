@@ -21,12 +21,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dream/support"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/markdown"
@@ -350,18 +350,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	}
 	dr.Diary = ans.Diary
 
-	src := newSources()
-	for _, m := range view.replaceable {
-		src.add(claimText(m))
-	}
-	for _, m := range view.fixed {
-		src.add(claimText(m))
-	}
-	for _, r := range shown {
-		src.add(r.Title)
-		src.add(r.Content)
-	}
-	c := d.consolidate(ans.Items, src, view, agent, project, now)
+	c := d.consolidate(ans.Items, corpusOf(view, shown, d.Config.MinSupport), view, agent, project, now)
 	dr.Dropped, dr.Notes = c.dropped, c.notes
 	if len(c.kept) == 0 && len(c.dropped) > 0 {
 		capDropped(&dr)
@@ -391,7 +380,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	if err := d.Store.BeginDream(ctx, dr, plan, id); err != nil {
 		return agentmem.DreamResult{}, err
 	}
-	if err := d.apply(ctx, plan, false); err != nil {
+	if err := d.apply(ctx, plan); err != nil {
 		return agentmem.DreamResult{}, fmt.Errorf("apply dream %s (the next dream of the scope finishes it): %w", id, err)
 	}
 	dr.FinishedAt = agentmem.FormatTime(d.now())
@@ -554,13 +543,13 @@ func memoryKey(m agentmem.Memory) string {
 }
 
 // consolidate turns the answer's items into the plan: each item passes the
-// support test or is dropped; items that repeat a fixed memory
-// (search.Repeat: as a person would judge it) are left out (the memory
-// stays), and so are items that repeat an earlier item; items equal to a
-// replaceable memory keep that memory (same id and createdAt); the rest
-// become new system memories, and the replaceable memories no item kept
-// are removed.
-func (d *Dreamer) consolidate(items []markdown.Item, src sources, view scopeView, agent, project string, now time.Time) consolidation {
+// support test (shared/dream/support, against every source the model was
+// shown) or is dropped; items that repeat a fixed memory (search.Repeat:
+// as a person would judge it) are left out (the memory stays), and so are
+// items that repeat an earlier item; items equal to a replaceable memory
+// keep that memory (same id and createdAt); the rest become new system
+// memories, and the replaceable memories no item kept are removed.
+func (d *Dreamer) consolidate(items []markdown.Item, corpus *support.Corpus, view scopeView, agent, project string, now time.Time) consolidation {
 	var c consolidation
 	fixed := map[string]bool{}
 	for _, m := range view.fixed {
@@ -579,13 +568,13 @@ func (d *Dreamer) consolidate(items []markdown.Item, src sources, view scopeView
 		m := markdown.MemoryFromItem(it.Type, it.Text)
 		m.Pinned = false // only people pin
 		m.AgentName, m.ProjectID, m.Source = agent, project, agentmem.SourceSystem
-		v := src.check(claimText(m))
-		if ok, reason := v.supported(d.Config.MinSupport); !ok {
-			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: round2(v.support), Missing: v.missing, Reason: reason})
+		v := corpus.Check(support.ClaimOf(m))
+		if !v.Supported {
+			c.dropped = append(c.dropped, droppedBullet(m, v, ""))
 			continue
 		}
 		if err := validMemory(m); err != nil {
-			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: round2(v.support), Reason: agentmem.ErrorMessage(err)})
+			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: v.Overlap, Reason: agentmem.ErrorMessage(err)})
 			continue
 		}
 		key := memoryKey(m)
@@ -639,25 +628,13 @@ func validMemory(m agentmem.Memory) error {
 	return in.Validate()
 }
 
-func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
-
 // apply writes a plan: the new memories first, then the deletes, so that a
-// crash in between leaves a superset of the old core, never a hole. In a
-// replay, memories the first attempt already wrote are skipped by id.
-func (d *Dreamer) apply(ctx context.Context, plan dynamostore.DreamPlan, replay bool) error {
-	create := plan.Create
-	if replay && len(create) > 0 {
-		present := map[string]bool{}
-		m0 := create[0]
-		if err := d.Store.EachMemory(ctx, m0.AgentName, m0.ProjectID, func(m agentmem.Memory) error {
-			present[m.ID] = true
-			return nil
-		}); err != nil {
-			return err
-		}
-		create = slices.DeleteFunc(slices.Clone(create), func(m agentmem.Memory) bool { return present[m.ID] })
-	}
-	if _, err := d.Store.RestoreMemories(ctx, create); err != nil {
+// crash in between leaves a superset of the old core, never a hole. A
+// replay writes nothing twice: RestoreMemories skips the memories an
+// earlier attempt wrote, wherever a clash moved them, and deletes are
+// conditional on the id.
+func (d *Dreamer) apply(ctx context.Context, plan dynamostore.DreamPlan) error {
+	if _, err := d.Store.RestoreMemories(ctx, plan.Create); err != nil {
 		return err
 	}
 	if err := hit("created"); err != nil {
@@ -682,7 +659,7 @@ func (d *Dreamer) rollForward(ctx context.Context, agent, project, ref string) e
 		if err != nil {
 			return fmt.Errorf("roll forward %s: %w", ref, err)
 		}
-		if err := d.apply(ctx, plan, true); err != nil {
+		if err := d.apply(ctx, plan); err != nil {
 			return fmt.Errorf("roll forward %s: %w", ref, err)
 		}
 		if _, err := d.Store.RecountScope(ctx, agent, project); err != nil {

@@ -75,7 +75,7 @@ func (d *Dreamer) revert(ctx context.Context, agent, project, date, id string) (
 	if err := d.Store.BeginDream(ctx, rev, undo, id); err != nil {
 		return agentmem.Dream{}, err
 	}
-	if err := d.apply(ctx, undo, true); err != nil {
+	if err := d.apply(ctx, undo); err != nil {
 		return agentmem.Dream{}, fmt.Errorf("apply revert %s (the next dream of the scope finishes it): %w", id, err)
 	}
 	rev.FinishedAt = agentmem.FormatTime(d.now())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -376,14 +377,29 @@ func (s *Store) getItem(ctx context.Context, agentName, id string) (memoryItem, 
 }
 
 // findKey reads a memory's keys from the id-index; dynamo.ErrNotFound when
-// there is none.
+// there is none. Ids are unique, but should two items ever carry one (as
+// a replayed restore once wrote), the one with the earliest createdAt is
+// the answer, always the same, and the duplicate is logged: a reader never
+// fails for it.
 func (s *Store) findKey(ctx context.Context, id string) (memoryKey, error) {
-	var key memoryKey
-	err := s.memories.Get("id", id).Index(IDIndex).One(ctx, &key)
-	if err != nil && !notFound(err) {
-		return key, fmt.Errorf("find memory %s: %w", id, err)
+	var keys []memoryKey
+	if err := s.memories.Get("id", id).Index(IDIndex).All(ctx, &keys); err != nil {
+		return memoryKey{}, fmt.Errorf("find memory %s: %w", id, err)
 	}
-	return key, err
+	if len(keys) == 0 {
+		return memoryKey{}, dynamo.ErrNotFound
+	}
+	if len(keys) > 1 {
+		slices.SortFunc(keys, func(a, b memoryKey) int {
+			if c := strings.Compare(a.CreatedAt, b.CreatedAt); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Scope, b.Scope)
+		})
+		s.log().WarnContext(ctx, "several items carry one memory id; reading the earliest", "id", id, "items", len(keys),
+			"scope", keys[0].Scope, "createdAt", keys[0].CreatedAt)
+	}
+	return keys[0], nil
 }
 
 // DeleteMemory deletes the memory with id if it belongs to agentName, and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
@@ -14,11 +15,14 @@ import (
 
 // RestoreMemories stores memories that already have their id and createdAt
 // (Deep Dream writes its planned core this way, and a revert puts back the
-// memories a dream replaced) and returns how many it wrote. Each put is
-// conditional on the slot being free; a memory whose slot already holds it
-// (same id) is skipped, so replaying a plan is harmless; a slot taken by
-// another memory moves the createdAt forward by a few nanoseconds, as
-// CreateMemory does. The scope counters are kept, like every write path.
+// memories a dream replaced) and returns how many it wrote. A memory whose
+// id its scope already holds, at its createdAt or where an earlier restore
+// moved it, is skipped, so replaying a plan (the roll-forward after a
+// crash) never writes a second copy; the others are put on condition that
+// their slot is free, and a slot taken by another memory moves the
+// createdAt forward by a few nanoseconds, as CreateMemory does. A memory
+// listed twice is restored once. The scope counters are kept, like every
+// write path.
 func (s *Store) RestoreMemories(ctx context.Context, ms []agentmem.Memory) (int, error) {
 	for _, m := range ms {
 		if m.ID == "" || m.AgentName == "" || m.ProjectID == "" || m.Source == "" {
@@ -29,17 +33,26 @@ func (s *Store) RestoreMemories(ctx context.Context, ms []agentmem.Memory) (int,
 		}
 	}
 	ms = slices.Clone(ms)
+	present, err := s.presentIDs(ctx, ms)
+	if err != nil {
+		return 0, err
+	}
 	wrote := make([]bool, len(ms))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(restoreConcurrency)
 	for i, m := range ms {
+		key := [2]string{agentmem.Scope(m.AgentName, m.ProjectID), m.ID}
+		if present[key] {
+			continue
+		}
+		present[key] = true // listed twice: restored once
 		g.Go(func() error {
 			var err error
 			ms[i], wrote[i], err = s.restoreOne(gctx, m)
 			return err
 		})
 	}
-	err := g.Wait()
+	err = g.Wait()
 	n := 0
 	for _, w := range wrote {
 		if w {
@@ -49,8 +62,71 @@ func (s *Store) RestoreMemories(ctx context.Context, ms []agentmem.Memory) (int,
 	return n, err
 }
 
-// restoreConcurrency bounds the parallel transactions of RestoreMemories.
+// restoreConcurrency bounds the parallel transactions of RestoreMemories
+// and the reads of presentIDs.
 const restoreConcurrency = 16
+
+// maxRestoreShift is how far after its planned createdAt restoreOne can
+// put a memory: maxCreateAttempts steps of at most maxStep.
+const (
+	maxStep         = 1000 * time.Nanosecond
+	maxRestoreShift = maxCreateAttempts * maxStep
+)
+
+// presentIDs reports which of ms their scope already holds, by scope and
+// id: strongly consistent reads of each scope's partition over the
+// createdAt windows where a restore could have put them (from the planned
+// createdAt to maxRestoreShift after it), windows close together read as
+// one. A dream's new memories share one window; a revert's restored ones
+// take a read each.
+func (s *Store) presentIDs(ctx context.Context, ms []agentmem.Memory) (map[[2]string]bool, error) {
+	type window struct {
+		scope    string
+		from, to time.Time
+	}
+	byScope := map[string][]time.Time{}
+	for _, m := range ms {
+		t, _ := agentmem.ParseTime(m.CreatedAt)
+		scope := agentmem.Scope(m.AgentName, m.ProjectID)
+		byScope[scope] = append(byScope[scope], t.UTC())
+	}
+	var windows []window
+	for scope, ts := range byScope {
+		slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
+		w := window{scope: scope, from: ts[0], to: ts[0].Add(maxRestoreShift)}
+		for _, t := range ts[1:] {
+			if t.Sub(w.to) <= time.Millisecond {
+				w.to = t.Add(maxRestoreShift)
+				continue
+			}
+			windows = append(windows, w)
+			w = window{scope: scope, from: t, to: t.Add(maxRestoreShift)}
+		}
+		windows = append(windows, w)
+	}
+	var mu sync.Mutex
+	present := map[[2]string]bool{}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(restoreConcurrency)
+	for _, w := range windows {
+		g.Go(func() error {
+			var items []memoryItem
+			err := s.memories.Get("scope", w.scope).
+				Range("createdAt", dynamo.Between, agentmem.FormatTime(w.from), agentmem.FormatTime(w.to)).
+				Consistent(true).Project("scope", "createdAt", "id").All(gctx, &items)
+			if err != nil {
+				return fmt.Errorf("read memories of %s to restore: %w", w.scope, err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, it := range items {
+				present[[2]string{w.scope, it.ID}] = true
+			}
+			return nil
+		})
+	}
+	return present, g.Wait()
+}
 
 // restoreOne puts m at its createdAt, or a little later if another memory
 // holds that slot, with its counters in the same transaction, and reports
@@ -95,7 +171,7 @@ func (s *Store) restoreOne(ctx context.Context, m agentmem.Memory) (agentmem.Mem
 		case err == nil && cur.ID == m.ID:
 			return m, false, nil // already there: a replayed plan
 		}
-		t = t.Add(time.Duration(1 + rand.IntN(1000)))
+		t = t.Add(time.Duration(1 + rand.IntN(int(maxStep))))
 	}
 	return m, false, agentmem.Errorf(agentmem.EConflict, "could not find a free createdAt for memory %s in %s", m.ID, scope)
 }

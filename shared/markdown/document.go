@@ -77,7 +77,7 @@ func Document(agent, project string, memories []agentmem.Memory, now time.Time) 
 
 	b.WriteString("\n## Blockers\n")
 	for _, m := range byType[agentmem.TypeBlocker] {
-		text := strings.Join(strings.Fields(m.Content), " ")
+		text := oneLine(m.Content)
 		if m.Status == agentmem.StatusResolved {
 			fmt.Fprintf(&b, "- [x] ~~%s~~\n", strings.ReplaceAll(text, "~", `\~`))
 		} else {
@@ -147,23 +147,18 @@ func bullets(b *strings.Builder, ms []agentmem.Memory) {
 	}
 }
 
-// tableCell keeps a value inside one Markdown table cell.
+// tableCell keeps a value inside one Markdown table cell, inert.
 func tableCell(s string) string {
-	s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", "<br>")
+	lines := strings.Split(strings.Trim(SafeText(strings.TrimSpace(s)), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return strings.ReplaceAll(strings.Join(lines, "<br>"), "|", `\|`)
 }
 
-// paragraph keeps session notes from opening headings of their own.
-func paragraph(s string) string {
-	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n")), "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(strings.TrimLeft(l, " "), "#") {
-			lines[i] = `\` + strings.TrimLeft(l, " ")
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+// paragraph keeps session notes inert (SafeText): no heading, fence or
+// comment of their own.
+func paragraph(s string) string { return strings.Trim(SafeText(strings.TrimSpace(s)), "\n") }
 
 func dateOf(createdAt string) string {
 	if t, err := agentmem.ParseTime(createdAt); err == nil {

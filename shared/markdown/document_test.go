@@ -66,7 +66,7 @@ First session: set up CI.
 
 ### Session 2 — 2026-02-03
 Second session.
-\# not a heading
+` + markdown.WordJoiner + `# not a heading
 `
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	if got := markdown.Document("nori", "checkout-service", memories, now); got != want {

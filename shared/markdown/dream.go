@@ -46,7 +46,7 @@ func writeDream(b *strings.Builder, d agentmem.Dream) {
 		fmt.Fprintf(b, "\nRestored the core as it was before dream `%s`: %d memories put back, %d removed.\n", d.RevertOf, d.Created, d.Deleted)
 		return
 	case d.Status == agentmem.DreamFailed:
-		fmt.Fprintf(b, "\nThe dream failed; nothing changed. %s\n", d.Error)
+		fmt.Fprintf(b, "\nThe dream failed; nothing changed. %s\n", oneLine(d.Error))
 	}
 	if d.Records > 0 {
 		fmt.Fprintf(b, "\nConsolidated %d daily records from %s to %s", d.Records, dayOf(d.WindowFrom), lastDay(d.WindowTo))
@@ -55,7 +55,7 @@ func writeDream(b *strings.Builder, d agentmem.Dream) {
 		}
 		b.WriteString(".\n")
 	}
-	if text := strings.TrimSpace(d.Diary); text != "" {
+	if text := strings.Trim(SafeText(d.Diary), "\n"); text != "" {
 		b.WriteString("\n" + text + "\n")
 	}
 	if d.Status != agentmem.DreamFailed {
@@ -73,9 +73,13 @@ func writeDream(b *strings.Builder, d agentmem.Dream) {
 		b.WriteString("\n### Dropped (not supported by the sources)\n")
 		for _, x := range d.Dropped {
 			fmt.Fprintf(b, "- %s: %s", Heading(x.Type), oneLine(x.Content))
-			fmt.Fprintf(b, " (%s; support %s", x.Reason, strconv.FormatFloat(x.Support, 'f', 2, 64))
+			reason := x.Reason
+			if x.Class != "" {
+				reason = x.Class + ": " + reason
+			}
+			fmt.Fprintf(b, " (%s; support %s", reason, strconv.FormatFloat(x.Support, 'f', 2, 64))
 			if len(x.Missing) > 0 {
-				fmt.Fprintf(b, "; not in the sources: %s", strings.Join(x.Missing, ", "))
+				fmt.Fprintf(b, "; not in the sources: %s", oneLine(strings.Join(x.Missing, ", ")))
 			}
 			b.WriteString(")\n")
 		}

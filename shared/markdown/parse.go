@@ -108,8 +108,9 @@ const Pin = "📌"
 // inverse of Bullet. A decision's trailing "(why: ...)" becomes its
 // rationale; a blocker's "[ ]" or "[x]" its status (open by default); a
 // pattern's "When:", "Context:", "Do:" and "Confidence:" lines its typed
-// fields. A leading pin sets Pinned. Only content and typed fields are
-// set; the caller adds scope, source and the rest.
+// fields. A leading pin sets Pinned. What SafeText added to make the text
+// inert is removed (Plain). Only content and typed fields are set; the
+// caller adds scope, source and the rest.
 func MemoryFromItem(t agentmem.Type, text string) agentmem.Memory {
 	if !t.Valid() {
 		t = agentmem.TypeNote
@@ -119,6 +120,9 @@ func MemoryFromItem(t agentmem.Type, text string) agentmem.Memory {
 	if rest, ok := strings.CutPrefix(text, Pin); ok {
 		m.Pinned, text = true, strings.TrimSpace(rest)
 	}
+	// Rendered bullets carry SafeText's word joiners; store the text as
+	// it was written.
+	text = Plain(text)
 	switch t {
 	case agentmem.TypeDecision:
 		if i := strings.LastIndex(text, "(why:"); i >= 0 && strings.HasSuffix(text, ")") {

@@ -6,6 +6,10 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 )
 
+// suggestedPatternsHeading is the title of the section SuggestedPatterns
+// writes.
+const suggestedPatternsHeading = "Suggested patterns"
+
 // maxTaskEcho bounds how much of the task description the suggested
 // patterns section repeats.
 const maxTaskEcho = 200
@@ -22,8 +26,9 @@ func SuggestedPatterns(task string, patterns []agentmem.Memory) string {
 	if r := []rune(echo); len(r) > maxTaskEcho {
 		echo = string(r[:maxTaskEcho]) + "…"
 	}
+	echo = SafeLine(echo)
 	var b strings.Builder
-	b.WriteString("\n## Suggested patterns\n")
+	b.WriteString("\n## " + suggestedPatternsHeading + "\n")
 	b.WriteString("High-confidence patterns from earlier runs that match the current task (\"" + echo + "\"), most relevant first.\n")
 	for _, m := range patterns {
 		b.WriteString("- ")

@@ -17,35 +17,43 @@ const (
 const MemoryImport = "@.claude/memory/MEMORY.md"
 
 // PersonalitySection renders the delimited "# Personality" section that is
-// prepended to CLAUDE.md (seed 002 decision 3).
+// prepended to CLAUDE.md (seed 002 decision 3). Every stored field goes
+// through SafeLine or SafeText: the section cannot import a file, forge or
+// hide its end marker, or open a code fence, comment or HTML block that
+// would swallow the memory import and the role instructions after it.
 func PersonalitySection(p agentmem.Personality) string {
 	var b strings.Builder
 	b.WriteString(PersonalityBegin + "\n# Personality\n\n")
-	name := p.DisplayName
+	name := oneLine(p.DisplayName)
 	if name == "" {
-		name = p.AgentName
+		name = oneLine(p.AgentName)
 	}
-	b.WriteString("You are **" + oneLine(name) + "**.")
-	if p.Voice != "" {
-		b.WriteString(" Voice: " + oneLine(p.Voice) + ".")
+	b.WriteString("You are **" + name + "**.")
+	if voice := oneLine(p.Voice); voice != "" {
+		b.WriteString(" Voice: " + voice + ".")
 	}
 	b.WriteByte('\n')
-	if len(p.Traits) > 0 {
+	var traits []string
+	for _, t := range p.Traits {
+		if t := oneLine(t); t != "" {
+			traits = append(traits, t)
+		}
+	}
+	if len(traits) > 0 {
 		b.WriteString("\nTraits:\n")
-		for _, t := range p.Traits {
-			b.WriteString("- " + oneLine(t) + "\n")
+		for _, t := range traits {
+			b.WriteString("- " + t + "\n")
 		}
 	}
 	if p.Prompt != "" {
-		b.WriteString("\n" + defuseMarkers(strings.TrimSpace(p.Prompt)) + "\n")
+		if prompt := strings.Trim(SafeText(p.Prompt), "\n"); prompt != "" {
+			b.WriteString("\n" + prompt + "\n")
+		}
 	}
 	b.WriteString("\nThe role instructions below take precedence over this section for anything about how to do the work.\n")
 	b.WriteString(PersonalityEnd + "\n")
 	return b.String()
 }
 
-func oneLine(s string) string { return defuseMarkers(strings.Join(strings.Fields(s), " ")) }
-
-// defuseMarkers keeps stored text from forging the section's delimiters,
-// which would make the next inject cut CLAUDE.md in the wrong place.
-func defuseMarkers(s string) string { return strings.ReplaceAll(s, "<!-- agentmem:", "<!-- agentmem-") }
+// oneLine renders stored text on one inert line (SafeLine).
+func oneLine(s string) string { return SafeLine(s) }

@@ -120,9 +120,9 @@ func conflict(tool, id string, err error) error {
 	return err
 }
 
-func (s *server) update(ctx context.Context, in UpdateInput) (agentmem.Memory, string, error) {
+func (s *server) update(ctx context.Context, in UpdateInput) (string, error) {
 	if err := checkID(ToolUpdate, in.ID); err != nil {
-		return agentmem.Memory{}, "", err
+		return "", err
 	}
 	p := agentmem.MemoryPatch{Content: in.Content, Rationale: in.Rationale, Status: in.Status, Trigger: in.Trigger, Context: in.Context,
 		Solution: in.Solution, Confidence: in.Confidence, Tags: in.Tags, Pinned: in.Pinned, Note: strings.TrimSpace(in.Note)}
@@ -131,7 +131,7 @@ func (s *server) update(ctx context.Context, in UpdateInput) (agentmem.Memory, s
 		p.Type = &t
 	}
 	if p.Empty() {
-		return agentmem.Memory{}, "", invalidf(ToolUpdate, "nothing to change: give content, type, rationale, status, trigger, context, solution, confidence, tags or pinned")
+		return "", invalidf(ToolUpdate, "nothing to change: give content, type, rationale, status, trigger, context, solution, confidence, tags or pinned")
 	}
 	version := in.Version
 	if version == 0 {
@@ -139,32 +139,32 @@ func (s *server) update(ctx context.Context, in UpdateInput) (agentmem.Memory, s
 		// task role may call).
 		h, err := s.api.MemoryHistory(ctx, s.cfg.Agent, in.ID, 1, "")
 		if err != nil {
-			return agentmem.Memory{}, "", err
+			return "", err
 		}
 		version = h.Current
 	}
 	p.Version = &version
 	if err := p.Check(); err != nil {
-		return agentmem.Memory{}, "", invalidf(ToolUpdate, "%s", agentmem.ErrorMessage(err))
+		return "", invalidf(ToolUpdate, "%s", agentmem.ErrorMessage(err))
 	}
 	m, err := s.api.UpdateMemory(ctx, s.cfg.Agent, in.ID, p)
 	if err != nil {
-		return m, "", conflict(ToolUpdate, in.ID, err)
+		return "", conflict(ToolUpdate, in.ID, err)
 	}
 	verb := fmt.Sprintf("Updated memory %s to version %d", m.ID, m.Version)
 	if m.Version == version {
 		verb = fmt.Sprintf("Memory %s already says that (version %d): nothing changed", m.ID, m.Version)
 	}
-	return m, fmt.Sprintf("%s; earlier versions stay in its history (memory_history).\n%s", verb, formatMemory(m, "")), nil
+	return fmt.Sprintf("%s; earlier versions stay in its history (memory_history).\n%s", verb, formatMemory(m, "")), nil
 }
 
-func (s *server) history(ctx context.Context, in HistoryInput) (agentmem.MemoryHistory, string, error) {
+func (s *server) history(ctx context.Context, in HistoryInput) (string, error) {
 	if err := checkID(ToolHistory, in.ID); err != nil {
-		return agentmem.MemoryHistory{}, "", err
+		return "", err
 	}
 	h, err := s.api.MemoryHistory(ctx, s.cfg.Agent, in.ID, in.Limit, "")
 	if err != nil {
-		return h, "", err
+		return "", err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Memory %s is %s at version %d", h.ID, h.State, h.Current)
@@ -185,7 +185,7 @@ func (s *server) history(ctx context.Context, in HistoryInput) (agentmem.MemoryH
 	if h.NextCursor != "" {
 		b.WriteString("\n(older versions left out: raise limit)")
 	}
-	return h, b.String(), nil
+	return b.String(), nil
 }
 
 // describeBy renders who made a change.
@@ -203,20 +203,20 @@ func describeBy(by agentmem.ChangeBy) string {
 	return out
 }
 
-func (s *server) restore(ctx context.Context, in RestoreInput) (agentmem.Memory, string, error) {
+func (s *server) restore(ctx context.Context, in RestoreInput) (string, error) {
 	if err := checkID(ToolRestore, in.ID); err != nil {
-		return agentmem.Memory{}, "", err
+		return "", err
 	}
 	if in.Version < 1 {
-		return agentmem.Memory{}, "", invalidf(ToolRestore, "version must be 1 or more (memory_history lists them)")
+		return "", invalidf(ToolRestore, "version must be 1 or more (memory_history lists them)")
 	}
 	ri := agentmem.RestoreInput{Note: strings.TrimSpace(in.Note)}
 	if err := ri.Validate(); err != nil {
-		return agentmem.Memory{}, "", invalidf(ToolRestore, "%s", agentmem.ErrorMessage(err))
+		return "", invalidf(ToolRestore, "%s", agentmem.ErrorMessage(err))
 	}
 	m, err := s.api.RestoreMemoryVersion(ctx, s.cfg.Agent, in.ID, in.Version, ri)
 	if err != nil {
-		return m, "", conflict(ToolRestore, in.ID, err)
+		return "", conflict(ToolRestore, in.ID, err)
 	}
-	return m, fmt.Sprintf("Restored version %d of memory %s: it is now version %d and in MEMORY.md again.\n%s", in.Version, m.ID, m.Version, formatMemory(m, "")), nil
+	return fmt.Sprintf("Restored version %d of memory %s: it is now version %d and in MEMORY.md again.\n%s", in.Version, m.ID, m.Version, formatMemory(m, "")), nil
 }

@@ -41,24 +41,7 @@ type StoreInput struct {
 	Pinned     bool     `json:"pinned,omitempty" jsonschema:"scope project: keep it through forgetting, eviction and Deep Dream consolidation"`
 	Replaces   string   `json:"replaces,omitempty" jsonschema:"scope project: the id of a memory this one replaces (out of date or wrong): it leaves MEMORY.md and search, and its history keeps it"`
 	// AllowDuplicate stores the memory even when one already says it.
-	AllowDuplicate bool `json:"allow_duplicate,omitempty" jsonschema:"scope project: store it even when a memory already says the same (by default a repeat is not stored and the existing memory is returned)"`
-}
-
-// StoreOutput is the result of memory_store: Session for scope session,
-// Memory for scope project.
-type StoreOutput struct {
-	Scope string `json:"scope"`
-	// Session is the stored key.
-	Session *agentmem.SessionEntry `json:"session,omitempty"`
-	// Replaced says the key existed and its value was replaced.
-	Replaced bool `json:"replaced,omitempty"`
-	// Memory is the stored memory, with its id; for a duplicate, the
-	// memory that already says it.
-	Memory *agentmem.Memory `json:"memory,omitempty"`
-	// Duplicate says nothing was stored: Memory already says it.
-	Duplicate bool `json:"duplicate,omitempty"`
-	// Superseded is the memory the stored one replaced.
-	Superseded *agentmem.Memory `json:"superseded,omitempty"`
+	AllowDuplicate bool `json:"allow_duplicate,omitempty" jsonschema:"scope project: store it even when a memory already says the same (by default a repeat is not stored and the existing memory is named)"`
 }
 
 // RecallInput is the arguments of memory_recall.
@@ -83,24 +66,6 @@ type ForgetInput struct {
 // StatsInput is the arguments of memory_stats.
 type StatsInput struct {
 	Scope string `json:"scope,omitempty" jsonschema:"project: the long-term memories; session: the project's live session context; all: both"`
-}
-
-// StatsOutput is the result of memory_stats: Project for scope project,
-// Session for scope session, both for all.
-type StatsOutput struct {
-	Scope     string                 `json:"scope"`
-	AgentName string                 `json:"agentName"`
-	ProjectID string                 `json:"projectId"`
-	Project   *ProjectStats          `json:"project,omitempty"`
-	Session   *agentmem.SessionUsage `json:"session,omitempty"`
-}
-
-// ProjectStats are the counters of the long-term memories.
-type ProjectStats struct {
-	agentmem.Counts
-	// Limit is how many memories the scope keeps before the least
-	// recently used are evicted.
-	Limit int `json:"limit"`
 }
 
 // SuggestInput is the arguments of memory_suggest_patterns.
@@ -252,18 +217,22 @@ Returns the stored entry (a memory's id, a key's expiry).`, session, scope),
 }
 
 // handler adapts fn to the SDK: it bounds the call by the timeout, turns
-// its error into a tool error and returns its text as the readable content
-// besides the structured output.
-func handler[In, Out any](s *server, tool string, fn func(context.Context, In) (Out, string, error)) mcp.ToolHandlerFor[In, Out] {
-	return func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+// its error into a tool error and answers its text, the one content block
+// of the result. A result has no structuredContent (and a tool no output
+// schema): Claude Code (2.1.330, checked end to end) hands the model a
+// result's structuredContent as JSON instead of its text when there is
+// one, so the summary line and the formatting would never reach it. The
+// text carries every field the agent can use: ids, types, typed fields,
+// scores, counts.
+func handler[In any](s *server, tool string, fn func(context.Context, In) (string, error)) mcp.ToolHandlerFor[In, any] {
+	return func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		ctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
 		defer cancel()
-		out, text, err := fn(ctx, in)
+		text, err := fn(ctx, in)
 		if err != nil {
-			var zero Out
-			return nil, zero, s.apiFailure(tool, err)
+			return nil, nil, s.apiFailure(tool, err)
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 	}
 }
 
@@ -284,44 +253,44 @@ func given(fields map[string]bool) []string {
 	return names
 }
 
-func (s *server) store(ctx context.Context, in StoreInput) (StoreOutput, string, error) {
+func (s *server) store(ctx context.Context, in StoreInput) (string, error) {
 	switch in.Scope {
 	case ScopeSession:
 		return s.storeSession(ctx, in)
 	case ScopeProject:
 		return s.storeProject(ctx, in)
 	}
-	return StoreOutput{}, "", invalidf(ToolStore, `scope must be "session" or "project"`)
+	return "", invalidf(ToolStore, `scope must be "session" or "project"`)
 }
 
-func (s *server) storeSession(ctx context.Context, in StoreInput) (StoreOutput, string, error) {
+func (s *server) storeSession(ctx context.Context, in StoreInput) (string, error) {
 	if extra := given(map[string]bool{
 		"type": in.Type != "", "content": in.Content != "", "rationale": in.Rationale != "", "status": in.Status != "",
 		"trigger": in.Trigger != "", "context": in.Context != "", "solution": in.Solution != "",
 		"confidence": in.Confidence != nil, "tags": len(in.Tags) > 0, "pinned": in.Pinned,
 		"replaces": in.Replaces != "", "allow_duplicate": in.AllowDuplicate,
 	}); len(extra) > 0 {
-		return StoreOutput{}, "", invalidf(ToolStore, `%s apply to scope "project"; scope "session" takes key and value (and ttl_seconds)`, strings.Join(extra, ", "))
+		return "", invalidf(ToolStore, `%s apply to scope "project"; scope "session" takes key and value (and ttl_seconds)`, strings.Join(extra, ", "))
 	}
 	if s.cfg.Session == "" {
-		return StoreOutput{}, "", noSession(ToolStore)
+		return "", noSession(ToolStore)
 	}
 	if in.Key == "" || in.Value == nil {
-		return StoreOutput{}, "", invalidf(ToolStore, `scope "session" needs key and value`)
+		return "", invalidf(ToolStore, `scope "session" needs key and value`)
 	}
 	if err := agentmem.ValidateKey(in.Key); err != nil {
-		return StoreOutput{}, "", invalidf(ToolStore, "%s", agentmem.ErrorMessage(err))
+		return "", invalidf(ToolStore, "%s", agentmem.ErrorMessage(err))
 	}
 	si := agentmem.SessionInput{Value: in.Value}
 	if in.TTLSeconds != 0 {
 		si.TTLSeconds = &in.TTLSeconds
 	}
 	if err := si.Validate(); err != nil {
-		return StoreOutput{}, "", invalidf(ToolStore, "%s", strings.Replace(agentmem.ErrorMessage(err), "ttlSeconds", "ttl_seconds", 1))
+		return "", invalidf(ToolStore, "%s", strings.Replace(agentmem.ErrorMessage(err), "ttlSeconds", "ttl_seconds", 1))
 	}
 	e, created, err := s.api.PutSessionContext(ctx, s.cfg.Project, s.cfg.Session, in.Key, *in.Value, in.TTLSeconds)
 	if err != nil {
-		return StoreOutput{}, "", err
+		return "", err
 	}
 	verb := "Stored new"
 	if !created {
@@ -329,12 +298,12 @@ func (s *server) storeSession(ctx context.Context, in StoreInput) (StoreOutput, 
 	}
 	text := fmt.Sprintf("%s key %q in session %s of project %s (%d bytes); it expires at %s unless the session ends first. memory_recall with key %q reads it.",
 		verb, e.Key, e.SessionID, e.ProjectID, len(e.Value), e.ExpiresAt, e.Key)
-	return StoreOutput{Scope: ScopeSession, Session: &e, Replaced: !created}, text, nil
+	return text, nil
 }
 
-func (s *server) storeProject(ctx context.Context, in StoreInput) (StoreOutput, string, error) {
+func (s *server) storeProject(ctx context.Context, in StoreInput) (string, error) {
 	if extra := given(map[string]bool{"key": in.Key != "", "value": in.Value != nil, "ttl_seconds": in.TTLSeconds != 0}); len(extra) > 0 {
-		return StoreOutput{}, "", invalidf(ToolStore, `%s apply to scope "session"; scope "project" takes content and type (and the type's fields)`, strings.Join(extra, ", "))
+		return "", invalidf(ToolStore, `%s apply to scope "session"; scope "project" takes content and type (and the type's fields)`, strings.Join(extra, ", "))
 	}
 	mi := agentmem.MemoryInput{
 		ProjectID: s.cfg.Project, Content: in.Content, Type: agentmem.Type(in.Type),
@@ -344,50 +313,49 @@ func (s *server) storeProject(ctx context.Context, in StoreInput) (StoreOutput, 
 	}
 	mi.Normalize()
 	if err := mi.Validate(); err != nil {
-		return StoreOutput{}, "", invalidf(ToolStore, "%s", agentmem.ErrorMessage(err))
+		return "", invalidf(ToolStore, "%s", agentmem.ErrorMessage(err))
 	}
 	r, err := s.api.CreateMemoryResult(ctx, s.cfg.Agent, mi)
 	if err != nil {
 		if in.Replaces != "" {
-			return StoreOutput{}, "", conflict(ToolStore, in.Replaces, err)
+			return "", conflict(ToolStore, in.Replaces, err)
 		}
-		return StoreOutput{}, "", err
+		return "", err
 	}
 	m := r.Memory
 	if r.Duplicate {
-		text := fmt.Sprintf("Not stored: memory %s already says this (%s duplicate), so future runs already get it. To correct it use memory_update; to store it anyway, allow_duplicate.\n%s",
-			m.ID, r.Match, formatMemory(m, ""))
-		return StoreOutput{Scope: ScopeProject, Memory: &m, Duplicate: true}, text, nil
+		return fmt.Sprintf("Not stored: memory %s already says this (%s duplicate), so future runs already get it. To correct it use memory_update; to store it anyway, allow_duplicate.\n%s",
+			m.ID, r.Match, formatMemory(m, "")), nil
 	}
 	text := fmt.Sprintf("Stored %s memory %s for agent %s in project %s; future runs get it in MEMORY.md and memory_search finds it.\n%s",
 		m.Type, m.ID, m.AgentName, m.ProjectID, formatMemory(m, ""))
 	if r.Superseded != nil {
 		text += fmt.Sprintf("\nIt replaces memory %s, which left MEMORY.md and search; memory_restore brings it back.", r.Superseded.ID)
 	}
-	return StoreOutput{Scope: ScopeProject, Memory: &m, Superseded: r.Superseded}, text, nil
+	return text, nil
 }
 
-func (s *server) recall(ctx context.Context, in RecallInput) (agentmem.SessionEntry, string, error) {
+func (s *server) recall(ctx context.Context, in RecallInput) (string, error) {
 	if in.Scope != "" && in.Scope != ScopeSession {
-		return agentmem.SessionEntry{}, "", invalidf(ToolRecall, `scope must be "session": long-term memories are found with memory_search`)
+		return "", invalidf(ToolRecall, `scope must be "session": long-term memories are found with memory_search`)
 	}
 	if s.cfg.Session == "" {
-		return agentmem.SessionEntry{}, "", noSession(ToolRecall)
+		return "", noSession(ToolRecall)
 	}
 	if err := agentmem.ValidateKey(in.Key); err != nil {
-		return agentmem.SessionEntry{}, "", invalidf(ToolRecall, "%s", agentmem.ErrorMessage(err))
+		return "", invalidf(ToolRecall, "%s", agentmem.ErrorMessage(err))
 	}
 	e, err := s.api.GetSessionContext(ctx, s.cfg.Project, s.cfg.Session, in.Key)
 	if apiclient.IsNotFound(err) {
-		return e, "", &toolError{cause: err, msg: fmt.Sprintf(
+		return "", &toolError{cause: err, msg: fmt.Sprintf(
 			`%s: no value for key %q in session %s of project %s: it was never stored, it expired, or the session ended. Go on without it, or store it first with memory_store scope "session".`,
 			ToolRecall, in.Key, s.cfg.Session, s.cfg.Project)}
 	}
 	if err != nil {
-		return e, "", err
+		return "", err
 	}
 	text := fmt.Sprintf("%s\n\n(key %q of session %s: stored %s, updated %s, expires %s)", e.Value, e.Key, e.SessionID, e.CreatedAt, e.UpdatedAt, e.ExpiresAt)
-	return e, text, nil
+	return text, nil
 }
 
 // query checks a free-text argument: not blank, at most MaxQueryBytes.
@@ -404,20 +372,17 @@ func query(tool, name, s string) (string, error) {
 	return s, nil
 }
 
-func (s *server) search(ctx context.Context, in SearchInput) (agentmem.SearchResult, string, error) {
+func (s *server) search(ctx context.Context, in SearchInput) (string, error) {
 	q, err := query(ToolSearch, "query", in.Query)
 	if err != nil {
-		return agentmem.SearchResult{}, "", err
+		return "", err
 	}
 	if in.Type != "" && !agentmem.Type(in.Type).Valid() {
-		return agentmem.SearchResult{}, "", invalidf(ToolSearch, "type %q is not a memory type", in.Type)
+		return "", invalidf(ToolSearch, "type %q is not a memory type", in.Type)
 	}
 	res, err := s.api.SearchMemories(ctx, s.cfg.Agent, apiclient.SearchOptions{ProjectID: s.cfg.Project, Query: q, Type: agentmem.Type(in.Type), Limit: in.Limit})
 	if err != nil {
-		return res, "", err
-	}
-	if res.Results == nil {
-		res.Results = []agentmem.ScoredMemory{}
+		return "", err
 	}
 	what := "memories"
 	if in.Type != "" {
@@ -430,53 +395,45 @@ func (s *server) search(ctx context.Context, in SearchInput) (agentmem.SearchRes
 			b.WriteString(", or no type")
 		}
 		b.WriteString(".")
-		return res, b.String(), nil
+		return b.String(), nil
 	}
 	fmt.Fprintf(&b, "%d of %d %s match %q (%s ranking), best first:", len(res.Results), res.Searched, what, q, res.Mode)
 	for i, m := range res.Results {
 		fmt.Fprintf(&b, "\n%d. %s", i+1, formatMemory(m.Memory, fmt.Sprintf("score %.3g", m.Score)))
 	}
-	return res, b.String(), nil
+	return b.String(), nil
 }
 
-func (s *server) forget(ctx context.Context, in ForgetInput) (agentmem.Forgotten, string, error) {
+func (s *server) forget(ctx context.Context, in ForgetInput) (string, error) {
 	if _, err := agentmem.ParseAge(in.OlderThan); err != nil {
-		return agentmem.Forgotten{}, "", invalidf(ToolForget, "%s", strings.Replace(agentmem.ErrorMessage(err), "olderThan", "older_than", 1))
+		return "", invalidf(ToolForget, "%s", strings.Replace(agentmem.ErrorMessage(err), "olderThan", "older_than", 1))
 	}
 	out, err := s.api.ForgetMemories(ctx, s.cfg.Agent, agentmem.ForgetInput{ProjectID: s.cfg.Project, OlderThan: in.OlderThan, IncludePinned: in.IncludePinned})
 	if err != nil {
-		return out, "", err
+		return "", err
 	}
 	pinned := "pinned ones kept"
 	if in.IncludePinned {
 		pinned = "pinned ones included"
 	}
-	return out, fmt.Sprintf("Forgot %s of agent %s in project %s created before %s (%s).", count(int64(out.Removed), "memory", "memories"), s.cfg.Agent, s.cfg.Project, out.Cutoff, pinned), nil
+	return fmt.Sprintf("Forgot %s of agent %s in project %s created before %s (%s).", count(int64(out.Removed), "memory", "memories"), s.cfg.Agent, s.cfg.Project, out.Cutoff, pinned), nil
 }
 
-func (s *server) stats(ctx context.Context, in StatsInput) (StatsOutput, string, error) {
+func (s *server) stats(ctx context.Context, in StatsInput) (string, error) {
 	scope := in.Scope
 	if scope == "" {
 		scope = ScopeAll
 	}
 	if scope != ScopeProject && scope != ScopeSession && scope != ScopeAll {
-		return StatsOutput{}, "", invalidf(ToolStats, `scope must be "project", "session" or "all"`)
+		return "", invalidf(ToolStats, `scope must be "project", "session" or "all"`)
 	}
 	st, err := s.api.GetStats(ctx, s.cfg.Agent, s.cfg.Project)
 	if err != nil {
-		return StatsOutput{}, "", err
+		return "", err
 	}
-	out := StatsOutput{Scope: scope, AgentName: s.cfg.Agent, ProjectID: s.cfg.Project}
 	var lines []string
 	if scope != ScopeSession {
 		counts := st.Counts
-		if counts.ByType == nil {
-			counts.ByType = map[agentmem.Type]int64{}
-		}
-		if counts.BySource == nil {
-			counts.BySource = map[agentmem.Source]int64{}
-		}
-		out.Project = &ProjectStats{Counts: counts, Limit: st.Limit}
 		lines = append(lines, fmt.Sprintf("Project memory of agent %s in %s: %s, %s (limit %d; past it the least recently used are evicted).",
 			s.cfg.Agent, s.cfg.Project, count(counts.Total, "memory", "memories"), bytesText(counts.Bytes), st.Limit))
 		if len(counts.ByType) > 0 {
@@ -488,40 +445,36 @@ func (s *server) stats(ctx context.Context, in StatsInput) (StatsOutput, string,
 	}
 	if scope != ScopeProject {
 		u := st.ByScope.Session
-		out.Session = &u
 		lines = append(lines, fmt.Sprintf("Session context of project %s: %s in %s, %s.", s.cfg.Project, count(u.Total, "live key", "live keys"), count(int64(u.Sessions), "session", "sessions"), bytesText(u.Bytes)))
 	}
-	return out, strings.Join(lines, "\n"), nil
+	return strings.Join(lines, "\n"), nil
 }
 
-func (s *server) suggest(ctx context.Context, in SuggestInput) (agentmem.Suggestions, string, error) {
+func (s *server) suggest(ctx context.Context, in SuggestInput) (string, error) {
 	task, err := query(ToolSuggestPatterns, "task", in.Task)
 	if err != nil {
-		return agentmem.Suggestions{}, "", err
+		return "", err
 	}
 	minConf := 0.0
 	if in.MinConfidence != nil {
 		if c := *in.MinConfidence; !(c > 0 && c <= 1) {
-			return agentmem.Suggestions{}, "", invalidf(ToolSuggestPatterns, "min_confidence must be above 0 and at most 1")
+			return "", invalidf(ToolSuggestPatterns, "min_confidence must be above 0 and at most 1")
 		}
 		minConf = *in.MinConfidence
 	}
 	res, err := s.api.SuggestPatterns(ctx, s.cfg.Agent, s.cfg.Project, task, minConf, in.Limit)
 	if err != nil {
-		return res, "", err
-	}
-	if res.Patterns == nil {
-		res.Patterns = []agentmem.ScoredMemory{}
+		return "", err
 	}
 	if len(res.Patterns) == 0 {
-		return res, fmt.Sprintf("No pattern with a confidence above %g matches this task yet. Go on with your own approach; if it works, store it with memory_store scope \"project\" type \"pattern\".", res.MinConfidence), nil
+		return fmt.Sprintf("No pattern with a confidence above %g matches this task yet. Go on with your own approach; if it works, store it with memory_store scope \"project\" type \"pattern\".", res.MinConfidence), nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s with a confidence above %g for this task, best first:", count(int64(len(res.Patterns)), "pattern", "patterns"), res.MinConfidence)
 	for i, p := range res.Patterns {
 		fmt.Fprintf(&b, "\n%d. %s", i+1, formatMemory(p.Memory, fmt.Sprintf("score %.3g", p.Score)))
 	}
-	return res, b.String(), nil
+	return b.String(), nil
 }
 
 // formatMemory renders a memory for the agent: its type and content, then

@@ -1,8 +1,10 @@
 package mcpserver
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"sync"
@@ -22,11 +24,21 @@ import (
 // Requests are counted as they are read (JSON objects, or batches of them,
 // with a method and an id, one a line) and answered as responses with
 // their id are written.
+//
+// The SDK ends the session at the first line that is not a JSON-RPC
+// message, leaving the client without an answer. Transport answers such a
+// line itself, as JSON-RPC says (id null unless the line has a usable
+// one): -32700 "Parse error" for a line that is not JSON (a line longer
+// than mcp.DefaultMaxLineLength included), -32600 "Invalid Request" for
+// JSON that is not a JSON-RPC 2.0 message or batch, and passes the SDK the
+// lines that are.
 func Transport(r io.Reader, w io.Writer, drain time.Duration) mcp.Transport {
 	p := &pending{ids: map[string]int{}, idle: closedChan()}
+	aw := &answeringWriter{w: w, pending: p}
 	return &mcp.IOTransport{
-		Reader: &countingReader{r: r, pending: p, drain: drain},
-		Writer: &answeringWriter{w: w, pending: p},
+		Reader:        &countingReader{r: r, pending: p, drain: drain, answer: aw.writeLine},
+		Writer:        aw,
+		MaxLineLength: -1, // countingReader bounds the lines
 	}
 }
 
@@ -85,29 +97,89 @@ func (p *pending) wait(d time.Duration) {
 
 // message is what Transport reads of a JSON-RPC message.
 type message struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
+	JSONRPC *string         `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  *string         `json:"method"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
 }
 
-// messages decodes one line: a message or a batch of them. Anything else
-// yields nothing (the SDK answers it with an error of its own).
-func messages(line []byte) []message {
-	line = bytes.TrimSpace(line)
-	if len(line) == 0 {
-		return nil
+// valid reports whether m is a JSON-RPC 2.0 request, notification or
+// response with an id of a valid type.
+func (m message) valid() bool {
+	if m.JSONRPC == nil || *m.JSONRPC != "2.0" {
+		return false
+	}
+	if len(m.ID) > 0 && !bytes.Equal(m.ID, []byte("null")) {
+		if _, ok := idKey(m.ID); !ok {
+			return false
+		}
+	}
+	return (m.Method != nil && *m.Method != "") || (m.Method == nil && (m.Result != nil || m.Error != nil))
+}
+
+// JSON-RPC error codes of the lines Transport answers itself.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+)
+
+// rejection is Transport's answer to a line that is not a message.
+type rejection struct {
+	code int
+	msg  string
+	id   json.RawMessage // null unless the line had a usable id
+}
+
+// response renders the rejection as a JSON-RPC error response line.
+func (r *rejection) response() []byte {
+	id := r.id
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	name := "Invalid Request"
+	if r.code == codeParseError {
+		name = "Parse error"
+	}
+	b, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0", "id": id,
+		"error": map[string]any{"code": r.code, "message": name + ": " + r.msg},
+	})
+	return append(b, '\n')
+}
+
+// messages decodes one line (trimmed, not empty): a message or a batch of
+// them. A line that is not one is refused.
+func messages(line []byte) ([]message, *rejection) {
+	if !json.Valid(line) {
+		var v any
+		err := json.Unmarshal(line, &v)
+		return nil, &rejection{code: codeParseError, msg: fmt.Sprintf("the line is not JSON (%v); send one JSON-RPC message a line", err)}
 	}
 	if line[0] == '[' {
-		var batch []message
-		if json.Unmarshal(line, &batch) != nil {
-			return nil
+		var raws []json.RawMessage
+		if json.Unmarshal(line, &raws) != nil || len(raws) == 0 {
+			return nil, &rejection{code: codeInvalidRequest, msg: "a batch must be a non-empty array of JSON-RPC messages"}
 		}
-		return batch
+		batch := make([]message, 0, len(raws))
+		for _, raw := range raws {
+			var m message
+			if json.Unmarshal(raw, &m) != nil || !m.valid() {
+				return nil, &rejection{code: codeInvalidRequest, msg: "every message of a batch must be a JSON-RPC 2.0 object"}
+			}
+			batch = append(batch, m)
+		}
+		return batch, nil
 	}
 	var m message
-	if json.Unmarshal(line, &m) != nil {
-		return nil
+	if json.Unmarshal(line, &m) != nil || !m.valid() {
+		r := &rejection{code: codeInvalidRequest, msg: `not a JSON-RPC 2.0 message: want an object with "jsonrpc":"2.0", a "method" (and an "id" that is a string or a number for a request), or a "result" or "error"`}
+		if _, ok := idKey(m.ID); ok {
+			r.id = m.ID
+		}
+		return nil, r
 	}
-	return []message{m}
+	return []message{m}, nil
 }
 
 // idKey normalizes a request id: the SDK answers 1.0 as 1.
@@ -125,63 +197,136 @@ func idKey(raw json.RawMessage) (string, bool) {
 	return "", false
 }
 
-// countingReader counts the requests it passes on; at the end of its
-// input it waits for their answers before it reports it.
+// maxLine bounds one line of input, as the SDK bounds it by default.
+const maxLine = mcp.DefaultMaxLineLength
+
+// countingReader passes the SDK the JSON-RPC messages of its input, one a
+// line, counting the requests among them; it answers any other line
+// itself (Transport). At the end of its input it waits for the answers to
+// the requests before it reports it.
 type countingReader struct {
 	r       io.Reader
 	pending *pending
 	drain   time.Duration
-	partial []byte // the start of a line not yet complete
+	// answer writes a response line to the client.
+	answer func([]byte)
+
+	br   *bufio.Reader
+	out  []byte // lines ready for the SDK
+	err  error  // the input's end or failure, once reached
+	done bool   // the answers were waited for
 }
 
 // Read implements io.Reader.
 func (c *countingReader) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
-	c.partial = append(c.partial, b[:n]...)
-	if i := bytes.LastIndexByte(c.partial, '\n'); i >= 0 {
-		c.count(c.partial[:i])
-		c.partial = append(c.partial[:0], c.partial[i+1:]...)
+	if c.br == nil {
+		c.br = bufio.NewReader(c.r)
 	}
-	if err != nil {
-		c.count(c.partial)
-		c.partial = nil
-		c.pending.wait(c.drain)
+	// Lines already buffered are counted now, so that a request is pending
+	// as soon as it is read.
+	for len(c.out) == 0 || c.lineBuffered() {
+		if c.err != nil {
+			if !c.done {
+				c.done = true
+				c.pending.wait(c.drain)
+			}
+			return 0, c.err
+		}
+		line, tooLong, err := c.readLine()
+		if err != nil {
+			c.err = err
+		}
+		c.accept(line, tooLong)
 	}
-	return n, err
+	n := copy(b, c.out)
+	c.out = c.out[n:]
+	return n, nil
 }
 
-func (c *countingReader) count(lines []byte) {
-	for _, line := range bytes.Split(lines, []byte{'\n'}) {
-		for _, m := range messages(line) {
-			if id, ok := idKey(m.ID); ok && m.Method != "" {
-				c.pending.add(id)
+// lineBuffered reports whether a whole line is read and not yet accepted.
+func (c *countingReader) lineBuffered() bool {
+	if c.err != nil {
+		return false
+	}
+	buf, _ := c.br.Peek(c.br.Buffered())
+	return bytes.IndexByte(buf, '\n') >= 0
+}
+
+// readLine reads up to the next newline; a line over maxLine is read to
+// its end and dropped (tooLong).
+func (c *countingReader) readLine() (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := c.br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > maxLine {
+				line, tooLong = nil, true
+			} else {
+				line = append(line, chunk...)
 			}
 		}
+		if err != bufio.ErrBufferFull {
+			return line, tooLong, err
+		}
 	}
+}
+
+// accept passes a line on to the SDK, or answers it when it is not a
+// message.
+func (c *countingReader) accept(line []byte, tooLong bool) {
+	if tooLong {
+		c.answer((&rejection{code: codeParseError, msg: fmt.Sprintf("the line is longer than %d bytes", maxLine)}).response())
+		return
+	}
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return
+	}
+	msgs, rej := messages(line)
+	if rej != nil {
+		c.answer(rej.response())
+		return
+	}
+	for _, m := range msgs {
+		if id, ok := idKey(m.ID); ok && m.Method != nil {
+			c.pending.add(id)
+		}
+	}
+	c.out = append(append(c.out, line...), '\n')
 }
 
 // Close implements io.Closer; the input stays open.
 func (c *countingReader) Close() error { return nil }
 
 // answeringWriter marks requests answered once their responses are
-// written.
+// written. Writes are serialised: the SDK and countingReader both answer.
 type answeringWriter struct {
+	mu      sync.Mutex
 	w       io.Writer
 	pending *pending
 }
 
 // Write implements io.Writer. The SDK writes whole messages, one a line.
 func (a *answeringWriter) Write(b []byte) (int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	n, err := a.w.Write(b)
 	for _, line := range bytes.Split(b[:n], []byte{'\n'}) {
-		for _, m := range messages(line) {
-			if id, ok := idKey(m.ID); ok && m.Method == "" {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		msgs, _ := messages(line)
+		for _, m := range msgs {
+			if id, ok := idKey(m.ID); ok && m.Method == nil {
 				a.pending.done(id)
 			}
 		}
 	}
 	return n, err
 }
+
+// writeLine writes one response line of countingReader's.
+func (a *answeringWriter) writeLine(b []byte) { _, _ = a.Write(b) }
 
 // Close implements io.Closer; the output stays open.
 func (a *answeringWriter) Close() error { return nil }

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -34,16 +35,16 @@ func TestCountingReader(t *testing.T) {
 		{"a request", []string{`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"}, 1},
 		{"a notification is no request", []string{`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"}, 0},
 		{"a response of the client is no request", []string{`{"jsonrpc":"2.0","id":7,"result":{}}` + "\n"}, 0},
-		{"a line split across reads", []string{`{"jsonrpc":"2.0","id":"a",`, `"method":"ping"}` + "\n" + `{"id":2,`, `"method":"x"}` + "\n"}, 2},
-		{"a batch", []string{`[{"id":1,"method":"a"},{"id":2,"method":"b"},{"method":"n"}]` + "\n"}, 2},
-		{"no final newline", []string{`{"id":1,"method":"a"}`}, 1},
-		{"CRLF lines", []string{`{"id":1,"method":"a"}` + "\r\n" + `{"id":2,"method":"b"}` + "\r\n"}, 2},
+		{"a line split across reads", []string{`{"jsonrpc":"2.0","id":"a",`, `"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":2,`, `"method":"x"}` + "\n"}, 2},
+		{"a batch", []string{`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"},{"jsonrpc":"2.0","method":"n"}]` + "\n"}, 2},
+		{"no final newline", []string{`{"jsonrpc":"2.0","id":1,"method":"a"}`}, 1},
+		{"CRLF lines", []string{`{"jsonrpc":"2.0","id":1,"method":"a"}` + "\r\n" + `{"jsonrpc":"2.0","id":2,"method":"b"}` + "\r\n"}, 2},
 		{"garbage", []string{"not json\n{\"id\":{},\"method\":\"a\"}\n[1,2]\n"}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newPending()
-			r := &countingReader{r: &chunks{parts: tt.parts}, pending: p, drain: time.Millisecond}
+			r := &countingReader{r: &chunks{parts: tt.parts}, pending: p, drain: time.Millisecond, answer: func([]byte) {}}
 			var err error
 			for err == nil {
 				_, err = r.Read(make([]byte, 7))
@@ -62,7 +63,7 @@ func TestCountingReader(t *testing.T) {
 // request read is answered, whatever the form of its id.
 func TestEndWaitsForAnswers(t *testing.T) {
 	p := newPending()
-	r := &countingReader{r: &chunks{parts: []string{`{"id":1,"method":"a"}` + "\n" + `{"id":"x","method":"b"}` + "\n" + `{"id":3,"method":"c"}` + "\n"}}, pending: p, drain: time.Hour}
+	r := &countingReader{r: &chunks{parts: []string{`{"jsonrpc":"2.0","id":1,"method":"a"}` + "\n" + `{"jsonrpc":"2.0","id":"x","method":"b"}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"c"}` + "\n"}}, pending: p, drain: time.Hour, answer: func([]byte) {}}
 	var out bytes.Buffer
 	w := &answeringWriter{w: &out, pending: p}
 	if _, err := r.Read(make([]byte, 512)); err != nil {
@@ -102,7 +103,7 @@ func TestEndWaitsForAnswers(t *testing.T) {
 // drain time only.
 func TestEndWithoutAnswer(t *testing.T) {
 	p := newPending()
-	r := &countingReader{r: &chunks{parts: []string{`{"id":1,"method":"a"}` + "\n"}}, pending: p, drain: 10 * time.Millisecond}
+	r := &countingReader{r: &chunks{parts: []string{`{"jsonrpc":"2.0","id":1,"method":"a"}` + "\n"}}, pending: p, drain: 10 * time.Millisecond, answer: func([]byte) {}}
 	for {
 		if _, err := r.Read(make([]byte, 512)); err == io.EOF {
 			break
@@ -118,9 +119,9 @@ func TestEndWithoutAnswer(t *testing.T) {
 func FuzzTransport(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n",
-		`[{"id":1,"method":"a"},{"id":"b","method":"b"}]` + "\n",
-		`{"id":1e2,"method":"a"}` + "\r\n" + `{"id":-0,"method":"a"}`,
-		`{"id":null,"method":"a"}` + "\n" + `{"id":[1],"method":"a"}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":"b","method":"b"}]` + "\n",
+		`{"jsonrpc":"2.0","id":1e2,"method":"a"}` + "\r\n" + `{"jsonrpc":"2.0","id":-0,"method":"a"}`,
+		`{"jsonrpc":"2.0","id":null,"method":"a"}` + "\n" + `{"jsonrpc":"2.0","id":[1],"method":"a"}`,
 	} {
 		f.Add([]byte(s), 5)
 	}
@@ -132,17 +133,45 @@ func FuzzTransport(f *testing.F) {
 			parts, s = append(parts, s[:n]), s[n:]
 		}
 		p := newPending()
-		r := &countingReader{r: &chunks{parts: parts}, pending: p, drain: time.Millisecond}
+		var answered bytes.Buffer
+		r := &countingReader{r: &chunks{parts: parts}, pending: p, drain: time.Millisecond, answer: func(b []byte) { answered.Write(b) }}
+		var passed bytes.Buffer
 		for {
-			if _, err := r.Read(make([]byte, chunk)); err != nil {
+			b := make([]byte, chunk)
+			n, err := r.Read(b)
+			passed.Write(b[:n])
+			if err != nil {
 				break
 			}
 		}
+		// Every line passed on is a message; every line refused was
+		// answered with one JSON-RPC error.
+		for _, line := range bytes.Split(bytes.TrimSuffix(passed.Bytes(), []byte{'\n'}), []byte{'\n'}) {
+			if len(line) == 0 {
+				continue
+			}
+			if _, rej := messages(line); rej != nil {
+				t.Fatalf("%q was passed on, but is no message (%s)", line, rej.msg)
+			}
+		}
+		for _, line := range bytes.Split(bytes.TrimSuffix(answered.Bytes(), []byte{'\n'}), []byte{'\n'}) {
+			if len(line) == 0 {
+				continue
+			}
+			var resp struct {
+				JSONRPC string             `json:"jsonrpc"`
+				Error   struct{ Code int } `json:"error"`
+			}
+			if json.Unmarshal(line, &resp) != nil || resp.JSONRPC != "2.0" || (resp.Error.Code != codeParseError && resp.Error.Code != codeInvalidRequest) {
+				t.Fatalf("answer %q is not a JSON-RPC error", line)
+			}
+		}
 		w := &answeringWriter{w: io.Discard, pending: p}
-		for _, line := range bytes.Split(data, []byte{'\n'}) {
-			for _, m := range messages(line) {
-				if _, ok := idKey(m.ID); ok && m.Method != "" {
-					w.Write(append(append([]byte(`{"id":`), m.ID...), "}\n"...))
+		for _, line := range bytes.Split(passed.Bytes(), []byte{'\n'}) {
+			msgs, _ := messages(bytes.TrimSpace(line))
+			for _, m := range msgs {
+				if _, ok := idKey(m.ID); ok && m.Method != nil {
+					w.Write(append(append([]byte(`{"jsonrpc":"2.0","id":`), m.ID...), `,"result":{}}`+"\n"...))
 				}
 			}
 		}
@@ -157,4 +186,56 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// TestRefusedLines: a line that is not a JSON-RPC message gets the error
+// JSON-RPC prescribes, and the lines after it are served.
+func TestRefusedLines(t *testing.T) {
+	tests := []struct {
+		line string
+		code int
+		id   string
+	}{
+		{"not json", codeParseError, "null"},
+		{`{"jsonrpc":"2.0","id":2,"method":"ping"`, codeParseError, "null"},
+		{"42", codeInvalidRequest, "null"},
+		{`"text"`, codeInvalidRequest, "null"},
+		{"null", codeInvalidRequest, "null"},
+		{"[]", codeInvalidRequest, "null"},
+		{"[1,2]", codeInvalidRequest, "null"},
+		{`{"foo":1}`, codeInvalidRequest, "null"},
+		{`{"jsonrpc":"1.0","id":7,"method":"ping"}`, codeInvalidRequest, "7"},
+		{`{"jsonrpc":"2.0","id":{},"method":"ping"}`, codeInvalidRequest, "null"},
+		{`{"jsonrpc":"2.0","id":"a","method":""}`, codeInvalidRequest, `"a"`},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"},3]`, codeInvalidRequest, "null"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			var answered bytes.Buffer
+			p := newPending()
+			next := `{"jsonrpc":"2.0","id":9,"method":"ping"}`
+			r := &countingReader{r: strings.NewReader(tt.line + "\n" + next + "\n"), pending: p, drain: time.Millisecond, answer: func(b []byte) { answered.Write(b) }}
+			passed, err := io.ReadAll(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(passed) != next+"\n" {
+				t.Errorf("passed on %q, want only the next message", passed)
+			}
+			var resp struct {
+				JSONRPC string          `json:"jsonrpc"`
+				ID      json.RawMessage `json:"id"`
+				Error   struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal(answered.Bytes(), &resp); err != nil || strings.Count(answered.String(), "\n") != 1 {
+				t.Fatalf("answer %q: want one JSON-RPC response line (%v)", answered.String(), err)
+			}
+			if resp.JSONRPC != "2.0" || resp.Error.Code != tt.code || string(resp.ID) != tt.id || resp.Error.Message == "" {
+				t.Errorf("answer %s, want code %d and id %s", answered.String(), tt.code, tt.id)
+			}
+		})
+	}
 }

@@ -115,15 +115,18 @@ func TestExtractWithClaudeFailures(t *testing.T) {
 		command    string // AGENTMEM_CLAUDE_COMMAND override
 		extra      []string
 		want       string
+		calls      int // claude runs per extract: 3 for a failure that may pass, 1 for any other
 	}{
-		{"claude is not installed", "learnings", "/nonexistent/claude", nil, `the claude CLI "/nonexistent/claude" is not installed`},
-		{"claude is not logged in", "auth", "", nil, "llm claude: auth: Invalid API key"},
-		{"an answer without JSON", "garbage", "", nil, "the model's answer holds no learnings JSON"},
-		{"claude hangs", "hang", "", []string{"--timeout", "500ms"}, "timed out after 500ms"},
+		{"claude is not installed", "learnings", "/nonexistent/claude", nil, `the claude CLI "/nonexistent/claude" is not installed`, 0},
+		{"a refused key", "auth", "", nil, "llm claude: auth (HTTP 401): Invalid API key", 1},
+		{"a prompt too long is not retried", "too_long", "", nil, "llm claude: bad_request (HTTP 400): Prompt is too long", 1},
+		{"an overloaded API is retried", "overloaded", "", nil, "llm claude: server (HTTP 529): API Error: 529 Overloaded", 3},
+		{"an answer without JSON", "garbage", "", nil, "the model's answer holds no learnings JSON", 1},
+		{"claude hangs", "hang", "", []string{"--timeout", "500ms"}, "timed out after 500ms", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env, _ := fakeClaude(t, tt.mode)
+			env, record := fakeClaude(t, tt.mode)
 			if tt.command != "" {
 				env["AGENTMEM_CLAUDE_COMMAND"] = tt.command
 			}
@@ -132,6 +135,13 @@ func TestExtractWithClaudeFailures(t *testing.T) {
 			if r.code != 0 || r.stdout != "" || len(lines(r.stderr)) != 1 ||
 				!strings.HasPrefix(r.stderr, "agentmem: warning: extract failed, no learnings were saved from this run: ") || !strings.Contains(r.stderr, tt.want) {
 				t.Errorf("got code %d, stdout %q, stderr %q; want 0 and one warning with %q", r.code, r.stdout, r.stderr, tt.want)
+			}
+			calls := 0
+			if b, err := os.ReadFile(filepath.Join(record, "calls")); err == nil {
+				calls = len(lines(string(b)))
+			}
+			if calls != tt.calls {
+				t.Errorf("claude ran %d times, want %d", calls, tt.calls)
 			}
 			r = run(t, opts{url: a.URL, stdin: runLog, env: env}, append(args, "--strict")...)
 			if r.code != 1 || !strings.Contains(r.stderr, tt.want) {

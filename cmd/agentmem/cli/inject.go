@@ -133,9 +133,19 @@ func (r InjectResult) String() string {
 // (or removes the one an earlier inject wrote) and CLAUDE.md. The memory
 // file is written before CLAUDE.md imports it and removed after CLAUDE.md
 // stops importing it, so the import never points at a missing file.
+//
+// Claude Code reads both files as instructions and imports every "@path"
+// in them, and their text comes from memories and personalities that
+// agents wrote: Inject trusts no rendering it did not do. The personality
+// section is rendered here from b.Personality (markdown.PersonalitySection),
+// and the memory file goes through markdown.SafeMemoryFile, so that no
+// server, whatever version rendered it, can make Claude Code load a file
+// (docs/SECURITY.md).
 func Inject(workspace string, b agentmem.Bootstrap) (InjectResult, error) {
 	res := InjectResult{Memories: b.MemoryCount}
-	if b.Personality != nil && b.PersonalitySection != "" {
+	section := ""
+	if b.Personality != nil {
+		section = markdown.PersonalitySection(*b.Personality)
 		res.Personality = b.Personality.DisplayName
 		if res.Personality == "" {
 			res.Personality = b.Personality.AgentName
@@ -144,12 +154,13 @@ func Inject(workspace string, b agentmem.Bootstrap) (InjectResult, error) {
 	claudePath := filepath.Join(workspace, ClaudeFile)
 	memoryPath := filepath.Join(workspace, filepath.FromSlash(MemoryFile))
 	hasMemories := b.MemoryFile != ""
+	memoryFile := markdown.SafeMemoryFile(b.MemoryFile)
 
 	if hasMemories {
 		if err := os.MkdirAll(filepath.Dir(memoryPath), 0o755); err != nil {
 			return res, fmt.Errorf("create %s: %w", filepath.Dir(memoryPath), err)
 		}
-		changed, err := writeFileAtomic(memoryPath, []byte(b.MemoryFile), 0o644)
+		changed, err := writeFileAtomic(memoryPath, []byte(memoryFile), 0o644)
 		if err != nil {
 			return res, err
 		}
@@ -162,7 +173,7 @@ func Inject(workspace string, b agentmem.Bootstrap) (InjectResult, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return res, fmt.Errorf("read %s: %w", claudePath, err)
 	}
-	doc := markdown.SpliceClaudeMD(string(old), b.PersonalitySection, hasMemories)
+	doc := markdown.SpliceClaudeMD(string(old), section, hasMemories)
 	if doc != "" || len(old) > 0 {
 		changed, err := writeFileAtomic(claudePath, []byte(doc), 0o644)
 		if err != nil {

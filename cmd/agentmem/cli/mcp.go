@@ -22,14 +22,17 @@ func init() {
 
 The session scope needs a session id: --session, else AGENTMEM_SESSION_ID, else AGENTMEM_RUN_ID (the pipeline run). Without one the session-scope calls fail with an explanation and the rest works. --timeout (AGENTMEM_TIMEOUT, default 30s) bounds each tool call; a failed call is a tool error the agent reads (API unreachable, key not found, bad argument), never a crash.
 
-Add it to Claude Code with a .mcp.json in the workspace:
+Results are readable text (what Claude Code shows the model); a line on standard input that is no JSON-RPC message is answered with a JSON-RPC error and the session goes on.
+
+Add it to Claude Code (checked with Claude Code 2.1.330) with a .mcp.json in the workspace:
   {"mcpServers":{"agentmem":{"command":"agentmem","args":["mcp"],
     "env":{"AGENTMEM_AGENT":"nori","AGENTMEM_PROJECT":"checkout-service"}}}}
-The server inherits the rest of the environment (AGENTMEM_API_URL, AGENTMEM_AUTH, AGENTMEM_RUN_ID, the AWS credentials).`,
+and, in print mode, allow its tools: claude -p "$PROMPT" --allowedTools mcp__agentmem. Interactive sessions ask to approve a .mcp.json server ("Pending approval" in claude mcp list): approve it with "enabledMcpjsonServers": ["agentmem"] in ~/.claude/settings.json, or use claude mcp add (below) or --mcp-config .mcp.json instead. The server inherits the rest of the environment (AGENTMEM_API_URL, AGENTMEM_AUTH, AGENTMEM_RUN_ID, the AWS credentials).`,
 		Examples: []string{
 			"agentmem mcp --agent nori --project checkout-service --session run-42",
 			"AGENTMEM_AGENT=nori AGENTMEM_PROJECT=checkout-service AGENTMEM_RUN_ID=run-42 agentmem mcp",
 			"claude mcp add agentmem -e AGENTMEM_AGENT=nori -e AGENTMEM_PROJECT=checkout-service -- agentmem mcp",
+			`claude -p "$PROMPT" --mcp-config .mcp.json --allowedTools mcp__agentmem`,
 		},
 		New: func() Runner { return &mcpCommand{} },
 	})

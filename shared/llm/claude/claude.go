@@ -7,13 +7,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agentmem/agentmem/shared/llm"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentmem/agentmem/shared/llm"
 )
 
 // DefaultCommand is the claude CLI run when none is configured.
@@ -23,26 +24,40 @@ const DefaultCommand = "claude"
 // post-run extraction call of seed 002 decision 4, made from the agent
 // container with the container's own Claude credentials. It runs
 //
-//	claude -p --output-format json --max-turns 1 --tools "" [--model MODEL] [--system-prompt SYSTEM] < PROMPT
+//	claude -p --output-format json --max-turns 1 --tools "" --safe-mode --no-session-persistence
+//	       [--model MODEL] [--system-prompt SYSTEM] < PROMPT
 //
-// and relies on these documented behaviours of the CLI
-// (https://code.claude.com/docs/en/cli-reference):
+// in an empty temporary directory, with CLAUDE_CODE_MAX_OUTPUT_TOKENS (the
+// answer cap: the CLI has no flag for it), CLAUDE_CODE_MAX_RETRIES=0,
+// CLAUDE_CODE_DISABLE_CLAUDE_MDS=1, CLAUDE_CODE_DISABLE_AUTO_MEMORY=1 and
+// CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 added to its environment. What
+// each part does was checked against the real CLI (2.1.330) talking to a
+// stand-in of the Messages API (e2e/):
 //
-//   - -p (--print) runs one non-interactive query and exits; the prompt is
-//     read from stdin, so its size is not bounded by the argument limit.
-//   - --output-format json prints one JSON object when done:
-//     {"type":"result","subtype":"success","is_error":false,"result":TEXT,
-//     "usage":{"input_tokens":N,"output_tokens":N},...}; a failure sets
-//     is_error (and exits non-zero) with the reason in "result", e.g.
-//     "API Error: 529 {...overloaded_error...}" or "Invalid API key".
-//   - --max-turns 1 and --tools "" make it a single text answer: no tool
-//     use, no agentic loop.
+//   - -p reads the prompt from stdin (no argument size limit) and prints one
+//     JSON result object: "result" is the answer's text; a failure sets
+//     "is_error" and, when the API answered, "api_error_status" (the HTTP
+//     status) and "api_error_type" (overloaded_error, rate_limit_error, ...),
+//     or "api_error" for a typed failure without a status
+//     (connection_failed, ...). Failures are classified from these fields,
+//     never from the message text.
+//   - --max-turns 1 and --tools "" make it one text answer, no agentic loop.
+//   - Isolation: without it the call carries the user's ~/.claude/CLAUDE.md,
+//     every CLAUDE.md from the directory up to /, the auto-memory of
+//     ~/.claude/projects/<dir>/memory/ and the output of the user's
+//     SessionStart hooks. --safe-mode turns all of them off and still uses
+//     the container's login: ANTHROPIC_API_KEY, CLAUDE_CODE_OAUTH_TOKEN or
+//     the OAuth credentials of ~/.claude/.credentials.json (--bare would
+//     isolate too, but it refuses OAuth logins: "Not logged in"). The
+//     CLAUDE_CODE_DISABLE_* variables say the same again for a CLI that
+//     would ignore the flag; --no-session-persistence leaves no session
+//     transcript behind.
+//   - Retries: the CLI retries failed API calls itself, for over 100 s on
+//     a bad key or an overloaded API, which outlasts agentmem's timeout and
+//     hides the cause. CLAUDE_CODE_MAX_RETRIES=0 makes it call once, so that
+//     llm.Retry (throttling and server errors only, never a 4xx) is the one
+//     retry policy.
 //   - --system-prompt replaces Claude Code's own long system prompt.
-//   - The CLI has no --max-tokens flag (the seed's is not real): the token
-//     cap is the CLAUDE_CODE_MAX_OUTPUT_TOKENS environment variable.
-//
-// It runs in the system's temporary directory so that no workspace
-// CLAUDE.md is loaded into the extraction call.
 type Client struct {
 	cfg     llm.Config
 	command string
@@ -84,7 +99,16 @@ type claudeResult struct {
 	Subtype string  `json:"subtype"`
 	IsError bool    `json:"is_error"`
 	Result  *string `json:"result"`
-	Usage   struct {
+	// APIErrorStatus is the HTTP status of the API error that ended the
+	// run, when the API answered.
+	APIErrorStatus *int `json:"api_error_status"`
+	// APIErrorType is the API error's type (overloaded_error,
+	// rate_limit_error, authentication_error, invalid_request_error, ...).
+	APIErrorType string `json:"api_error_type"`
+	// APIError is the CLI's typed kind of a failure (connection_failed,
+	// usage_limit_reached, ...), also without a status.
+	APIError string `json:"api_error"`
+	Usage    struct {
 		InputTokens  int `json:"input_tokens"`
 		OutputTokens int `json:"output_tokens"`
 	} `json:"usage"`
@@ -98,16 +122,27 @@ const claudeWaitDelay = 2 * time.Second
 func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.TimeoutOrDefault())
 	defer cancel()
-	args := []string{"-p", "--output-format", "json", "--max-turns", "1", "--tools", ""}
+	args := []string{"-p", "--output-format", "json", "--max-turns", "1", "--tools", "", "--safe-mode", "--no-session-persistence"}
 	if c.cfg.Model != "" {
 		args = append(args, "--model", c.cfg.Model)
 	}
 	if req.System != "" {
 		args = append(args, "--system-prompt", req.System)
 	}
+	dir, err := os.MkdirTemp("", "agentmem-claude-*")
+	if err != nil {
+		return llm.Response{}, &llm.Error{Kind: llm.KindNotConfigured, Provider: llm.ProviderClaude, Message: "no directory to run claude in", Err: err}
+	}
+	defer os.RemoveAll(dir)
 	cmd := exec.CommandContext(ctx, c.command, args...)
-	cmd.Dir = os.TempDir()
-	cmd.Env = append(os.Environ(), "CLAUDE_CODE_MAX_OUTPUT_TOKENS="+strconv.Itoa(c.cfg.MaxTokensFor(req)))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(),
+		"CLAUDE_CODE_MAX_OUTPUT_TOKENS="+strconv.Itoa(c.cfg.MaxTokensFor(req)),
+		"CLAUDE_CODE_MAX_RETRIES=0",
+		"CLAUDE_CODE_DISABLE_CLAUDE_MDS=1",
+		"CLAUDE_CODE_DISABLE_AUTO_MEMORY=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+	)
 	cmd.Stdin = strings.NewReader(req.Prompt)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &limitedBuffer{buf: &stdout, max: llm.MaxAnswerBytes}
@@ -144,30 +179,64 @@ func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 	}, nil
 }
 
-// claudeError classifies a failed claude run from the reason it printed.
+// claudeError classifies a failed claude run from the fields of its JSON
+// result: the API's status and error type when the API answered, else the
+// CLI's typed failure kind; the text only goes into the message.
 func claudeError(out claudeResult, text string, stderr []byte, runErr error) *llm.Error {
 	msg := text
 	if msg == "" {
 		msg = string(stderr)
 	}
 	e := &llm.Error{Provider: llm.ProviderClaude, Message: llm.Snippet([]byte(msg)), Err: runErr}
-	lower := strings.ToLower(msg)
 	switch {
+	case out.APIErrorStatus != nil:
+		e.Status = *out.APIErrorStatus
+		e.Kind = llm.StatusKind(e.Status)
+		switch out.APIErrorType {
+		case "overloaded_error", "api_error":
+			e.Kind = llm.KindServer
+		case "rate_limit_error":
+			e.Kind = llm.KindThrottled
+		case "authentication_error", "permission_error":
+			e.Kind = llm.KindAuth
+		}
+	case apiErrorKinds[out.APIError] != "":
+		e.Kind = apiErrorKinds[out.APIError]
 	case strings.HasPrefix(out.Subtype, "error_max_turns"):
 		e.Kind, e.Message = llm.KindMalformed, "the model tried to use tools instead of answering ("+out.Subtype+")"
-	case strings.Contains(lower, "rate_limit") || strings.Contains(lower, "api error: 429") || strings.Contains(lower, "rate limit"):
-		e.Kind = llm.KindThrottled
-	case strings.Contains(lower, "invalid api key") || strings.Contains(lower, "/login") ||
-		strings.Contains(lower, "authentication_error") || strings.Contains(lower, "permission_error") ||
-		strings.Contains(lower, "api error: 401") || strings.Contains(lower, "api error: 403"):
-		e.Kind = llm.KindAuth
-	case strings.Contains(lower, "invalid_request_error") || strings.Contains(lower, "api error: 400") || strings.Contains(lower, "api error: 404"):
-		e.Kind = llm.KindBadRequest
-	default:
-		// Overloaded (529), 5xx, a crash: possibly temporary.
+	case out.Subtype != "" && out.Subtype != "success":
+		// error_during_execution and the like: the CLI itself failed.
 		e.Kind = llm.KindServer
+	default:
+		// A refusal with no API status and no typed kind: the CLI did not
+		// get to call the model ("Not logged in · Please run /login").
+		e.Kind = llm.KindNotConfigured
 	}
 	return e
+}
+
+// apiErrorKinds classifies the CLI's typed failures ("api_error" of its
+// result) that come without an HTTP status. Unknown values count as absent.
+var apiErrorKinds = map[string]llm.Kind{
+	"connection_failed":           llm.KindServer,
+	"no_response":                 llm.KindServer,
+	"stream_idle_timeout":         llm.KindServer,
+	"computer_slept":              llm.KindServer,
+	"empty_completion":            llm.KindEmpty,
+	"max_output_tokens":           llm.KindMalformed,
+	"usage_limit_reached":         llm.KindThrottled,
+	"message_over_context_limit":  llm.KindBadRequest,
+	"dlp_request_denied":          llm.KindBadRequest,
+	"tls_untrusted_ca":            llm.KindNotConfigured,
+	"tls_cert_signature_failure":  llm.KindNotConfigured,
+	"provider_credentials":        llm.KindAuth,
+	"stored_login_refused":        llm.KindAuth,
+	"oauth_refresh_store_refused": llm.KindAuth,
+	"api_key_auth_disabled":       llm.KindAuth,
+	"org_disabled_credential":     llm.KindAuth,
+	"invalid_credential_header":   llm.KindAuth,
+	"gateway_signin_required":     llm.KindAuth,
+	"gateway_session_expired":     llm.KindAuth,
 }
 
 func firstNonEmpty(bs ...[]byte) []byte {

@@ -49,7 +49,8 @@ func TestClaudeRunsThePrintModeWithJSONOutput(t *testing.T) {
 	if c.Name() != "claude:haiku" {
 		t.Errorf("name: got %q", c.Name())
 	}
-	wantArgs := strings.Join([]string{"-p", "--output-format", "json", "--max-turns", "1", "--tools", "", "--model", "haiku", "--system-prompt", "extract learnings"}, "\n") + "\n"
+	wantArgs := strings.Join([]string{"-p", "--output-format", "json", "--max-turns", "1", "--tools", "", "--safe-mode", "--no-session-persistence",
+		"--model", "haiku", "--system-prompt", "extract learnings"}, "\n") + "\n"
 	if got := readFile(t, filepath.Join(rec, "args")); got != wantArgs {
 		t.Errorf("args:\ngot  %q\nwant %q", got, wantArgs)
 	}
@@ -59,9 +60,36 @@ func TestClaudeRunsThePrintModeWithJSONOutput(t *testing.T) {
 	if got := readFile(t, filepath.Join(rec, "max_tokens")); got != "500" {
 		t.Errorf("CLAUDE_CODE_MAX_OUTPUT_TOKENS: got %q, want 500", got)
 	}
+	// The CLI calls the API once (llm.Retry is the one retry policy) and
+	// loads no CLAUDE.md, auto-memory or session of the user.
+	wantEnv := "CLAUDE_CODE_DISABLE_AUTO_MEMORY=1\nCLAUDE_CODE_DISABLE_CLAUDE_MDS=1\nCLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1\nCLAUDE_CODE_MAX_OUTPUT_TOKENS=500\nCLAUDE_CODE_MAX_RETRIES=0\n"
+	if got := readFile(t, filepath.Join(rec, "env")); got != wantEnv {
+		t.Errorf("environment:\ngot  %q\nwant %q", got, wantEnv)
+	}
 	wd, _ := os.Getwd()
-	if got := strings.TrimSpace(readFile(t, filepath.Join(rec, "pwd"))); got == wd {
-		t.Errorf("ran in the caller's directory %s; want a directory without the workspace's CLAUDE.md", got)
+	dir := strings.TrimSpace(readFile(t, filepath.Join(rec, "pwd")))
+	if dir == wd || dir == os.TempDir() {
+		t.Errorf("ran in %s; want a directory of its own", dir)
+	}
+	if got := readFile(t, filepath.Join(rec, "ls")); got != "" {
+		t.Errorf("the directory held %q; want it empty", got)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("the directory %s was left behind", dir)
+	}
+}
+
+// TestClaudeOverridesTheUsersRetrySetting checks that a
+// CLAUDE_CODE_MAX_RETRIES in agentmem's environment does not reach the CLI.
+func TestClaudeOverridesTheUsersRetrySetting(t *testing.T) {
+	rec := t.TempDir()
+	t.Setenv("FAKE_CLAUDE_RECORD", rec)
+	t.Setenv("CLAUDE_CODE_MAX_RETRIES", "10")
+	if _, err := newClaude(t, "ok", llm.Config{}).Complete(context.Background(), llm.Request{Prompt: "p"}); err != nil {
+		t.Fatal(err)
+	}
+	if env := readFile(t, filepath.Join(rec, "env")); !strings.Contains(env, "CLAUDE_CODE_MAX_RETRIES=0\n") || strings.Contains(env, "CLAUDE_CODE_MAX_RETRIES=10") {
+		t.Errorf("environment %q; want CLAUDE_CODE_MAX_RETRIES=0 only", env)
 	}
 }
 
@@ -86,16 +114,23 @@ func TestClaudeWithoutModelOrSystemPassesNeither(t *testing.T) {
 
 func TestClaudeFailuresAreClassified(t *testing.T) {
 	tests := []struct {
-		mode string
-		kind llm.Kind
+		mode      string
+		kind      llm.Kind
+		status    int
+		temporary bool
 	}{
-		{"overloaded", llm.KindServer},
-		{"rate_limited", llm.KindThrottled},
-		{"auth", llm.KindAuth},
-		{"max_turns", llm.KindMalformed},
-		{"empty", llm.KindEmpty},
-		{"garbage", llm.KindMalformed},
-		{"crash", llm.KindServer},
+		{"overloaded", llm.KindServer, 529, true},
+		{"server", llm.KindServer, 500, true},
+		{"rate_limited", llm.KindThrottled, 429, true},
+		{"auth", llm.KindAuth, 401, false},
+		{"too_long", llm.KindBadRequest, 400, false},
+		{"misleading", llm.KindAuth, 403, false},
+		{"connection", llm.KindServer, 0, true},
+		{"not_logged_in", llm.KindNotConfigured, 0, false},
+		{"max_turns", llm.KindMalformed, 0, false},
+		{"empty", llm.KindEmpty, 0, false},
+		{"garbage", llm.KindMalformed, 0, false},
+		{"crash", llm.KindServer, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
@@ -104,8 +139,8 @@ func TestClaudeFailuresAreClassified(t *testing.T) {
 			if !errors.As(err, &e) {
 				t.Fatalf("got %v, want an *llm.Error", err)
 			}
-			if e.Kind != tt.kind || e.Provider != llm.ProviderClaude {
-				t.Errorf("got kind %q (%v), want %q", e.Kind, err, tt.kind)
+			if e.Kind != tt.kind || e.Status != tt.status || e.Provider != llm.ProviderClaude || e.Temporary() != tt.temporary {
+				t.Errorf("got kind %q status %d temporary %v (%v), want %q %d %v", e.Kind, e.Status, e.Temporary(), err, tt.kind, tt.status, tt.temporary)
 			}
 		})
 	}

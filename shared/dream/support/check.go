@@ -1,0 +1,1518 @@
+package support
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+)
+
+// Thresholds of the clause checks.
+const (
+	// minClause is the share of a clause's terms its best source sentence
+	// (or pair of sentences) must hold.
+	minClause = 0.5
+	// verbWeight is what a verb counts for in a clause's coverage: a
+	// paraphrase swaps verbs more freely than nouns.
+	verbWeight = 0.5
+)
+
+// cterm is one term of a claim clause.
+type cterm struct {
+	number  bool // a number ("#value"), which only helps choose a unit
+	key     string
+	parts   []string
+	raw     string
+	verb    bool
+	generic bool
+	code    bool
+	// noun is set for a verb's word where only a noun can stand ("per
+	// query", "the build").
+	noun bool
+}
+
+func (t cterm) weight() float64 {
+	switch {
+	case t.number:
+		return 1.5
+	case t.verb:
+		return verbWeight
+	}
+	return 1
+}
+
+// in reports whether a term set holds the term (a compound also by all of
+// its parts).
+func (t cterm) in(set map[string]bool) bool {
+	if set[t.key] {
+		return true
+	}
+	if len(t.parts) > 1 {
+		for _, p := range t.parts {
+			if !set[p] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// inSent reports whether a sentence holds the term: a compound by its key
+// or by its parts as words of their own ("user agent"), not as parts of a
+// longer name ("gpt-4o" is not in "gpt-4o-mini").
+func (t cterm) inSent(st *sent) bool {
+	if len(t.parts) > 1 && !st.plain[t.key] {
+		for _, p := range t.parts {
+			if !st.plain[p] {
+				return false
+			}
+		}
+		return true
+	}
+	return t.in(st.terms)
+}
+
+// checker holds one check's state.
+type checker struct {
+	claim    Claim
+	cd       *doc
+	srcs     []*source
+	problems []Problem
+	used     map[*source]bool
+	// claimTerms is every term of the claim (compound parts included).
+	claimTerms map[string]bool
+	corpus     *Corpus
+	cited      map[*source]bool // nil: every source of the corpus
+}
+
+// candidates are the cited sources that have one of the terms, in corpus
+// order.
+func (k *checker) candidates(need []cterm) []*source {
+	seen := map[*source]bool{}
+	add := func(t string) {
+		for _, s := range k.corpus.postings[t] {
+			if k.cited == nil || k.cited[s] {
+				seen[s] = true
+			}
+		}
+	}
+	for _, t := range need {
+		add(t.key)
+		for _, p := range t.parts {
+			add(p)
+		}
+	}
+	out := make([]*source, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].pos < out[j].pos })
+	return out
+}
+
+func (k *checker) fail(c Class, format string, args ...any) {
+	k.problems = append(k.problems, Problem{Class: c, Detail: fmt.Sprintf(format, args...)})
+}
+
+// check runs every check of claim against srcs.
+func check(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus) Verdict {
+	text := claimText(claim)
+	k := &checker{claim: claim, cd: analyse(text), srcs: srcs, used: map[*source]bool{}, claimTerms: map[string]bool{}, corpus: corpus}
+	if len(srcs) < len(corpus.sources) {
+		k.cited = map[*source]bool{}
+		for _, s := range srcs {
+			k.cited[s] = true
+		}
+	}
+	for _, s := range k.cd.sents {
+		addAll(k.claimTerms, s.terms)
+	}
+	v := Verdict{}
+	overlap, missing, total := k.overlap()
+	v.Overlap, v.Missing = round2(overlap), missing
+	if total == 0 && len(k.cd.numbers()) == 0 {
+		k.fail(Empty, "no content words")
+	}
+	k.identifiers(text)
+	k.numbers(&v)
+	k.status()
+	for _, s := range k.cd.sents {
+		for _, c := range s.conjs {
+			k.clause(c)
+		}
+	}
+	k.causes()
+	if total > 0 && overlap < minOverlap {
+		k.fail(LowOverlap, "not supported by the sources: %.0f%% of its words are in them, %.0f%% needed", overlap*100, minOverlap*100)
+	}
+	k.confidence()
+	v.Problems = orderProblems(k.problems)
+	if len(v.Problems) == 0 {
+		v.Supported = true
+	} else {
+		v.Class, v.Detail = v.Problems[0].Class, v.Problems[0].Detail
+	}
+	for _, s := range srcs {
+		if k.used[s] && s.ID != "" {
+			v.SupportedBy = append(v.SupportedBy, s.ID)
+		}
+	}
+	return v
+}
+
+func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
+
+// orderProblems sorts problems by the order of Classes (stable) and drops
+// repeats of a class with the same detail.
+func orderProblems(ps []Problem) []Problem {
+	rank := map[Class]int{}
+	for i, c := range Classes {
+		rank[c] = i
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return rank[ps[i].Class] < rank[ps[j].Class] })
+	out := ps[:0]
+	seen := map[Problem]bool{}
+	for _, p := range ps {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// terms returns a clause's terms.
+func (k *checker) terms(c *conj) []cterm {
+	toks := k.cd.toks
+	var out []cterm
+	for j, i := range c.toks {
+		t := toks[i]
+		if t.term == "" {
+			continue
+		}
+		out = append(out, termAt(toks, c.toks, j))
+	}
+	return out
+}
+
+// termAt is the term of the word at position j of a conjunct; it is a
+// verb only where a verb can stand ("per query" is a noun).
+func termAt(toks []token, idx []int, j int) cterm {
+	t := toks[idx[j]]
+	noun := false
+	if j > 0 {
+		prev := toks[idx[j-1]]
+		noun = prev.kind == tkNumber || prev.kind == tkWord && (determiners[prev.lower] || strings.HasSuffix(prev.raw, "'s"))
+		// "the season reset": a noun before it, a determiner before that
+		if !noun && j > 1 && prev.term != "" && !verbLemmas[prev.term] {
+			pp := toks[idx[j-2]]
+			noun = pp.kind == tkWord && determiners[pp.lower]
+		}
+	}
+	return cterm{key: t.term, parts: t.parts, raw: t.raw, code: t.code, noun: noun,
+		verb:    !t.compound && !t.code && verbLemmas[t.term] && (isVerbAt(toks, idx, j) || idx[j] == firstWord(toks, idx)),
+		generic: !t.compound && !t.code && genericLemmas[t.term]}
+}
+
+// firstWord is the index of the first word of a conjunct.
+func firstWord(toks []token, idx []int) int {
+	for _, i := range idx {
+		if toks[i].kind == tkWord {
+			return i
+		}
+	}
+	return -1
+}
+
+// overlap is the weighted share of the claim's terms found in the cited
+// sources, the words not found, and how many terms there are. Generic
+// terms do not count; names (capitalised, identifiers, code) weigh 1,
+// other nouns nameWeight... see termWeight: a paraphrase changes common
+// words, an invention brings names.
+func (k *checker) overlap() (float64, []string, int) {
+	inAny := func(t cterm) bool {
+		for _, s := range k.srcs {
+			if t.in(s.all) {
+				return true
+			}
+		}
+		return false
+	}
+	var missing []string
+	seen := map[string]bool{}
+	foundW, total := 0.0, 0.0
+	n := 0
+	for _, s := range k.cd.sents {
+		for _, c := range s.conjs {
+			for _, i := range c.toks {
+				tok := k.cd.toks[i]
+				if tok.term == "" {
+					continue
+				}
+				t := cterm{key: tok.term, parts: tok.parts, raw: tok.raw, code: tok.code,
+					verb:    !tok.compound && !tok.code && verbLemmas[tok.term],
+					generic: !tok.compound && !tok.code && genericLemmas[tok.term]}
+				if t.generic || seen[t.key] {
+					continue
+				}
+				seen[t.key] = true
+				n++
+				w := termWeight(tok, i == s.from)
+				found := inAny(t)
+				switch {
+				case found:
+				case w < 1:
+					w *= missingCommonWeight // a common word a paraphrase brings
+					if i > 0 && k.cd.toks[i-1].kind == tkNumber && k.cd.toks[i-1].unit != "" {
+						w = 0.25 // "a 30-day lifetime": the noun a measure describes
+					} else if c.verb >= 0 && i < c.verb {
+						w /= 2 // "The model trains on...": a subject added to an order
+					}
+				case i > 0 && k.cd.toks[i-1].kind == tkNumber && k.cd.toks[i-1].unit != "":
+					w = 0.25 // "a 30-day lifetime": the noun a measure describes
+				case c.verb >= 0 && i < c.verb && !tok.compound && !tok.code && !isCapitalWord(tok.raw):
+					w /= 2 // "The model trains on...": a subject added to an order
+				}
+				total += w
+				if found {
+					foundW += w
+				} else {
+					missing = append(missing, strings.Trim(t.raw, "'’"))
+				}
+			}
+		}
+	}
+	if total == 0 {
+		return 0, missing, 0
+	}
+	return foundW / total, missing, n
+}
+
+// missingCommonWeight scales a common word (not a name, an identifier or
+// code) that no source has: phrasing more often than a fact.
+const missingCommonWeight = 0.67
+
+// termWeight is what a claim's word counts for in its overlap: a name
+// (capitalised inside a sentence, an identifier, code) 1, a verb 0.5,
+// another word 0.75.
+func termWeight(t token, first bool) float64 {
+	switch {
+	case t.compound || t.code || (!first && t.raw != "" && unicode.IsUpper([]rune(t.raw)[0])):
+		return 1
+	case verbLemmas[t.term]:
+		return verbWeight
+	}
+	return 0.75
+}
+
+// identifiers checks that the claim's identifiers are in a cited source.
+//
+// A plain hyphenated word ("read-only") counts as a name only when the
+// sources have all its parts: then it is a name built from their words.
+func (k *checker) identifiers(text string) {
+	for _, id := range identifiers(text) {
+		found := false
+		for _, s := range k.srcs {
+			if id.found(s.text, s.lower, s.d) {
+				found = true
+				k.used[s] = true
+				break
+			}
+		}
+		if !found && id.soft && !k.allParts(id.text) {
+			continue
+		}
+		if !found {
+			k.fail(IdentifierMissing, "%q is in no cited source", id.text)
+		}
+	}
+}
+
+// allParts reports whether one cited source has every part of a
+// hyphenated word.
+func (k *checker) allParts(w string) bool {
+	for _, s := range k.srcs {
+		all := true
+		for _, p := range strings.Split(strings.ToLower(w), "-") {
+			if p == "" || isStop(p) {
+				continue
+			}
+			if !k.inSource(cterm{key: lemma(p)}, s) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// numbers checks each number of the claim.
+func (k *checker) numbers(v *Verdict) {
+	for _, n := range k.cd.numbers() {
+		class, detail := checkNumber(n, k.srcs)
+		if class == "" {
+			continue
+		}
+		if class == NumberMissing {
+			v.Missing = append(v.Missing, n.raw)
+		}
+		k.fail(class, "%s", detail)
+	}
+}
+
+// unit is a candidate support for a clause: one sentence, or two of one
+// source.
+type unit struct {
+	src   *source
+	sents []*sent
+	terms map[string]bool
+	score float64
+}
+
+// clause checks one clause of the claim: that one sentence (or two of one
+// source, about the same subject) states it, without a term moved from
+// elsewhere, with the same negations, hedges and opposites.
+func (k *checker) clause(a *conj) {
+	ts := k.terms(a)
+	var need []cterm
+	total := 0.0
+	for _, t := range ts {
+		if !t.generic {
+			need = append(need, t)
+			total += t.weight()
+		}
+	}
+	if total == 0 {
+		return
+	}
+	// the clause's numbers help choose the sentence that states it
+	var withNumbers []cterm
+	for _, i := range a.toks {
+		if t := k.cd.toks[i]; t.kind == tkNumber {
+			withNumbers = append(withNumbers, cterm{key: "#" + t.value, raw: t.raw, number: true, code: true})
+		}
+	}
+	withNumbers = append(withNumbers, need...)
+	inherited := setOf(a.inherited)
+	best := k.bestUnit(withNumbers, inherited, setOf(a.left), a.effTerms(), a.s.terms)
+	if best == nil {
+		return // nothing of it is anywhere: the overlap check says so
+	}
+	k.used[best.src] = true
+	cov := 0.0
+	for _, t := range need {
+		if t.in(best.terms) {
+			cov += t.weight()
+		}
+	}
+	cov /= total
+	phrase := clauseText(k.cd, a)
+	if cov < minClause {
+		anywhere := 0.0
+		for _, t := range need {
+			for _, s := range k.srcs {
+				if k.inSource(t, s) {
+					anywhere += t.weight()
+					break
+				}
+			}
+		}
+		if anywhere/total >= minClause+0.2 {
+			k.fail(UnsupportedCombination, "no single source states %q; its parts come from different sources", phrase)
+		} else {
+			k.fail(LowOverlap, "%q is not stated by the sources", phrase)
+		}
+		return
+	}
+	k.clauseNumbers(a, best, phrase)
+	v := bestConj(best, need, inherited, a.negated)
+	if v == nil {
+		return
+	}
+	k.substitution(a, need, best, v, phrase)
+	k.subjectSwap(a, need, best, v, phrase)
+	k.demotedSubject(a, best, phrase)
+	k.pivotSwap(a, v, phrase)
+	k.fromToSwap(a, best, phrase)
+	k.polarity(a, need, best, phrase)
+	k.stillTrue(a, need, best, phrase)
+	k.hedges(a, withNumbers, best, phrase)
+	k.opposites(a, best, phrase)
+}
+
+func (k *checker) inSource(t cterm, s *source) bool { return t.in(s.all) }
+
+// bestUnit finds the sentence, or pair of sentences of one source, that
+// holds most of the clause's terms.
+func (k *checker) bestUnit(need []cterm, inherited, subject, clauseTerms, sentTerms map[string]bool) *unit {
+	var best *unit
+	better := func(u *unit) bool {
+		if best == nil || u.score > best.score+1e-9 {
+			return true
+		}
+		return u.score > best.score-1e-9 && len(u.sents) < len(best.sents)
+	}
+	full := 0.0
+	for _, t := range need {
+		full += t.weight()
+	}
+	sentScore := func(st *sent) float64 {
+		s := 0.0
+		for _, t := range need {
+			if t.inSent(st) {
+				s += t.weight()
+			}
+		}
+		for t := range inherited {
+			if st.terms[t] {
+				s += 0.01
+			}
+		}
+		return s
+	}
+	cands := k.candidates(need)
+	for _, s := range cands {
+		for _, st := range s.d.sents {
+			sc := sentScore(st)
+			if sc <= 0 || best != nil && sc <= best.score+1e-9 {
+				continue
+			}
+			best = &unit{src: s, sents: []*sent{st}, terms: st.terms, score: sc}
+		}
+	}
+	if best != nil && best.score >= full-1e-9 {
+		return best
+	}
+	// two sentences of one source, each about the clause's subject
+	for _, s := range cands {
+		ss := s.d.sents
+		for i := range ss {
+			for j := i + 1; j < len(ss) && j <= i+3; j++ {
+				pair, si, sj := 0.0, 0.0, 0.0
+				for _, t := range need {
+					a, b := t.in(ss[i].terms), t.in(ss[j].terms)
+					if a || b {
+						pair += t.weight()
+					}
+					if a {
+						si += t.weight()
+					}
+					if b {
+						sj += t.weight()
+					}
+				}
+				for t := range inherited {
+					if ss[i].terms[t] || ss[j].terms[t] {
+						pair += 0.01
+					}
+				}
+				if pair <= si+1e-9 || pair <= sj+1e-9 || (best != nil && pair < best.score-1e-9) {
+					continue
+				}
+				u := &unit{src: s, sents: []*sent{ss[i], ss[j]}, score: pair}
+				if better(u) && k.pairable(ss[i], ss[j], need, union(inherited, sentTerms), subject, clauseTerms) && k.pairable(ss[j], ss[i], need, union(inherited, sentTerms), subject, clauseTerms) {
+					u.terms = union(ss[i].terms, ss[j].terms)
+					best = u
+				}
+			}
+		}
+	}
+	return best
+}
+
+// pairable reports whether sentence st may lend terms to a clause along
+// with other: its explicit subject, if any, is one the clause names, or
+// what it alone lends only describes the clause's subject ("the S3
+// Docker layer cache" from a sentence about CI builds).
+func (k *checker) pairable(st, other *sent, need []cterm, inherited, subject, clauseTerms map[string]bool) bool {
+	if len(st.conjs) == 0 {
+		return false
+	}
+	c := st.conjs[0]
+	subj := nonGeneric(c.subject)
+	if len(subj) == 0 {
+		return true
+	}
+	// what st alone lends
+	var lent []cterm
+	for _, n := range need {
+		if n.in(st.terms) && !n.in(other.terms) {
+			lent = append(lent, n)
+		}
+	}
+	onlySubject := len(lent) > 0
+	for _, n := range lent {
+		if !containsTerm(subj, n.key) || subject[n.key] {
+			onlySubject = false
+		}
+	}
+	if onlySubject && dropsDistinctive(other, clauseTerms) {
+		return false // "Slack" taken from "Slack only gets warnings"
+	}
+	for _, t := range subj {
+		if inherited[t] {
+			return true
+		}
+		for _, n := range need {
+			if n.key == t || containsTerm(n.parts, t) {
+				return true
+			}
+		}
+	}
+	lends := false
+	for _, n := range need {
+		if n.in(st.terms) && !n.in(other.terms) {
+			lends = true
+			if !subject[n.key] {
+				return false
+			}
+		}
+	}
+	return lends
+}
+
+// dropsDistinctive reports whether sentence st has a distinctive term the
+// clause does not use.
+func dropsDistinctive(st *sent, clauseTerms map[string]bool) bool {
+	for _, c := range st.conjs {
+		for j := range c.toks {
+			if c.toks[j] == firstWord(st.d.toks, c.toks) {
+				continue // "Bought ...", "Tried ...": a log's verb
+			}
+			t := termAt(st.d.toks, c.toks, j)
+			if t.key != "" && t.distinctive() && !t.in(clauseTerms) && !clauseTerms[t.key] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func nonGeneric(ts []string) []string {
+	var out []string
+	for _, t := range ts {
+		if !genericLemmas[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// clauseNumbers fails a clause whose number is in a cited source, but
+// not in the source that states the rest of the clause: a number moved
+// from one fact to another.
+func (k *checker) clauseNumbers(a *conj, u *unit, phrase string) {
+	toks := k.cd.toks
+	for _, i := range a.toks {
+		t := toks[i]
+		if t.kind != tkNumber {
+			continue
+		}
+		inUnit, elsewhere := false, false
+		for _, o := range u.src.nums {
+			if sameValue(o.value, t.value) {
+				inUnit = true
+			}
+		}
+		if inUnit {
+			continue
+		}
+		for _, s := range k.srcs {
+			for _, o := range s.nums {
+				if sameValue(o.value, t.value) {
+					elsewhere = true
+				}
+			}
+		}
+		if elsewhere {
+			k.fail(UnsupportedCombination, "%q takes %s from another source than the rest of it", phrase, t.raw)
+		}
+	}
+}
+
+// bestConj is the conjunct of u that holds most of the clause.
+func bestConj(u *unit, need []cterm, inherited map[string]bool, negated bool) *conj {
+	var best *conj
+	bestScore := -1.0
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			eff := c.effTerms()
+			s := 0.0
+			for _, t := range need {
+				if t.in(eff) {
+					s += t.weight()
+				}
+			}
+			for t := range inherited {
+				if eff[t] {
+					s += 0.01
+				}
+			}
+			if c.negated == negated {
+				s += 0.001
+			}
+			if s > bestScore {
+				best, bestScore = c, s
+			}
+		}
+	}
+	return best
+}
+
+// effTerms is a conjunct's terms with compound parts and inherited terms.
+func (c *conj) effTerms() map[string]bool {
+	if c.eff != nil {
+		return c.eff
+	}
+	m := map[string]bool{}
+	for _, i := range c.toks {
+		t := c.s.d.toks[i]
+		if t.term != "" {
+			m[t.term] = true
+			for _, p := range t.parts {
+				m[p] = true
+			}
+		}
+	}
+	for _, t := range c.inherited {
+		m[t] = true
+	}
+	c.eff = m
+	return m
+}
+
+// distinctive reports whether a term can tell one fact from another: not
+// generic, not a verb a paraphrase may swap.
+func (t cterm) distinctive() bool {
+	return !t.generic && (t.code || t.noun || !verbLemmas[t.key])
+}
+
+// substitution finds a term of the clause that its best conjunct lacks
+// but another source sentence (or a parallel conjunct of the same
+// sentence) has, while the best conjunct has a term of its own the claim
+// dropped: one thing put in another's place.
+func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase string) {
+	veff := v.effTerms()
+	aTerms := a.effTerms()
+	// what the best conjunct says that the clause dropped
+	var dropped []string
+	var droppedTerms []cterm
+	for j, i := range v.toks {
+		t := v.s.d.toks[i]
+		if t.term == "" || t.unitWord {
+			continue
+		}
+		ct := termAt(v.s.d.toks, v.toks, j)
+		if strings.HasSuffix(strings.ToLower(t.raw), "ly") {
+			continue // an adverb ("slightly") is no entity
+		}
+		if !ct.distinctive() || ct.in(aTerms) || aTerms[t.term] {
+			continue
+		}
+		dropped = append(dropped, t.raw)
+		droppedTerms = append(droppedTerms, ct)
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	vSubject := len(nonGeneric(v.subject)) > 0 || v.speaker
+	var added []string
+	var foreign []cterm
+	sibling, sameSource := false, false
+	for _, t := range need {
+		if !t.distinctive() || t.in(veff) {
+			continue
+		}
+		// a subject given to an imperative ("Retrain weekly" -> "The
+		// model is retrained") is not a substitution
+		if !vSubject && containsTerm(a.left, t.key) {
+			continue
+		}
+		inUnit := false
+		for _, st := range u.sents {
+			for _, w := range st.conjs {
+				if w == v || !t.in(w.effTerms()) {
+					continue
+				}
+				inUnit = true
+				if parallel(v, w) || k.exchanged(a, droppedTerms, u.src, t) {
+					added = append(added, t.raw)
+					sibling = true
+				}
+			}
+		}
+		if inUnit {
+			continue
+		}
+		if k.inSource(t, u.src) {
+			// another sentence of the same source: a swap between
+			// parallel statements, or an exchange within the claim
+			for _, st := range u.src.d.sents {
+				for _, w := range st.conjs {
+					if t.in(w.effTerms()) && (parallel(v, w) || k.exchanged(a, droppedTerms, u.src, t)) {
+						added = append(added, t.raw)
+						sameSource = true
+					}
+				}
+			}
+			continue
+		}
+		for _, s := range k.srcs {
+			if k.inSource(t, s) {
+				foreign = append(foreign, t)
+				break
+			}
+		}
+	}
+	// a word from another source counts when it is a name, when several
+	// come together, or when that source's statement is about the same
+	// thing as the clause; a single common word is a paraphrase
+	if len(foreign) > 1 {
+		for _, t := range foreign {
+			added = append(added, t.raw)
+		}
+	} else if len(foreign) == 1 {
+		t := foreign[0]
+		if t.code || len(t.parts) > 1 || isCapitalWord(t.raw) || isAcronym(t.raw) || k.pivot(a, need, t) {
+			added = append(added, t.raw)
+		}
+	}
+	if len(added) == 0 {
+		k.nameVariant(need, droppedTerms, phrase)
+		return
+	}
+	if sibling || sameSource {
+		k.fail(RoleSwap, "%q puts %s where the source has %s", phrase, quoteList(added), quoteList(dropped))
+		return
+	}
+	k.fail(UnsupportedCombination, "%q joins %s from another source to a fact about %s", phrase, quoteList(added), quoteList(dropped))
+}
+
+// pivot reports whether a cited sentence with x also has another
+// distinctive term of the clause.
+func (k *checker) pivot(a *conj, need []cterm, x cterm) bool {
+	for _, s := range k.srcs {
+		for _, st := range s.d.sents {
+			if !x.in(st.terms) {
+				continue
+			}
+			for _, t := range need {
+				if t.key != x.key && t.distinctive() && t.in(st.terms) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// nameVariant fails a clause that puts a name found in no cited source
+// where its source has a similar one ("libaddress" for "libpostal", a
+// capitalised name for another).
+func (k *checker) nameVariant(need []cterm, dropped []cterm, phrase string) {
+	for _, t := range need {
+		if !t.distinctive() || len(t.key) < 5 {
+			continue
+		}
+		known := false
+		for _, s := range k.srcs {
+			if k.inSource(t, s) {
+				known = true
+				break
+			}
+		}
+		if known {
+			continue
+		}
+		for _, y := range dropped {
+			if len(y.key) < 5 || y.key == t.key {
+				continue
+			}
+			capital := isCapitalWord(t.raw) && isCapitalWord(y.raw)
+			// "libaddress" for "libpostal": the name's start and a source word
+			p := commonPrefix(t.key, y.key)
+			built := p >= 3 && p < len(t.key)-3 && k.anySource(lemma(t.key[p:]))
+			if built || capital {
+				k.fail(IdentifierMissing, "%q names %q, which no cited source has (the source says %q)", phrase, t.raw, y.raw)
+				return
+			}
+		}
+	}
+}
+
+// anySource reports whether a cited source has the term.
+func (k *checker) anySource(term string) bool {
+	for _, s := range k.srcs {
+		if s.all[term] {
+			return true
+		}
+	}
+	return false
+}
+
+func isCapitalWord(w string) bool {
+	rs := []rune(w)
+	return len(rs) > 1 && unicode.IsUpper(rs[0]) && !isAcronym(w)
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// exchanged reports whether a term the clause dropped from its source went
+// to another clause of the claim that rests on another statement of the
+// same source: the two statements' terms exchanged ("validates on the
+// client; the server only predicts it").
+func (k *checker) exchanged(a *conj, dropped []cterm, src *source, x cterm) bool {
+	for _, s := range k.cd.sents {
+		for _, b := range s.conjs {
+			if b == a {
+				continue
+			}
+			beff := b.effTerms()
+			moved := false
+			for _, y := range dropped {
+				if y.in(beff) {
+					moved = true
+				}
+			}
+			if !moved {
+				continue
+			}
+			// b rests on a statement of src that shares another term with it
+			for _, st := range src.d.sents {
+				for _, w := range st.conjs {
+					weff := w.effTerms()
+					if !x.in(weff) {
+						continue // the statement x came from
+					}
+					shared := 0
+					for t := range beff {
+						if weff[t] && !genericLemmas[t] {
+							isDropped := false
+							for _, y := range dropped {
+								if y.key == t {
+									isDropped = true
+								}
+							}
+							if !isDropped {
+								shared++
+							}
+						}
+					}
+					if shared > 0 {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// parallel reports whether two conjuncts say the same kind of thing of
+// different objects ("Sign in with Apple on iOS and Google Sign-In on
+// Android"): the same verb, or one borrowing the other's.
+func parallel(v, w *conj) bool {
+	return v.headVerb != "" && v.role == w.role && w.headVerb == v.headVerb
+}
+
+func quoteList(ws []string) string {
+	q := make([]string, len(ws))
+	for i, w := range ws {
+		q[i] = "“" + w + "”"
+	}
+	return strings.Join(q, ", ")
+}
+
+// subjectSwap finds a clause whose subject is not its source's: the
+// source's subject is nowhere in the clause and the clause's subject is
+// not in the source.
+//
+// A subject taken from another source for a fact whose source has a
+// subject of its own is an unsupported combination too, unless that
+// subject is the system the notes are about (named by many sources).
+func (k *checker) subjectSwap(a *conj, need []cterm, u *unit, v *conj, phrase string) {
+	sa, sv := nonGeneric(a.subject), nonGeneric(v.subject)
+	if len(sa) == 0 || len(sv) == 0 || a.anaphoric || v.anaphoric {
+		return
+	}
+	var foreign []string
+	for _, t := range sa {
+		if u.terms[t] || verbLemmas[t] {
+			continue
+		}
+		n := 0
+		for _, s := range k.srcs {
+			if k.inSource(cterm{key: t}, s) {
+				n++
+			}
+		}
+		if n > 0 && n < 3 {
+			foreign = append(foreign, t)
+		}
+	}
+	if len(foreign) == 0 {
+		return
+	}
+	aTerms := a.effTerms()
+	for _, t := range sv {
+		if aTerms[t] {
+			k.fail(UnsupportedCombination, "%q makes %s the subject of what the source says of %s", phrase, quoteList(foreign), quoteList(sv))
+			return
+		}
+	}
+	k.fail(RoleSwap, "%q gives %s what the source says of %s", phrase, quoteList(foreign), quoteList(sv))
+}
+
+// demotedSubject finds a clause whose subject comes from another source
+// while the statement it rests on has a subject of its own, which the
+// clause turns into an object ("electron-updater signs the Windows
+// installer" from "the Windows installer is now signed").
+func (k *checker) demotedSubject(a *conj, u *unit, phrase string) {
+	sa := nonGeneric(a.subject)
+	if len(sa) == 0 || a.anaphoric {
+		return
+	}
+	var foreign []string
+	for _, t := range sa {
+		if u.terms[t] || verbLemmas[t] {
+			continue
+		}
+		n := 0
+		for _, s := range k.srcs {
+			if k.inSource(cterm{key: t}, s) {
+				n++
+			}
+		}
+		if n > 0 && n < 3 {
+			foreign = append(foreign, t)
+		}
+	}
+	if len(foreign) == 0 {
+		return
+	}
+	aTerms := a.effTerms()
+	for _, st := range u.sents {
+		for _, w := range st.conjs {
+			sw := nonGeneric(w.subject)
+			if len(sw) == 0 || w.anaphoric {
+				continue
+			}
+			for _, t := range sw {
+				if aTerms[t] && !containsTerm(sa, t) {
+					k.fail(UnsupportedCombination, "%q makes %s the subject of what the source says of %s", phrase, quoteList(foreign), quoteList(sw))
+					return
+				}
+			}
+		}
+	}
+}
+
+// fromToSwap finds "from X to Y" turned into "from Y to X".
+func (k *checker) fromToSwap(a *conj, u *unit, phrase string) {
+	if a.fromSide == nil {
+		return
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			if c.fromSide == nil {
+				continue
+			}
+			af, at := minus(a.fromSide, a.toSide), minus(a.toSide, a.fromSide)
+			cf, ct := minus(c.fromSide, c.toSide), minus(c.toSide, c.fromSide)
+			if overlapCount(af, ct) > 0 && overlapCount(at, cf) > 0 {
+				k.fail(RoleSwap, "%q exchanges where it goes from and to", phrase)
+				return
+			}
+		}
+	}
+}
+
+// pivotSwap finds the two sides of a relation exchanged around one verb
+// ("A calls B" for "B calls A").
+func (k *checker) pivotSwap(a, v *conj, phrase string) {
+	if a.verbTerm == "" || a.verbTerm != v.verbTerm {
+		return
+	}
+	al, ar := nearest(a.left, true), nearest(a.right, false)
+	vl, vr := nearest(v.left, true), nearest(v.right, false)
+	if a.passive != v.passive {
+		vl, vr = vr, vl
+	}
+	if al != "" && ar != "" && al == vr && ar == vl && al != ar {
+		k.fail(RoleSwap, "%q exchanges the two sides of %q", phrase, a.verbTerm)
+	}
+}
+
+// nearest is the non-generic term of a side closest to the verb.
+func nearest(side []string, left bool) string {
+	if left {
+		for i := len(side) - 1; i >= 0; i-- {
+			if !genericLemmas[side[i]] {
+				return side[i]
+			}
+		}
+		return ""
+	}
+	for _, t := range side {
+		if !genericLemmas[t] {
+			return t
+		}
+	}
+	return ""
+}
+
+// polarity compares what the clause negates with what its source negates.
+func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
+	negU, posU := map[string]bool{}, map[string]bool{}
+	rejected := map[string]bool{}
+	heads := map[string]bool{}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			addAll(negU, c.neg)
+			addAll(posU, c.pos)
+			if c.negHead != "" {
+				heads[c.negHead] = true
+			}
+			if c.role == roleRejected {
+				addAll(rejected, c.neg)
+				// "X only through Y, never from Z": never [X] from Z
+				for _, t := range c.inherited {
+					negU[t] = true
+				}
+			}
+		}
+		for i, t := range st.counterNeg {
+			negU[t] = true
+			if i == 0 {
+				heads[t] = true
+			}
+		}
+	}
+	if len(a.neg) > 0 {
+		// the first word negated says what the negation is about
+		// ("nobody has X" negates the whole: no head)
+		head := ""
+		for _, i := range a.toks {
+			t := k.cd.toks[i]
+			if words("nobody nothing none neither nor noone")[t.lower] {
+				break
+			}
+			if t.term != "" && a.neg[t.term] {
+				head = t.term
+				break
+			}
+		}
+		switch {
+		case head != "" && negU[head]:
+		case head != "" && posU[head]:
+			k.fail(Negation, "%q negates what the source affirms", phrase)
+			return
+		default:
+			hit, contra := false, false
+			for t := range a.neg {
+				if negU[t] {
+					hit = true
+				}
+				if posU[t] && !negU[t] {
+					contra = true
+				}
+			}
+			if !hit && contra {
+				k.fail(Negation, "%q negates what the source affirms", phrase)
+				return
+			}
+		}
+	}
+	if len(a.neg) > 0 {
+		return
+	}
+	onlyNeg := 0
+	for t := range a.pos {
+		if negU[t] && !posU[t] && !genericLemmas[t] {
+			onlyNeg++
+		}
+	}
+	for t := range a.pos {
+		if !negU[t] || posU[t] || !heads[t] && onlyNeg < 2 {
+			continue
+		}
+		if rejected[t] && a.role != roleRejected {
+			k.fail(RoleSwap, "%q affirms what the source names as the rejected alternative", phrase)
+		} else {
+			k.fail(Negation, "%q affirms what the source negates", phrase)
+		}
+		return
+	}
+}
+
+// stillTrue fails a clause saying something "still" holds when a cited
+// sentence about it says it no longer does (or is solved): a claim of
+// persistence needs every source about it to agree.
+func (k *checker) stillTrue(a *conj, need []cterm, best *unit, phrase string) {
+	if !a.has("still") || a.negated {
+		return
+	}
+	total := 0.0
+	for _, t := range need {
+		total += t.weight()
+	}
+	for _, s := range k.srcs {
+		for _, st := range s.d.sents {
+			if st == best.sents[0] {
+				continue
+			}
+			cov := 0.0
+			for _, t := range need {
+				if t.in(st.terms) {
+					cov += t.weight()
+				}
+			}
+			if total == 0 || cov/total < 0.6 {
+				continue
+			}
+			if st.resolved {
+				k.fail(Negation, "%q says it still holds; a cited source says it no longer does", phrase)
+				return
+			}
+			for _, c := range st.conjs {
+				for t := range a.pos {
+					if c.neg[t] && c.negHead == t {
+						k.fail(Negation, "%q says it still holds; a cited source says it no longer does", phrase)
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// hedges fails a certain clause whose source hedges.
+func (k *checker) hedges(a *conj, need []cterm, u *unit, phrase string) {
+	if a.hedged {
+		return
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			if !c.hedged {
+				continue
+			}
+			eff := c.effTerms()
+			n, m := 0, 0
+			for _, t := range need {
+				if t.generic {
+					continue
+				}
+				m++
+				if t.in(eff) || t.number && c.hasValue(t.key) {
+					n++
+				}
+			}
+			if n >= 2 || (n >= 1 && n*2 >= m) {
+				k.fail(Modality, "%q is stated as certain; the source only supposes it", phrase)
+				return
+			}
+		}
+	}
+}
+
+// opposites fails a clause that uses the opposite of its source's word.
+func (k *checker) opposites(a *conj, u *unit, phrase string) {
+	claimWords := map[string]bool{}
+	for _, s := range k.cd.sents {
+		for i := s.from; i < s.to; i++ {
+			claimWords[k.cd.toks[i].lower] = true
+		}
+	}
+	srcWords := map[string]bool{}
+	for _, st := range u.sents {
+		for i := st.from; i < st.to; i++ {
+			srcWords[st.d.toks[i].lower] = true
+		}
+	}
+	for _, i := range a.toks {
+		w := k.cd.toks[i].lower
+		ops, ok := opposites[w]
+		if !ok || srcWords[w] {
+			continue
+		}
+		for _, o := range ops {
+			if srcWords[o] && !claimWords[o] {
+				k.fail(Opposite, "%q says %q where the source says %q", phrase, w, o)
+				return
+			}
+		}
+	}
+}
+
+// causes checks every cause the claim states.
+func (k *checker) causes() {
+	for _, l := range docLinks(k.cd) {
+		cause, effect := distinctiveSet(l.cause), distinctiveSet(l.effect)
+		if len(cause) == 0 {
+			continue
+		}
+		if !k.causeStated(cause, effect) {
+			k.fail(Causal, "no cited source gives %s as the cause", quoteList(sortedKeys(cause)))
+		}
+	}
+}
+
+func minus(a, b map[string]bool) map[string]bool {
+	m := map[string]bool{}
+	for t := range a {
+		if !b[t] {
+			m[t] = true
+		}
+	}
+	return m
+}
+
+func union(a, b map[string]bool) map[string]bool {
+	m := make(map[string]bool, len(a)+len(b))
+	addAll(m, a)
+	addAll(m, b)
+	return m
+}
+
+func distinctiveSet(m map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for t := range m {
+		if !genericLemmas[t] {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for t := range m {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// shareEither is the part of want found in a or b.
+func shareEither(want, a, b map[string]bool) float64 {
+	if len(want) == 0 {
+		return 1
+	}
+	n := 0
+	for t := range want {
+		if a[t] || b[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
+// share is the part of want found in have.
+func share(want, have map[string]bool) float64 {
+	if len(want) == 0 {
+		return 1
+	}
+	n := 0
+	for t := range want {
+		if have[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(want))
+}
+
+// causeStated reports whether one cited source states cause as the cause
+// of effect: a causal link of the source with the cause on its cause side
+// and the effect on its effect side, or a decision record that gives the
+// reason in its own words ("X happens. We decided to Y.").
+func (k *checker) causeStated(cause, effect map[string]bool) bool {
+	for _, s := range k.srcs {
+		for _, l := range s.links {
+			c, e := share(cause, l.cause), shareEither(effect, l.effect, l.scope)
+			if c >= 0.5 && (len(effect) == 0 || e >= 0.34) && c >= share(cause, l.effect) {
+				k.used[s] = true
+				return true
+			}
+		}
+	}
+	for _, s := range k.srcs {
+		all := s.all
+		// one memory that joins the two ("X; Y instead") states their link
+		if s.Kind == KindMemory && share(cause, all) >= 0.6 && share(minus(effect, cause), all) >= 0.6 && !k.causeElsewhere(s, cause) {
+			k.used[s] = true
+			return true
+		}
+		// so do two sentences of a record side by side ("Apple will not
+		// change this; we show a hint"), when the record names no other
+		// cause
+		if !k.causeElsewhere(s, cause) {
+			ss := s.d.sents
+			for i := range ss {
+				win := map[string]bool{}
+				for j := i; j < len(ss) && j <= i+3; j++ {
+					win = union(win, ss[j].terms)
+					if share(cause, win) >= 0.6 && share(minus(effect, cause), win) >= 0.6 {
+						k.used[s] = true
+						return true
+					}
+				}
+			}
+		}
+		for _, st := range s.d.sents {
+			if !st.decision && !(s.Type == agentmem.TypeDecision && s.Kind == KindMemory && s.Rationale == "") {
+				continue
+			}
+			if share(effect, st.terms) >= 0.5 && share(cause, all) >= 0.6 && !k.causeElsewhere(s, cause) {
+				k.used[s] = true
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// causeElsewhere reports whether the source states another cause for its
+// decision, which a decision's own words then cannot stand in for.
+func (k *checker) causeElsewhere(s *source, cause map[string]bool) bool {
+	for _, l := range s.links {
+		if share(cause, l.cause) < 0.5 && len(l.cause) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// docLinks is every causal link of a doc: those of its sentences, and a
+// root cause ("Root cause: X", "the cause was X") of the sentences before.
+func docLinks(d *doc) []link {
+	var out []link
+	for i, s := range d.sents {
+		for _, l := range s.links {
+			if len(l.effect) == 0 && i > 0 {
+				l.effect = d.sents[i-1].terms
+			}
+			out = append(out, l)
+		}
+		if s.rootCause {
+			effect := map[string]bool{}
+			for j := max(0, i-3); j < i; j++ {
+				addAll(effect, d.sents[j].terms)
+			}
+			cause := map[string]bool{}
+			for _, c := range s.conjs {
+				if c.verb >= 0 && beForms[d.toks[c.verb].lower] && containsTerm(c.left, lemma("cause")) {
+					addAll(cause, setOf(c.right))
+					continue
+				}
+				addAll(cause, setOf(c.own))
+			}
+			out = append(out, link{cause: cause, effect: effect})
+		}
+	}
+	return out
+}
+
+// status checks a blocker's status against the sources about it.
+func (k *checker) status() {
+	if k.claim.Type != agentmem.TypeBlocker || k.claim.Status == "" {
+		return
+	}
+	about := distinctiveSet(k.claimTerms)
+	if len(about) == 0 {
+		return
+	}
+	resolved, openRecord := false, false
+	for _, s := range k.srcs {
+		if s.Kind == KindMemory && s.Type == agentmem.TypeBlocker {
+			if share(about, s.all) >= 0.5 {
+				if s.Status == agentmem.StatusResolved {
+					resolved = true
+				}
+			}
+			continue
+		}
+		if overlapCount(about, s.all) < 2 && share(about, s.all) < 0.5 {
+			continue
+		}
+		// a record about the blocker: solved if a sentence about it, or
+		// one closing "the blocker", says so
+		solved := false
+		for _, st := range s.d.sents {
+			if !st.resolved {
+				continue
+			}
+			text := strings.ToLower(st.d.raw[st.d.toks[st.from].start:st.d.toks[st.to-1].end])
+			if overlapCount(about, st.terms) > 0 || strings.Contains(text, "blocker") {
+				solved = true
+			}
+		}
+		if solved {
+			resolved = true
+		} else if s.Kind == KindDaily {
+			openRecord = true
+		}
+	}
+	switch k.claim.Status {
+	case agentmem.StatusResolved:
+		if !resolved {
+			k.fail(StatusChange, "the blocker is marked resolved, but no cited source says it was solved")
+		}
+	default:
+		if resolved && !openRecord {
+			k.fail(StatusChange, "the blocker is marked open, but a cited source says it was solved")
+		}
+	}
+}
+
+func overlapCount(a, b map[string]bool) int {
+	n := 0
+	for t := range a {
+		if b[t] {
+			n++
+		}
+	}
+	return n
+}
+
+// confidence fails a pattern whose confidence exceeds that of the
+// patterns it restates.
+func (k *checker) confidence() {
+	if k.claim.Confidence == nil {
+		return
+	}
+	about := distinctiveSet(k.claimTerms)
+	for _, s := range k.srcs {
+		if s.Kind != KindMemory || s.Confidence == nil {
+			continue
+		}
+		if share(about, s.all) >= 0.5 && *k.claim.Confidence > *s.Confidence+0.001 {
+			k.fail(NumberContext, "confidence %.2f is higher than the %.2f of the pattern it restates", *k.claim.Confidence, *s.Confidence)
+			return
+		}
+	}
+}
+
+// clauseText is a clause as written, for details.
+func clauseText(d *doc, c *conj) string {
+	if len(c.toks) == 0 {
+		return ""
+	}
+	from, to := d.toks[c.toks[0]].start, d.toks[c.toks[len(c.toks)-1]].end
+	s := strings.Join(strings.Fields(d.raw[from:to]), " ")
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
+}

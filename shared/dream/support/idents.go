@@ -1,0 +1,257 @@
+package support
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Identifiers (code spans, paths, flags, names joined with - _ . : / @ =,
+// camelCase, names mixing letters and digits, commands such as
+// "make itest") must appear in a cited source as written: a model that
+// builds `make itest-postgres` out of "make itest" and "Postgres" invents a
+// command however familiar its words are.
+
+// ident is an identifier of a claim.
+type ident struct {
+	text string
+	// fold compares without case (names whose case is not part of them).
+	fold bool
+	// soft is set for plain hyphenated words ("read-only"), which may
+	// also be written apart or joined.
+	soft bool
+}
+
+var codeSpan = regexp.MustCompile("`([^`\n]+)`")
+
+// identifiers returns the identifiers of a claim's text.
+func identifiers(text string) []ident {
+	var out []ident
+	seen := map[string]bool{}
+	add := func(id ident) {
+		if id.text != "" && !seen[id.text] {
+			seen[id.text] = true
+			out = append(out, id)
+		}
+	}
+	for _, m := range codeSpan.FindAllStringSubmatch(text, -1) {
+		span := strings.Join(strings.Fields(m[1]), " ")
+		add(ident{text: span, fold: strings.ToLower(span) == span})
+	}
+	outside := codeSpan.ReplaceAllString(text, " ")
+	chunks := strings.Fields(outside)
+	for i, ch := range chunks {
+		w := trimChunk(ch)
+		if w == "" {
+			continue
+		}
+		lw := strings.ToLower(w)
+		if i+1 < len(chunks) && (commandWords[lw] || ambiguousCommands[lw] && i > 0 && commandLeads[strings.ToLower(trimChunk(chunks[i-1]))]) {
+			if arg := trimChunk(chunks[i+1]); arg != "" && !isStop(strings.ToLower(arg)) && !strings.ContainsAny(chunks[i], ",;:.") {
+				add(ident{text: w + " " + arg, fold: true})
+			}
+		}
+		if kind := identKind(w); kind != notIdent {
+			add(ident{text: w, fold: kind != strictIdent, soft: kind == softIdent})
+		}
+	}
+	return out
+}
+
+// trimChunk strips the punctuation around a whitespace-separated chunk.
+func trimChunk(s string) string {
+	s = strings.TrimLeft(s, "\"'([{“‘")
+	s = strings.TrimRight(s, "\"')]}.,;:!?”’")
+	return s
+}
+
+type identClass uint8
+
+const (
+	notIdent    identClass = iota
+	strictIdent            // compared as written
+	foldIdent              // compared without case
+	softIdent              // a plain hyphenated word
+)
+
+// identKind classifies a chunk.
+func identKind(w string) identClass {
+	if len(w) < 2 || isNumberChunk(w) {
+		return notIdent
+	}
+	if strings.ContainsAny(w, "/_=@#~$<>\\") || strings.Contains(w, "::") ||
+		(strings.HasPrefix(w, "-") && len(w) > 1 && unicode.IsLetter(rune(strings.TrimLeft(w, "-")[0]))) {
+		return strictIdent
+	}
+	if joinedBy(w, ".:") {
+		return strictIdent
+	}
+	camel := false
+	letters, digits := false, false
+	rs := []rune(w)
+	for i, r := range rs {
+		if i > 0 && unicode.IsUpper(r) && unicode.IsLower(rs[i-1]) {
+			camel = true
+		}
+		if unicode.IsDigit(r) {
+			digits = true
+		} else if unicode.IsLetter(r) {
+			letters = true
+		}
+	}
+	if strings.Contains(w, "-") && joinedBy(w, "-") {
+		for _, p := range strings.Split(w, "-") {
+			if !isLowerLetters(p) {
+				if camel || strings.ToLower(w) != w && !isCapitalised(w) {
+					return strictIdent
+				}
+				return foldIdent
+			}
+		}
+		return softIdent
+	}
+	switch {
+	case camel:
+		return strictIdent
+	case letters && digits && unicode.IsLetter(rs[0]):
+		return foldIdent
+	}
+	return notIdent
+}
+
+func isCapitalised(w string) bool {
+	rs := []rune(w)
+	return len(rs) > 1 && unicode.IsUpper(rs[0]) && strings.ToLower(string(rs[1:])) == string(rs[1:])
+}
+
+func isLowerLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// joinedBy reports whether one of seps stands between two letters or
+// digits of w.
+func joinedBy(w, seps string) bool {
+	rs := []rune(w)
+	for i := 1; i+1 < len(rs); i++ {
+		if strings.ContainsRune(seps, rs[i]) && isWordRune(rs[i-1]) && isWordRune(rs[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isNumberChunk reports whether a chunk is a number, a version or a
+// number with its unit ("3.11", "v1.2", "12-partition", "30s", "2.1%").
+func isNumberChunk(w string) bool {
+	w = strings.TrimSuffix(w, "%")
+	if versionPattern.MatchString(w) {
+		return true
+	}
+	if w == "" || !unicode.IsDigit(rune(w[0])) {
+		return false
+	}
+	m := numberPattern.FindStringSubmatch(w)
+	if m == nil {
+		return false
+	}
+	rest := m[2]
+	return rest == "" || isLetters(rest) || rest == ".x" ||
+		(strings.HasPrefix(rest, "-") && len(rest) > 1 && (unicode.IsLetter(rune(rest[1])) || isDigitByte(rest[1])))
+}
+
+// found reports whether the identifier appears in text (and, for a soft
+// one, in the words of d).
+func (id ident) found(text, lower string, d *doc) bool {
+	if id.fold {
+		if containsWord(lower, strings.ToLower(id.text)) {
+			return true
+		}
+	} else if containsWord(text, id.text) || firstFolded(text, id.text) {
+		return true
+	}
+	if id.soft {
+		return softFound(id.text, d)
+	}
+	return false
+}
+
+// containsWord reports whether sub occurs in s not as part of a longer
+// name (no letter, digit, - or _ right before or after it).
+func containsWord(s, sub string) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], sub)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(sub)
+		before := i == 0 || !nameByte(s[i-1]) && !(strings.IndexByte(":./", s[i-1]) >= 0 && i >= 2 && nameByte(s[i-2]))
+		// "lint" is not "lint:fix", nor "config" "config.toml"
+		after := end == len(s) || !nameByte(s[end]) && !(strings.IndexByte(":./=", s[end]) >= 0 && end+1 < len(s) && nameByte(s[end+1]))
+		if before && after {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func nameByte(c byte) bool {
+	return c == '-' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// firstFolded accepts an identifier whose first letter only changes case
+// (a sentence starting with it).
+func firstFolded(text, id string) bool {
+	rs := []rune(id)
+	if len(rs) < 2 {
+		return false
+	}
+	alt := string(unicode.ToLower(rs[0])) + string(rs[1:])
+	if alt == id {
+		alt = string(unicode.ToUpper(rs[0])) + string(rs[1:])
+	}
+	return containsWord(text, alt)
+}
+
+// softFound looks for the parts of a hyphenated word as consecutive words
+// of d, or joined into one.
+func softFound(w string, d *doc) bool {
+	parts := strings.Split(strings.ToLower(w), "-")
+	lemmas := make([]string, len(parts))
+	for i, p := range parts {
+		lemmas[i] = lemma(p)
+	}
+	key := compact(w)
+	for k := range d.toks {
+		t := d.toks[k]
+		if t.kind != tkWord {
+			continue
+		}
+		if t.compound && t.term == key {
+			return true
+		}
+		if t.term == key {
+			return true
+		}
+		ok := true
+		for i := range lemmas {
+			if k+i >= len(d.toks) || d.toks[k+i].kind != tkWord {
+				ok = false
+				break
+			}
+			if t := d.toks[k+i]; t.term != lemmas[i] && t.lower != parts[i] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,403 @@
+package support
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A number is checked with its context: the same value must appear in a
+// cited source, with a compatible unit, and no other number of the cited
+// sources may fit the claim's words better. "Tokens expire after 200 h"
+// fails where the sources say "tokens expire after 24 h" and "a batch size
+// of 200": 200 is there, but the words around it in the claim are the
+// words around 24.
+
+// numOcc is one number of a text, with the words around it.
+type numOcc struct {
+	value   string
+	raw     string
+	unit    string
+	measure bool
+	per     string // the time unit of a rate
+	// clause holds the terms of the number's own clause.
+	clause map[string]bool
+	// pairFrom is, for the "to" number of "from X to Y", the value X:
+	// the value it replaces, which is no rival.
+	pairFrom string
+	// ctx weighs the terms around the number by closeness (1 next to it,
+	// less further away); "<from>" and "<to>" mark a number after "from"
+	// or "to", "#v" another number v of the same clause.
+	ctx map[string]float64
+}
+
+// numbers collects the numbers of a doc with their contexts.
+func (d *doc) numbers() []numOcc {
+	var out []numOcc
+	for _, s := range d.sents {
+		for _, c := range s.conjs {
+			for j, k := range c.toks {
+				t := d.toks[k]
+				if t.kind != tkNumber {
+					continue
+				}
+				n := numOcc{value: t.value, raw: t.raw, unit: t.unit, measure: t.measure, per: t.per, ctx: c.numberContext(j), clause: c.effTerms()}
+				if n.ctx["<to>"] > 0 {
+					for jj := j - 1; jj >= 0 && jj >= j-4; jj-- {
+						if p := d.toks[c.toks[jj]]; p.kind == tkNumber {
+							n.pairFrom = p.value
+							break
+						}
+					}
+				}
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// numberContext weighs the conjunct's terms by their distance (in words
+// that carry a term) to the number at position j, up to maxNumberDistance.
+// A noun nearer to another number of the conjunct is that number's,
+// unless the two numbers stand side by side ("from 1.28 to 1.29"). The
+// subject of an active verb is the agent, not what the number measures:
+// it counts only next to the number. Inherited terms count as far away.
+func (c *conj) numberContext(j int) map[string]float64 {
+	toks := c.s.d.toks
+	ctx := map[string]float64{}
+	add := func(term string, w float64) {
+		if term != "" && ctx[term] < w {
+			ctx[term] = w
+		}
+	}
+	// slots: the positions of words with a term and of numbers
+	var slots []int
+	self := -1
+	var numSlots []int
+	for i, k := range c.toks {
+		t := toks[k]
+		if t.kind == tkNumber || t.term != "" {
+			if i == j {
+				self = len(slots)
+			}
+			if t.kind == tkNumber {
+				numSlots = append(numSlots, len(slots))
+			}
+			slots = append(slots, i)
+		}
+	}
+	// comma segments: a term beyond a comma, next to another number, is
+	// that number's ("180 ms, with X the slowest at 600 ms")
+	segment := make([]int, len(c.toks))
+	seg := 0
+	for i, k := range c.toks {
+		if toks[k].raw == "," {
+			seg++
+		}
+		segment[i] = seg
+	}
+	segHasOther := map[int]bool{}
+	for _, ns := range numSlots {
+		if ns != self {
+			segHasOther[segment[slots[ns]]] = true
+		}
+	}
+	paired := func(ns int) bool {
+		if abs(ns-self) != 1 {
+			return false
+		}
+		a, b := slots[min(ns, self)], slots[max(ns, self)]
+		for i := a + 1; i < b; i++ {
+			if toks[c.toks[i]].kind == tkPunct {
+				return false
+			}
+		}
+		return true
+	}
+	active := c.verb >= 0 && !beForms[toks[c.verb].lower] && !c.passive
+	for si, i := range slots {
+		if si == self {
+			continue
+		}
+		d := abs(si - self)
+		t := toks[c.toks[i]]
+		if t.kind == tkNumber {
+			if d <= maxNumberDistance {
+				add("#"+t.value, 1/float64(1+d))
+			}
+			continue
+		}
+		if d > maxNumberDistance {
+			continue
+		}
+		subjectSide := active && i < c.verbPos() && d > 2
+		if segment[i] != segment[j] && segHasOther[segment[i]] {
+			continue
+		}
+		if !verbLemmas[t.term] {
+			nearer := false
+			for _, ns := range numSlots {
+				if ns != self && !paired(ns) && abs(si-ns) < d {
+					nearer = true
+				}
+			}
+			if nearer {
+				continue
+			}
+		}
+		w := 1 / float64(1+d)
+		if subjectSide {
+			w /= 2 // the agent of an active verb, not what is measured
+		}
+		if verbLemmas[t.term] {
+			w *= 0.6 // "took 61 ms" and "takes 14 ms": verbs tell less
+		}
+		add(t.term, w)
+		for _, p := range t.parts {
+			add(p, w*0.8)
+		}
+	}
+	if !active {
+		for _, t := range c.inherited {
+			add(t, 1.0/6)
+		}
+	}
+	for _, t := range c.context {
+		add(t, 1.0/6)
+	}
+	// "from X to Y": which end a number is
+	if j > 0 {
+		switch prev := toks[c.toks[j-1]]; {
+		case prev.isWord("from") && c.hasAfter(j, "to"):
+			add("<from>", 1)
+		case prev.isWord("to") && c.hasBefore(j-1, "from"):
+			add("<to>", 1)
+		}
+	}
+	return ctx
+}
+
+// hasAfter reports whether the word w follows position j in the conjunct.
+func (c *conj) hasAfter(j int, w string) bool {
+	for _, k := range c.toks[j+1:] {
+		if c.s.d.toks[k].isWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBefore reports whether the word w precedes position j.
+func (c *conj) hasBefore(j int, w string) bool {
+	for _, k := range c.toks[:j] {
+		if c.s.d.toks[k].isWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// verbPos is the position of the conjunct's verb in its tokens, or -1.
+func (c *conj) verbPos() int {
+	for i, k := range c.toks {
+		if k == c.verb {
+			return i
+		}
+	}
+	return -1
+}
+
+// shape tells versions and decimals (with a dot), times (with a colon)
+// and whole numbers apart.
+func shape(v string) byte {
+	switch {
+	case strings.Contains(v, ":"):
+		return ':'
+	case strings.Contains(v, "."):
+		return '.'
+	}
+	return '0'
+}
+
+// maxNumberDistance bounds the words that are a number's context.
+const maxNumberDistance = 5
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// dimension of a unit of measure: units of one dimension compete.
+func dimension(unit string) string {
+	switch unit {
+	case "ns", "us", "ms", "s", "min", "h", "d", "w", "mo", "y":
+		return dimensionOf(unit)
+	case "b", "kb", "mb", "gb", "tb", "pb", "kib", "mib", "gib", "tib":
+		return "size"
+	case "usd", "eur":
+		return "money"
+	}
+	return unit
+}
+
+// sameValue compares two normalised values. Versions are strings: 3.10
+// is not 3.1.
+func sameValue(a, b string) bool { return a == b }
+
+// unitsAgree reports whether a source's number can be the claim's: units
+// of measure must be equal; a counted noun must agree with a unit of
+// measure only when the source speaks of that noun.
+func unitsAgree(claim, src numOcc) bool {
+	if claim.per != "" && src.per != "" && claim.per != src.per {
+		return false // 20 per minute is not 20 per second
+	}
+	switch {
+	case claim.measure && src.unit == "":
+		return false // "0.03%" is not the bare "p = 0.03"
+	case claim.unit == "" || src.unit == "":
+		return true
+	case claim.measure && src.measure:
+		return claim.unit == src.unit
+	case claim.measure != src.measure:
+		noun := claim.unit
+		ctx := src.ctx
+		if claim.measure {
+			noun, ctx = src.unit, claim.ctx
+		}
+		return ctx[noun] >= 1.0/3
+	}
+	return true
+}
+
+// competes reports whether another number of the sources could have been
+// the claim's (same kind of quantity).
+func competes(claim, other numOcc) bool {
+	if shape(claim.value) != shape(other.value) {
+		return false // a version is no rival of a count
+	}
+	switch {
+	case claim.measure:
+		return other.measure && dimension(claim.unit) == dimension(other.unit)
+	case claim.unit == "" || other.unit == "":
+		return true
+	case !claim.measure && !other.measure:
+		return true
+	}
+	return false
+}
+
+// checkNumber tests one number of a claim against the numbers of the
+// cited sources. It returns "" when the number is supported, else the
+// class and a detail.
+func checkNumber(c numOcc, srcs []*source) (Class, string) {
+	same, compatible := 0, 0
+	for _, s := range srcs {
+		for _, o := range s.nums {
+			if sameValue(o.value, c.value) {
+				same++
+				if unitsAgree(c, o) {
+					compatible++
+				}
+			}
+		}
+	}
+	switch {
+	case same == 0:
+		return NumberMissing, numberMissingDetail
+	case compatible == 0:
+		return NumberContext, fmt.Sprintf("%s appears in the sources, but not as %s %s", c.raw, c.value, unitName(c))
+	}
+	// the claim's context as a vector, and each candidate's weights on it
+	type term struct {
+		t string
+		w float64
+	}
+	var ctx []term
+	for t, w := range c.ctx {
+		ctx = append(ctx, term{t, w})
+	}
+	vec := func(o numOcc) []float64 {
+		v := make([]float64, len(ctx))
+		for i, t := range ctx {
+			v[i] = o.ctx[t.t]
+		}
+		return v
+	}
+	type cand struct {
+		o numOcc
+		v []float64
+	}
+	var ones []cand
+	for _, s := range srcs {
+		for _, o := range s.nums {
+			if sameValue(o.value, c.value) && unitsAgree(c, o) {
+				ones = append(ones, cand{o, vec(o)})
+			}
+		}
+	}
+	alive := make([]bool, len(ones))
+	for i := range alive {
+		alive[i] = true
+	}
+	var beaten numOcc
+	v2 := make([]float64, len(ctx))
+	for _, s := range srcs {
+		for _, o2 := range s.nums {
+			if sameValue(o2.value, c.value) || !competes(c, o2) {
+				continue
+			}
+			bound := 0.0
+			for i, t := range ctx {
+				v2[i] = o2.ctx[t.t]
+				bound += t.w * v2[i]
+			}
+			if bound <= 0.1 {
+				continue // shares too little with the claim to fit it better
+			}
+			any := false
+			for j, o1 := range ones {
+				if !alive[j] {
+					continue
+				}
+				if o2.value == o1.o.pairFrom {
+					any = true
+					continue // the value the source says it replaced
+				}
+				var adv2, adv1 float64
+				for i, t := range ctx {
+					if t.t == c.unit && o1.o.unit == "" {
+						continue // "kept the pool at 20" counts connections too
+					}
+					switch d := v2[i] - o1.v[i]; {
+					case d > 0 && !o1.o.clause[t.t]:
+						adv2 += t.w * d
+					case d < 0:
+						adv1 -= t.w * d
+					}
+				}
+				if adv2-adv1 > 0.1 {
+					alive[j], beaten = false, o2
+				} else {
+					any = true
+				}
+			}
+			if !any {
+				return NumberContext, fmt.Sprintf("the words around %s belong to %s in the sources", c.raw, beaten.raw)
+			}
+		}
+	}
+	return "", ""
+}
+
+// numberMissingDetail is the detail of NumberMissing (the diary has
+// always said it so).
+const numberMissingDetail = "a number not in the sources"
+
+func unitName(n numOcc) string {
+	if n.unit == "" {
+		return "a bare number"
+	}
+	return n.unit
+}

@@ -1,0 +1,320 @@
+package support_test
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dream/support"
+	"github.com/agentmem/agentmem/shared/search"
+)
+
+var (
+	qualityMarkdown = flag.Bool("quality.markdown", false, "print the figures as the Markdown tables of docs/BENCHMARKS.md")
+	qualityShow     = flag.String("quality.show", "", "list the cases judged wrongly in this split (tune, holdout or all) and mode (cited or pool), e.g. tune/cited")
+)
+
+// labelled is testdata/claims.json.
+type labelled struct {
+	Projects []struct {
+		Name    string
+		Kind    string
+		Split   string
+		Sources []struct {
+			ID, Kind, Type, Title, Content, Rationale, Status, Trigger, Context, Solution string
+			Confidence                                                                    *float64
+		}
+	}
+	Cases []labelledCase
+}
+
+type labelledCase struct {
+	ID, Project, Split, Label, Class string
+	Claim                            struct {
+		Type, Content, Rationale, Status, Trigger, Context, Solution string
+		Confidence                                                   *float64
+	}
+	Cites []string
+}
+
+func (c labelledCase) claim() support.Claim {
+	return support.Claim{Type: agentmem.Type(c.Claim.Type), Content: c.Claim.Content, Rationale: c.Claim.Rationale,
+		Status: c.Claim.Status, Trigger: c.Claim.Trigger, Context: c.Claim.Context, Solution: c.Claim.Solution, Confidence: c.Claim.Confidence}
+}
+
+func loadLabelled(t testing.TB) (labelled, map[string][]support.Source) {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/claims.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var set labelled
+	if err := json.Unmarshal(raw, &set); err != nil {
+		t.Fatalf("testdata/claims.json: %v", err)
+	}
+	pools := map[string][]support.Source{}
+	for _, p := range set.Projects {
+		for _, s := range p.Sources {
+			pools[p.Name] = append(pools[p.Name], support.Source{ID: s.ID, Kind: support.Kind(s.Kind), Title: s.Title, Text: s.Content,
+				Type: agentmem.Type(s.Type), Status: s.Status, Rationale: s.Rationale, Trigger: s.Trigger, Context: s.Context,
+				Solution: s.Solution, Confidence: s.Confidence})
+		}
+	}
+	// crowd: every project's sources at once (ids prefixed), a scope much
+	// larger than one project's with many unrelated numbers and names
+	for _, p := range set.Projects {
+		for _, s := range pools[p.Name] {
+			s.ID = p.Name + "/" + s.ID
+			pools[crowdKey] = append(pools[crowdKey], s)
+		}
+	}
+	return set, pools
+}
+
+// crowdKey names the pool of every project's sources.
+const crowdKey = "*"
+
+// judged is one case's outcome.
+type judged struct {
+	labelledCase
+	mode    string // cited: against the sources the case cites; pool: against its project's every source
+	dropped bool
+	verdict support.Verdict
+}
+
+func (j judged) right() bool { return j.dropped == (j.Label == "fabricated") }
+
+// judgeAll runs every case in both modes with judge.
+func judgeAll(set labelled, pools map[string][]support.Source, judge func(c labelledCase, pool []support.Source, cited []string) (bool, support.Verdict)) []judged {
+	var out []judged
+	for _, c := range set.Cases {
+		for _, mode := range []string{"cited", "pool", "crowd"} {
+			cites := c.Cites
+			pool := pools[c.Project]
+			switch mode {
+			case "pool":
+				cites = nil
+			case "crowd":
+				cites, pool = nil, pools[crowdKey]
+			}
+			dropped, v := judge(c, pool, cites)
+			out = append(out, judged{labelledCase: c, mode: mode, dropped: dropped, verdict: v})
+		}
+	}
+	return out
+}
+
+// figures sums judged cases: faithful kept and fabricated dropped, by class.
+type figures struct {
+	faithful, kept, fabricated, dropped int
+	byClass                             map[string][2]int // class -> right, total
+}
+
+func sum(js []judged, split, mode string) figures {
+	f := figures{byClass: map[string][2]int{}}
+	for _, j := range js {
+		if (split != "all" && j.Split != split) || j.mode != mode {
+			continue
+		}
+		bc := f.byClass[j.Class]
+		bc[1]++
+		if j.right() {
+			bc[0]++
+		}
+		f.byClass[j.Class] = bc
+		if j.Label == "faithful" {
+			f.faithful++
+			if !j.dropped {
+				f.kept++
+			}
+		} else {
+			f.fabricated++
+			if j.dropped {
+				f.dropped++
+			}
+		}
+	}
+	return f
+}
+
+func pct(n, d int) float64 {
+	if d == 0 {
+		return 0
+	}
+	return float64(n) * 100 / float64(d)
+}
+
+func (f figures) keptPct() float64    { return pct(f.kept, f.faithful) }
+func (f figures) droppedPct() float64 { return pct(f.dropped, f.fabricated) }
+
+// corpora caches one corpus per project pool.
+type corpora map[string]*support.Corpus
+
+func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
+	if c, ok := cs[project]; ok {
+		return c
+	}
+	c := support.NewCorpus(pool)
+	cs[project] = c
+	return c
+}
+
+// TestLabelledSetFigures runs the support test over the labelled set
+// (testdata/claims.json: 512 claims from 16 projects, 264 faithful and
+// 248 fabricated; 3 projects held out while the test was built) in three
+// modes: against the sources each claim cites, against its project's
+// every source (what today's dream, which has no citations, checks
+// against), and against every project's sources at once (a crowded
+// scope).
+// It asserts issue 10's aim on the set and floors on each part, and
+// compares with the word-overlap guard the test replaced.
+func TestLabelledSetFigures(t *testing.T) {
+	set, pools := loadLabelled(t)
+	if n := len(set.Cases); n < 150 {
+		t.Fatalf("the labelled set has %d cases, want at least 150", n)
+	}
+	cs := corpora{}
+	js := judgeAll(set, pools, func(c labelledCase, pool []support.Source, cited []string) (bool, support.Verdict) {
+		key := c.Project
+		if len(pool) > 0 && strings.Contains(pool[0].ID, "/") {
+			key = crowdKey
+		}
+		v := cs.get(key, pool).Check(c.claim(), cited...)
+		return !v.Supported, v
+	})
+	old := judgeAll(set, pools, func(c labelledCase, pool []support.Source, cited []string) (bool, support.Verdict) {
+		return !overlapGuard(c.claim(), pool, cited), support.Verdict{}
+	})
+	if *qualityMarkdown {
+		printMarkdown(js, old)
+	}
+	if *qualityShow != "" {
+		split, mode, _ := strings.Cut(*qualityShow, "/")
+		if mode == "" {
+			mode = "cited"
+		}
+		for _, j := range js {
+			if (split == "all" || j.Split == split) && j.mode == mode && !j.right() {
+				t.Logf("%s %s/%s: %s %q -> supported=%v %s: %s", j.ID, j.Label, j.Class, j.Claim.Type, claimLine(j), j.verdict.Supported, j.verdict.Class, j.verdict.Detail)
+			}
+		}
+	}
+	// The aim of issue 10 on the whole set, citations as the operations
+	// format gives them: at least 85% of fabrications dropped with at
+	// least 95% of faithful claims kept. The other rows are floors a
+	// little under the figures measured (docs/BENCHMARKS.md), so that a
+	// regression fails; the last column checks the set stays hard for the
+	// word-overlap guard.
+	floors := []struct {
+		split, mode      string
+		kept, dropped    float64
+		oldDroppedAtMost float64
+	}{
+		{"all", "cited", 95, 95, 20},
+		{"tune", "cited", 97, 97, 20},
+		{"holdout", "cited", 90, 90, 20},
+		{"all", "pool", 95, 95, 20},
+		{"holdout", "pool", 88, 90, 20},
+		{"all", "crowd", 93, 95, 20},
+	}
+	for _, fl := range floors {
+		f, o := sum(js, fl.split, fl.mode), sum(old, fl.split, fl.mode)
+		t.Logf("%s/%s: faithful kept %d/%d (%.1f%%), fabricated dropped %d/%d (%.1f%%); word-overlap guard: kept %.1f%%, dropped %.1f%%",
+			fl.split, fl.mode, f.kept, f.faithful, f.keptPct(), f.dropped, f.fabricated, f.droppedPct(), o.keptPct(), o.droppedPct())
+		if f.keptPct() < fl.kept {
+			t.Errorf("%s/%s: faithful kept %.1f%%, want at least %.0f%%", fl.split, fl.mode, f.keptPct(), fl.kept)
+		}
+		if f.droppedPct() < fl.dropped {
+			t.Errorf("%s/%s: fabricated dropped %.1f%%, want at least %.0f%%", fl.split, fl.mode, f.droppedPct(), fl.dropped)
+		}
+		if o.droppedPct() > fl.oldDroppedAtMost {
+			t.Errorf("%s/%s: the word-overlap guard drops %.1f%% of the fabrications; the set is meant to be hard for it", fl.split, fl.mode, o.droppedPct())
+		}
+	}
+}
+
+func claimLine(j judged) string {
+	s := j.Claim.Content
+	if j.Claim.Rationale != "" {
+		s += " (why: " + j.Claim.Rationale + ")"
+	}
+	if j.Claim.Status != "" {
+		s = "[" + j.Claim.Status + "] " + s
+	}
+	return s
+}
+
+func printMarkdown(js, old []judged) {
+	fmt.Println("| split | mode | faithful kept | fabricated dropped | word-overlap guard: kept / dropped |")
+	fmt.Println("|---|---|---|---|---|")
+	for _, split := range []string{"tune", "holdout", "all"} {
+		for _, mode := range []string{"cited", "pool", "crowd"} {
+			f, o := sum(js, split, mode), sum(old, split, mode)
+			fmt.Printf("| %s | %s | %d/%d (%.1f%%) | %d/%d (%.1f%%) | %.1f%% / %.1f%% |\n", split, mode, f.kept, f.faithful, f.keptPct(),
+				f.dropped, f.fabricated, f.droppedPct(), o.keptPct(), o.droppedPct())
+		}
+	}
+	fmt.Println()
+	var classes []string
+	labels := map[string]string{}
+	for _, j := range js {
+		if _, ok := labels[j.Class]; !ok {
+			classes = append(classes, j.Class)
+			labels[j.Class] = j.Label
+		}
+	}
+	sort.SliceStable(classes, func(a, b int) bool { return labels[classes[a]] > labels[classes[b]] })
+	fmt.Println("| label | class | tune, cited | holdout, cited | tune, pool | holdout, pool | all, crowd |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, c := range classes {
+		row := fmt.Sprintf("| %s | %s |", labels[c], c)
+		for _, sm := range [][2]string{{"tune", "cited"}, {"holdout", "cited"}, {"tune", "pool"}, {"holdout", "pool"}, {"all", "crowd"}} {
+			bc := sum(js, sm[0], sm[1]).byClass[c]
+			row += fmt.Sprintf(" %d/%d |", bc[0], bc[1])
+		}
+		fmt.Println(row)
+	}
+}
+
+// overlapGuard is the support test this package replaced (word overlap of
+// at least 0.75 with the sources, every term with a digit found), kept
+// here to measure the difference.
+func overlapGuard(c support.Claim, pool []support.Source, cited []string) bool {
+	vocab := map[string]bool{}
+	want := map[string]bool{}
+	for _, id := range cited {
+		want[id] = true
+	}
+	for _, s := range pool {
+		if len(cited) > 0 && !want[s.ID] {
+			continue
+		}
+		for _, f := range []string{s.Title, s.Text, s.Rationale, s.Trigger, s.Context, s.Solution} {
+			for _, t := range search.Tokenize(f) {
+				vocab[t] = true
+			}
+		}
+	}
+	terms, found, digitMissing := 0, 0, false
+	seen := map[string]bool{}
+	for _, f := range []string{c.Content, c.Rationale, c.Trigger, c.Context, c.Solution} {
+		for _, t := range search.Tokenize(f) {
+			if seen[t] {
+				continue
+			}
+			seen[t] = true
+			terms++
+			if vocab[t] {
+				found++
+			} else if strings.ContainsAny(t, "0123456789") {
+				digitMissing = true
+			}
+		}
+	}
+	return terms > 0 && float64(found)/float64(terms) >= 0.75 && !digitMissing
+}

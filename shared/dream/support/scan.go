@@ -1,0 +1,377 @@
+package support
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/agentmem/agentmem/shared/search"
+)
+
+// The first layer of reading a text: tokens. A word is letters and
+// digits joined by - _ . : / @ = + (so identifiers stay whole), a number
+// keeps its unit ("30s", "12-partition", "15 minutes", "20 requests per
+// minute"), and every word gets its term (see lemma).
+
+type tokKind uint8
+
+const (
+	tkWord tokKind = iota
+	tkNumber
+	tkPunct
+)
+
+// token is one word, number or punctuation mark.
+type token struct {
+	kind       tokKind
+	raw        string // as written
+	lower      string // lower case, apostrophes dropped
+	start, end int    // byte offsets in the text
+	code       bool   // inside a `code span`
+	spaceAfter bool   // followed by white space (or the end)
+
+	// words
+	term     string   // the term ("" for stopwords, cues, single letters)
+	parts    []string // a compound's parts, as terms
+	compound bool     // joined with - _ . : / @ = or camelCase
+	negLex   bool     // a negative word ("disabled"): its term is negated
+	unitWord bool     // consumed as the unit of the number before it
+
+	// numbers
+	value string // normalised value
+	unit  string // canonical unit of measure, or the lemma of the noun counted
+	per   string // the unit of time of a rate ("20 requests per minute": "min")
+	// measure is set when unit is a unit of measure (ms, h, GiB, %...).
+	measure bool
+}
+
+func (t *token) isWord(w string) bool { return t.kind == tkWord && t.lower == w }
+
+// scan splits s into tokens.
+func scan(s string) []token {
+	var toks []token
+	code := false
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '`':
+			code = !code
+			i += size
+		case r == '\n':
+			toks = append(toks, token{kind: tkPunct, raw: "\n", lower: "\n", start: i, end: i + 1, spaceAfter: true})
+			i += size
+		case r == '%' && len(toks) > 0 && toks[len(toks)-1].kind == tkNumber && toks[len(toks)-1].end == i && toks[len(toks)-1].unit == "":
+			n := &toks[len(toks)-1]
+			n.unit, n.measure, n.end = "%", true, i+1
+			i += size
+		case isWordRune(r):
+			j := scanWord(s, i)
+			toks = append(toks, makeWord(s, i, j, code))
+			i = j
+		case strings.ContainsRune(",;:.!?()[]", r) && !code:
+			// (punctuation inside a code span is part of the code)
+			toks = append(toks, token{kind: tkPunct, raw: string(r), lower: string(r), start: i, end: i + size, code: code})
+			i += size
+		case r == '$' || r == '€':
+			i += size
+		default:
+			i += size
+		}
+		if n := len(toks); n > 0 && toks[n-1].end <= i {
+			toks[n-1].spaceAfter = i >= len(s) || isSpaceAt(s, toks[n-1].end)
+		}
+	}
+	for k := range toks {
+		toks[k].spaceAfter = toks[k].end >= len(s) || isSpaceAt(s, toks[k].end)
+	}
+	// "no longer" is a negation, not a length
+	for k := 1; k < len(toks); k++ {
+		if toks[k].lower == "longer" && toks[k-1].lower == "no" {
+			toks[k].term = ""
+		}
+	}
+	attachUnits(toks)
+	return toks
+}
+
+func isSpaceAt(s string, i int) bool {
+	if i >= len(s) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsSpace(r) || r == '`'
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// scanWord returns the end of the word starting at i: letters and digits,
+// joined by - _ . : / @ = + and apostrophes between two of them, and by a
+// comma between digit groups (1,200).
+func scanWord(s string, i int) int {
+	j := i
+	allDigits := true
+	for j < len(s) {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if isWordRune(r) {
+			if !unicode.IsDigit(r) {
+				allDigits = false
+			}
+			j += size
+			continue
+		}
+		if j+size >= len(s) {
+			break
+		}
+		next, _ := utf8.DecodeRuneInString(s[j+size:])
+		switch {
+		case r == ',' && allDigits && j+4 <= len(s) && isDigits(s[j+1:j+4]) && (j+4 == len(s) || !isDigitByte(s[j+4])):
+			j += size
+			continue
+		case strings.ContainsRune("-_.:/@=+", r) && isWordRune(next):
+			j += size
+			continue
+		case (r == '\'' || r == '’') && unicode.IsLetter(next):
+			j += size
+			continue
+		}
+		break
+	}
+	return j
+}
+
+func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigitByte(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+var numberPattern = regexp.MustCompile(`^(\d+(?:,\d{3})*(?:[.:]\d+)*)(.*)$`)
+var versionPattern = regexp.MustCompile(`^[vV](\d+(?:\.\d+)*)$`)
+
+// makeWord classifies the word s[i:j]: a number (with its attached unit),
+// a compound or a plain word.
+func makeWord(s string, i, j int, code bool) token {
+	raw := s[i:j]
+	t := token{kind: tkWord, raw: raw, start: i, end: j, code: code}
+	t.lower = lowerNoApostrophe(raw)
+	if unicode.IsDigit(rune(raw[0])) {
+		if m := numberPattern.FindStringSubmatch(raw); m != nil {
+			rest := m[2]
+			value := strings.ReplaceAll(m[1], ",", "")
+			switch {
+			case rest == "":
+				return number(t, value, "")
+			case rest == ".x" || rest == ".X":
+				return number(t, value+".x", "")
+			case isLetters(rest):
+				return number(t, value, rest)
+			case rest[0] == '-' && len(rest) > 1 && isDigitByte(rest[1]):
+				return number(t, strings.ReplaceAll(raw, ",", ""), "")
+			case rest[0] == '-' && len(rest) > 1 && unicode.IsLetter(rune(rest[1])):
+				unit := rest[1:]
+				if k := strings.IndexAny(unit, "-_./"); k > 0 {
+					unit = unit[:k]
+				}
+				return number(t, value, unit)
+			}
+		}
+	}
+	if m := versionPattern.FindStringSubmatch(raw); m != nil {
+		return number(t, m[1], "")
+	}
+	if v, ok := numberWords[t.lower]; ok {
+		unit := ""
+		if t.lower == "twice" || t.lower == "thrice" {
+			unit = "x"
+		}
+		return number(t, v, unit)
+	}
+	if isCompound(raw) {
+		t.compound = true
+		t.term = compact(raw)
+		t.parts = partTerms(raw)
+		return t
+	}
+	w := t.lower
+	if pos, ok := negatedLemmas[w]; ok {
+		t.negLex = true
+		w = pos
+	}
+	if isAcronym(raw) && len(raw) >= 2 && isStop(w) {
+		t.term = w + "_" // "the US" is no "us"
+		return t
+	}
+	if isStop(w) || isCue(t.lower) || utf8.RuneCountInString(w) < 2 {
+		return t
+	}
+	t.term = lemma(w)
+	return t
+}
+
+// lowerNoApostrophe lower-cases a word and drops its apostrophes
+// ("Don't" -> "dont").
+func lowerNoApostrophe(s string) string {
+	if !strings.ContainsAny(s, "'’") {
+		return strings.ToLower(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r != '\'' && r != '’' {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+func isLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// number makes t a number token with value and an attached unit.
+func number(t token, value, unit string) token {
+	t.kind = tkNumber
+	if strings.EqualFold(unit, "k") && isDigits(value) {
+		value += "000"
+		unit = ""
+	}
+	t.value = strings.TrimLeft(value, "vV")
+	if unit != "" {
+		if u, ok := measureUnits[strings.ToLower(unit)]; ok {
+			t.unit, t.measure = u, true
+		} else {
+			t.unit = lemma(strings.ToLower(unit))
+		}
+	}
+	return t
+}
+
+// attachUnits gives a number without a unit the word after it: a unit of
+// measure ("15 minutes", which then is no term of its own) or the noun it
+// counts ("12 partitions").
+func attachUnits(toks []token) {
+	for k := range toks {
+		n := &toks[k]
+		if n.kind != tkNumber || n.unit != "" || k+1 >= len(toks) {
+			continue
+		}
+		next := &toks[k+1]
+		if next.kind != tkWord {
+			continue
+		}
+		if u, ok := measureUnits[next.lower]; ok && !next.compound {
+			n.unit, n.measure = u, true
+			next.unitWord, next.term = true, ""
+			continue
+		}
+		if next.term != "" && !next.compound && !strings.HasSuffix(next.lower, "ed") {
+			n.unit = next.term // "20 requests": after a number, a noun
+		}
+	}
+	// rates: "per minute", "a second", "/s" after the number or its unit
+	for k := range toks {
+		n := &toks[k]
+		if n.kind != tkNumber {
+			continue
+		}
+		j := k + 1
+		if j < len(toks) && toks[j].kind == tkWord && (toks[j].unitWord || toks[j].term == n.unit && n.unit != "") {
+			j++
+		}
+		if j+1 < len(toks) && toks[j].kind == tkWord && (toks[j].lower == "per" || toks[j].lower == "a" || toks[j].lower == "an" || toks[j].lower == "each" || toks[j].lower == "every") {
+			if u, ok := measureUnits[toks[j+1].lower]; ok && dimensionOf(u) == "time" {
+				n.per = u
+			}
+		}
+	}
+}
+
+// dimensionOf is the dimension of a canonical unit of measure.
+func dimensionOf(u string) string {
+	switch u {
+	case "ns", "us", "ms", "s", "min", "h", "d", "w", "mo", "y":
+		return "time"
+	}
+	return u
+}
+
+// isCompound reports whether a word is an identifier-like compound: joined
+// by punctuation, camelCase, or letters and digits mixed after a letter.
+func isCompound(w string) bool {
+	if strings.ContainsAny(w, "-_.:/@=+") {
+		return true
+	}
+	prev := rune(0)
+	letters, digits := false, false
+	for i, r := range w {
+		if i > 0 && unicode.IsUpper(r) && unicode.IsLower(prev) {
+			return true
+		}
+		if unicode.IsDigit(r) {
+			digits = true
+		} else {
+			letters = true
+		}
+		prev = r
+	}
+	return letters && digits
+}
+
+// partTerms splits a compound at its joiners and case changes and returns
+// the terms of its parts.
+func partTerms(w string) []string {
+	var parts []string
+	var cur []rune
+	flush := func() {
+		if len(cur) == 0 {
+			return
+		}
+		p := strings.ToLower(string(cur))
+		cur = cur[:0]
+		if isStop(p) || utf8.RuneCountInString(p) < 2 {
+			return
+		}
+		if isLetters(p) {
+			p = lemma(p)
+		}
+		parts = append(parts, p)
+	}
+	rs := []rune(w)
+	for i, r := range rs {
+		switch {
+		case !isWordRune(r):
+			flush()
+			continue
+		case i > 0 && unicode.IsUpper(r) && unicode.IsLower(rs[i-1]):
+			flush()
+		case i > 0 && unicode.IsUpper(r) && unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return parts
+}
+
+func isStop(w string) bool {
+	return search.IsStopword(w) || functionWords[w]
+}
+
+// isCue reports whether a word is read as a cue (negation, hedge,
+// causal or decision word) rather than as a term.
+func isCue(w string) bool {
+	return negationWords[w] || hedgeWords[w] || decisionWords[w] || causalWords[w] || w == "still"
+}
+
+var causalWords = words(`because therefore thus hence consequently why reason`)

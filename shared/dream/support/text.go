@@ -1,0 +1,1243 @@
+package support
+
+import (
+	"strings"
+	"unicode"
+)
+
+// A text is read in three layers: tokens (words, numbers, punctuation;
+// scan.go), sentences (split at full stops, semicolons and line breaks)
+// and, within a sentence, conjuncts: the clauses and coordinated parts a
+// fact is made of ("A does X, and B does Y"; "X because Y"; "X, not Y").
+// Each conjunct knows its subject, its verb, which of its terms are
+// negated, whether it is hedged and what role a connective gives it (a
+// cause, an effect, a rejected alternative).
+
+// doc is an analysed text.
+type doc struct {
+	source bool
+	raw    string
+	toks   []token
+	sents  []*sent
+}
+
+// sent is one sentence of a doc.
+type sent struct {
+	d        *doc
+	from, to int // token range
+	idx      int // position in its doc
+	conjs    []*conj
+	terms    map[string]bool // every term of the sentence, compound parts included
+	plain    map[string]bool // its words' terms, compounds whole (no parts)
+	hedged   bool
+	// hedgeAll is set when the whole sentence is uncertain: a question,
+	// or followed by "not confirmed yet".
+	hedgeAll bool
+	decision bool
+	// rootCause is set for "Root cause: X" and "the cause was X": the
+	// sentence is the cause of the sentences before it.
+	rootCause bool
+	resolved  bool // says a problem is solved
+	open      bool // says a problem persists
+	links     []link
+	// counterNeg are terms the sentence negates by implication: X in
+	// "needs X or Y", the condition before "Otherwise, Y".
+	counterNeg []string
+}
+
+// role is what a connective makes of a conjunct.
+type role uint8
+
+const (
+	rolePlain    role = iota
+	roleCause         // because, since, due to, so that, (why: ...)
+	roleEffect        // so, therefore, which is why
+	roleRejected      // , not X; instead of X; rather than X
+	roleParen         // (...)
+)
+
+// conj is one conjunct of a sentence.
+type conj struct {
+	s      *sent
+	toks   []int // indexes into doc.toks, in order
+	marker string
+	role   role
+	label  string // "why", "root cause", ... when the conjunct starts with "Label:"
+
+	own       []string // its terms, in order (compound parts not included)
+	ownSet    map[string]bool
+	inherited []string // subject (and verb) carried over from the conjunct before
+	// context is every term of the conjunct before, for a conjunct
+	// without a verb ("24 partitions and 3-day retention"): the words
+	// around its numbers.
+	context          []string
+	fromSide, toSide map[string]bool // terms after "from" and after its "to"
+	subject          []string
+	anaphoric        bool // starts with a pronoun
+	speaker          bool // its subject is "we", "I" or "you": explicit, but no term
+	verb             int  // token index of its verb, -1 when none
+	verbTerm         string
+	headVerb         string // its verb, or the one it borrows ("and Linux" borrows "comes")
+	passive          bool
+	left             []string // terms before the verb
+	right            []string // terms after the verb
+
+	eff     map[string]bool // effTerms, once computed
+	neg     map[string]bool // terms in a negation's scope
+	negHead string          // the first term negated: what the negation is about
+	pos     map[string]bool // terms outside any
+	negated bool
+	hedged  bool
+}
+
+// link is a causal link stated by a text: the terms of the cause and of
+// the effect, and the other terms of its sentence not on the cause side
+// (an effect may be described by any of them).
+type link struct {
+	cause, effect map[string]bool
+	scope         map[string]bool
+}
+
+func (c *conj) effective() map[string]bool {
+	m := make(map[string]bool, len(c.own)+len(c.inherited))
+	for _, t := range c.own {
+		m[t] = true
+	}
+	for _, t := range c.inherited {
+		m[t] = true
+	}
+	return m
+}
+
+// analyse reads a claim into a doc.
+func analyse(text string) *doc { return analyseAs(text, false) }
+
+// analyseAs reads text into a doc; a source also reads "comes from" and
+// "stems from" as naming a cause (a claim saying so is not held to it).
+func analyseAs(text string, source bool) *doc {
+	d := &doc{raw: text, toks: scan(text), source: source}
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			s := &sent{d: d, from: start, to: end, idx: len(d.sents)}
+			if s.analyse() {
+				d.sents = append(d.sents, s)
+			}
+		}
+		start = end + 1
+	}
+	depth := 0
+	for k, t := range d.toks {
+		if t.kind != tkPunct {
+			continue
+		}
+		switch t.raw {
+		case "(", "[":
+			depth++
+		case ")", "]":
+			depth = max(0, depth-1)
+		case ";", "\n", "!", "?":
+			flush(k)
+			depth = 0
+		case ":":
+			// "do X: Y does Z" (not a "Label:" at the sentence's start,
+			// nor "(why: ...)")
+			if depth == 0 && t.spaceAfter && k-start > 4 && hasVerbAhead(d.toks, k+1, min(len(d.toks), k+9)) && !nextIsNumber(d.toks, k) {
+				flush(k)
+			}
+		case ".":
+			if t.spaceAfter {
+				flush(k)
+				depth = 0
+			}
+		}
+	}
+	flush(len(d.toks))
+	// "...; streaming the parse keeps it under 20 ms": it is the subject
+	// of the sentence before
+	for i := 1; i < len(d.sents); i++ {
+		s, p := d.sents[i], d.sents[i-1]
+		if len(s.conjs) == 0 || len(p.conjs) == 0 {
+			continue
+		}
+		c, pc := s.conjs[0], p.conjs[len(p.conjs)-1]
+		if pc.role == roleParen {
+			continue
+		}
+		ante := pc.subject
+		if len(ante) == 0 {
+			ante = pc.inherited
+		}
+		if len(ante) == 0 {
+			ante = pc.firstNouns()
+		}
+		if c.hasObjectPronoun() || c.anaphoric {
+			c.inherited = append(c.inherited, ante...)
+			c.context = append(c.context, ante...)
+			c.eff = nil
+		}
+	}
+	// "Otherwise, Y" negates the condition of the sentence before.
+	for i := 1; i < len(d.sents); i++ {
+		s, p := d.sents[i], d.sents[i-1]
+		if !d.toks[s.from].isWord("otherwise") {
+			continue
+		}
+		after := false
+		for k := p.from; k < p.to; k++ {
+			t := d.toks[k]
+			if t.isWord("if") || t.isWord("when") || t.isWord("unless") {
+				after = true
+				continue
+			}
+			if after && t.term != "" {
+				s.counterNeg = append(s.counterNeg, t.term)
+			}
+		}
+	}
+	// A sentence that is only a hedge ("not confirmed yet") hedges the
+	// one before it.
+	for i := 1; i < len(d.sents); i++ {
+		if s := d.sents[i]; s.hedged && len(s.terms) <= 1 {
+			p := d.sents[i-1]
+			p.hedged, p.hedgeAll = true, true
+			for _, c := range p.conjs {
+				c.hedged = true
+			}
+		}
+	}
+	return d
+}
+
+func nextIsNumber(toks []token, k int) bool {
+	return k+1 < len(toks) && toks[k+1].kind == tkNumber
+}
+
+// clausePrepositions may open, after a comma, a clause of its own ("...,
+// under the 2 the ops team accepts").
+var clausePrepositions = words("with within under over at for in on using via after before")
+
+// markers that open a conjunct after a comma, and without one.
+var (
+	commaMarkers = words(`and but or while whereas so which where then not never yet although though because since instead rather nor`)
+	bareMarkers  = words(`but whereas because`)
+	// phraseMarkers open a conjunct wherever they stand; the value is its role.
+	phraseMarkers = []struct {
+		words []string
+		role  role
+	}{
+		{[]string{"instead", "of"}, roleRejected},
+		{[]string{"rather", "than"}, roleRejected},
+		{[]string{"because", "of"}, roleCause},
+		{[]string{"due", "to"}, roleCause},
+		{[]string{"caused", "by"}, roleCause},
+		{[]string{"so", "that"}, roleCause},
+		{[]string{"in", "order", "to"}, roleCause},
+		{[]string{"to", "avoid"}, roleCause},
+		{[]string{"to", "prevent"}, roleCause},
+		{[]string{"so", "as", "to"}, roleCause},
+		{[]string{"thanks", "to"}, roleCause},
+		{[]string{"owing", "to"}, roleCause},
+		{[]string{"which", "is", "why"}, roleEffect},
+		{[]string{"that", "is", "why"}, roleEffect},
+		{[]string{"as", "a", "result"}, roleEffect},
+		{[]string{"therefore"}, roleEffect},
+		{[]string{"thus"}, roleEffect},
+		{[]string{"hence"}, roleEffect},
+		{[]string{"consequently"}, roleEffect},
+	}
+)
+
+func markerRole(w string) role {
+	switch w {
+	case "because", "since":
+		return roleCause
+	case "so":
+		return roleEffect
+	case "not", "never", "instead", "rather", "nor":
+		return roleRejected
+	}
+	return rolePlain
+}
+
+// analyse splits the sentence into conjuncts and reads them; it reports
+// whether the sentence has any word.
+func (s *sent) analyse() bool {
+	toks := s.d.toks
+	s.terms = map[string]bool{}
+	s.plain = map[string]bool{}
+	hasWord := false
+	for k := s.from; k < s.to; k++ {
+		t := &toks[k]
+		if t.kind == tkPunct {
+			continue
+		}
+		hasWord = true
+		if t.kind == tkNumber {
+			s.terms["#"+t.value] = true
+		}
+		if t.term != "" {
+			s.terms[t.term] = true
+			s.plain[t.term] = true
+			for _, p := range t.parts {
+				s.terms[p] = true
+			}
+		}
+	}
+	if !hasWord {
+		return false
+	}
+	lower := s.lowerText()
+	s.hedgeAll = s.to < len(toks) && toks[s.to].raw == "?"
+	s.hedged = s.hedgeAll || hasHedge(lower)
+	for k := s.from; k < s.to; k++ {
+		if toks[k].kind == tkWord && decisionWords[toks[k].lower] {
+			s.decision = true
+		}
+	}
+	s.resolved, s.open = statusCues(s)
+	s.split()
+	for i, c := range s.conjs {
+		c.read(i)
+	}
+	// "possibly because X": a hedge alone hedges what follows; "may be
+	// caused by X": the cause of a hedged effect is hedged too
+	for i := 0; i+1 < len(s.conjs); i++ {
+		if c := s.conjs[i]; c.hedged && (len(c.own) == 0 || s.conjs[i+1].role == roleCause) {
+			s.conjs[i+1].hedged = true
+		}
+	}
+	s.inherit()
+	for _, c := range s.conjs {
+		c.readFromTo()
+	}
+	s.buildLinks()
+	return true
+}
+
+// lowerText is the sentence's words, lower case, one space apart, with
+// the neutral phrases ("no more than") blanked.
+func (s *sent) lowerText() string {
+	var b strings.Builder
+	b.WriteByte(' ')
+	for k := s.from; k < s.to; k++ {
+		t := &s.d.toks[k]
+		b.WriteString(t.lower)
+		b.WriteByte(' ')
+	}
+	return blankNeutral(b.String())
+}
+
+func blankNeutral(s string) string {
+	if !strings.Contains(s, " no ") && !strings.Contains(s, " not ") && !strings.Contains(s, " or not ") {
+		return s
+	}
+	for _, p := range neutralPhrases {
+		s = strings.ReplaceAll(s, " "+p+" ", " "+strings.Repeat("_", len(p))+" ")
+	}
+	return s
+}
+
+func hasHedge(lower string) bool {
+	fields := strings.Fields(lower)
+	anyHedge := false
+	for _, w := range fields {
+		if hedgeWords[w] || hedgeStarts[w] {
+			anyHedge = true
+			break
+		}
+	}
+	if !anyHedge {
+		return false
+	}
+	for _, p := range hedgePhrases {
+		if strings.Contains(lower, " "+p+" ") {
+			return true
+		}
+	}
+	for i, w := range fields {
+		if !hedgeWords[w] {
+			continue
+		}
+		// "could not reproduce" is an ability, not a doubt.
+		if (w == "could" || w == "would") && i+1 < len(fields) && (fields[i+1] == "not" || fields[i+1] == "never") {
+			continue
+		}
+		if w == "looks" && i+1 < len(fields) && fields[i+1] != "like" && !isAdjectiveLike(fields[i+1]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// hedgeStarts are the first words of the hedge phrases.
+var hedgeStarts = func() wordSet {
+	set := wordSet{}
+	for _, p := range hedgePhrases {
+		set[strings.Fields(p)[0]] = true
+	}
+	return set
+}()
+
+func isAdjectiveLike(w string) bool {
+	return strings.HasSuffix(w, "er") || strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed") ||
+		words("good bad fine ok okay right wrong broken stable flaky slow fast correct worse better")[w]
+}
+
+// statusCues reads whether the sentence says a problem is solved or
+// persists.
+func statusCues(s *sent) (resolved, open bool) {
+	lower := s.lowerText()
+	for _, p := range resolvedPhrases {
+		if strings.Contains(lower, " "+p+" ") {
+			resolved = true
+		}
+	}
+	for _, w := range strings.Fields(lower) {
+		if resolvedWords[w] {
+			resolved = true
+		}
+		if openWords[w] {
+			open = true
+		}
+	}
+	if strings.Contains(s.d.raw[s.d.toks[s.from].start:s.d.toks[s.to-1].end], "[x]") {
+		resolved = true
+	}
+	return resolved, open
+}
+
+// split cuts the sentence into conjuncts at connectives.
+func (s *sent) split() {
+	toks := s.d.toks
+	var stack []*conj
+	cur := &conj{s: s}
+	s.conjs = append(s.conjs, cur)
+	newConj := func(marker string, r role) {
+		var carried []int
+		// "perhaps since X": the hedge is the new conjunct's
+		for len(cur.toks) > 0 && hedgeWords[toks[cur.toks[len(cur.toks)-1]].lower] {
+			carried = append([]int{cur.toks[len(cur.toks)-1]}, carried...)
+			cur.toks = cur.toks[:len(cur.toks)-1]
+		}
+		cur = &conj{s: s, marker: marker, role: r, toks: carried}
+		s.conjs = append(s.conjs, cur)
+	}
+	// the label of the sentence ("Root cause:") is read, then skipped
+	label, from := s.label()
+	cur.label = label
+	switch label {
+	case "root cause", "cause":
+		s.rootCause = true
+	case "why", "reason":
+		cur.role = roleCause
+	}
+	for k := from; k < s.to; k++ {
+		t := &toks[k]
+		if t.kind == tkPunct {
+			switch t.raw {
+			case "(", "[":
+				stack = append(stack, cur)
+				newConj("(", roleParen)
+				if l, next := s.labelAt(k + 1); l != "" {
+					cur.label = l
+					if l == "why" || l == "reason" {
+						cur.role = roleCause
+					}
+					k = next - 1
+				}
+			case ")", "]":
+				if len(stack) > 0 {
+					cur = stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+				}
+			case ",":
+				if k+1 < s.to && toks[k+1].kind == tkWord && commaMarkers[toks[k+1].lower] && !s.isPhraseMarkerAt(k+1) {
+					w := toks[k+1].lower
+					if w == "since" && !causalSince(toks, k+2, s.to) {
+						continue
+					}
+					newConj(w, markerRole(w))
+					continue
+				}
+				// "X is cached for 30 days, the cache holds Y": a new clause
+				if k+2 < s.to && toks[k+1].kind == tkWord && (determiners[toks[k+1].lower] && toks[k+1].lower != "to" || pronouns[toks[k+1].lower] && toks[k+1].lower != "which" || clausePrepositions[toks[k+1].lower]) &&
+					cur.verb0() && hasVerbAhead(toks, k+2, min(s.to, nextComma(toks, k+1, s.to))) {
+					newConj(",", rolePlain)
+					continue
+				}
+				// "X, which does Y, now does Z": the main clause resumes
+				if (cur.marker == "which" || cur.marker == "who") && k+1 < s.to && hasVerbAhead(toks, k+1, min(s.to, k+4)) &&
+					!determiners[toks[k+1].lower] && !pronouns[toks[k+1].lower] {
+					newConj("resume", rolePlain)
+					continue
+				}
+				// "71% with X, 64% without it": a list of numbers
+				if k+1 < s.to && toks[k+1].kind == tkNumber && cur.hasNumber() {
+					newConj(",", rolePlain)
+					continue
+				}
+				// "Because X, Y": the comma ends the cause.
+				if cur.role == roleCause && s.onlyConj(cur) && len(cur.toks) > 1 {
+					newConj(",", roleEffect)
+					continue
+				}
+				cur.toks = append(cur.toks, k) // a comma inside the conjunct
+			}
+			continue
+		}
+		if r, n := s.phraseMarker(k); n > 0 {
+			newConj(strings.Join(lowerWords(toks[k:k+n]), " "), r)
+			k += n - 1
+			continue
+		}
+		w := t.lower
+		switch {
+		case bareMarkers[w] && len(cur.toks) > 0:
+			newConj(w, markerRole(w))
+			continue
+		case w == "since" && causalSince(toks, k+1, s.to):
+			newConj(w, roleCause)
+			continue
+		case w == "and" && cur.verb0() && !betweenNumbers(toks, k, s.from):
+			newConj(w, rolePlain)
+			continue
+		case w == "or" && cur.verb0() && k+1 < s.to && (pronouns[toks[k+1].lower] || determiners[toks[k+1].lower]):
+			newConj(w, rolePlain) // "needs X or it scans Y"
+			continue
+		}
+		cur.toks = append(cur.toks, k)
+	}
+	// drop empty conjuncts; "instead of X" ends where a verb starts
+	// the main clause again ("A instead of B did not improve C")
+	var kept []*conj
+	for _, c := range s.conjs {
+		if len(c.toks) == 0 {
+			continue
+		}
+		kept = append(kept, c)
+		if c.role != roleRejected || (c.marker != "instead of" && c.marker != "rather than") {
+			continue
+		}
+		for j := 1; j < len(c.toks); j++ {
+			t := toks[c.toks[j]]
+			byNext := j+1 < len(c.toks) && toks[c.toks[j+1]].isWord("by")
+			past := verbLemmas[t.term] && (strings.HasSuffix(t.lower, "ed") || irregular[t.lower] != "")
+			if t.kind == tkWord && (auxiliaries[t.lower] || past && !byNext) {
+				rest := &conj{s: s, marker: "", role: rolePlain, toks: c.toks[j:]}
+				c.toks = c.toks[:j]
+				kept = append(kept, rest)
+				break
+			}
+		}
+	}
+	s.conjs = kept
+}
+
+func lowerWords(ts []token) []string {
+	out := make([]string, len(ts))
+	for i := range ts {
+		out[i] = ts[i].lower
+	}
+	return out
+}
+
+// nextComma is the index of the next comma after k (or to).
+func nextComma(toks []token, k, to int) int {
+	for i := k + 1; i < to; i++ {
+		if toks[i].raw == "," {
+			return i
+		}
+	}
+	return to
+}
+
+// onlyConj reports whether c is the first conjunct with words.
+func (s *sent) onlyConj(c *conj) bool {
+	for _, o := range s.conjs {
+		if o == c {
+			return true
+		}
+		if len(o.toks) > 0 {
+			return false
+		}
+	}
+	return false
+}
+
+// phraseMarker reports the multi-word connective starting at k, if any,
+// and how many tokens it takes.
+func (s *sent) phraseMarker(k int) (role, int) {
+	toks := s.d.toks
+	for _, m := range phraseMarkers {
+		if k+len(m.words) > s.to {
+			continue
+		}
+		ok := true
+		for i, w := range m.words {
+			if !toks[k+i].isWord(w) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return m.role, len(m.words)
+		}
+	}
+	return 0, 0
+}
+
+func (s *sent) isPhraseMarkerAt(k int) bool { _, n := s.phraseMarker(k); return n > 0 }
+
+// causalSince tells "since" as "because" (a clause follows) from "since"
+// as a point in time (a date, a version, "then").
+func causalSince(toks []token, from, to int) bool {
+	if from >= to {
+		return false
+	}
+	if t := toks[from]; t.kind == tkNumber || words("then last yesterday monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december the")[t.lower] && !(t.lower == "the" && hasVerbAhead(toks, from, to)) {
+		return false
+	}
+	return hasVerbAhead(toks, from, to)
+}
+
+func hasVerbAhead(toks []token, from, to int) bool {
+	for k := from; k < to && k < from+8; k++ {
+		t := toks[k]
+		if t.kind != tkWord {
+			continue
+		}
+		if auxiliaries[t.lower] || (verbLemmas[t.term] && (strings.HasSuffix(t.lower, "s") || strings.HasSuffix(t.lower, "ed"))) || irregular[t.lower] != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// betweenNumbers reports whether the "and" at k joins the two ends of a
+// range ("between 3 and 12").
+func betweenNumbers(toks []token, k, from int) bool {
+	return k-2 >= from && toks[k-1].kind == tkNumber && toks[k-2].isWord("between") ||
+		k-3 >= from && toks[k-2].kind == tkNumber && toks[k-3].isWord("between")
+}
+
+// verb0 reports whether the conjunct so far has a verb.
+func (c *conj) verb0() bool {
+	toks := c.s.d.toks
+	for i, k := range c.toks {
+		t := &toks[k]
+		if t.kind != tkWord {
+			continue
+		}
+		if auxiliaries[t.lower] || isVerbAt(toks, c.toks, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// label reads "Label:" at the sentence's start (at most three words).
+func (s *sent) label() (string, int) {
+	l, next := s.labelAt(s.from)
+	if l == "" {
+		return "", s.from
+	}
+	return l, next
+}
+
+func (s *sent) labelAt(from int) (string, int) {
+	toks := s.d.toks
+	for k := from; k < s.to && k < from+4; k++ {
+		t := toks[k]
+		if t.kind == tkPunct {
+			if t.raw == ":" && k > from {
+				return strings.Join(lowerWords(toks[from:k]), " "), k + 1
+			}
+			return "", from
+		}
+	}
+	return "", from
+}
+
+// read finds the conjunct's terms, verb, subject, negations and hedges.
+func (c *conj) read(i int) {
+	toks := c.s.d.toks
+	c.ownSet = map[string]bool{}
+	c.neg, c.pos = map[string]bool{}, map[string]bool{}
+	c.verb = -1
+	for _, k := range c.toks {
+		if t := toks[k]; t.term != "" {
+			c.own = append(c.own, t.term)
+			c.ownSet[t.term] = true
+		}
+	}
+	c.findVerb()
+	// negation scope: from the first negation to the end of the conjunct
+	lower := make([]string, len(c.toks))
+	for j, k := range c.toks {
+		lower[j] = toks[k].lower
+	}
+	masked := strings.Fields(blankNeutral(" " + strings.Join(lower, " ") + " "))
+	negFrom := -1
+	if len(masked) == len(lower) {
+		for j, w := range masked {
+			if negationWords[w] {
+				negFrom = j
+				break
+			}
+			// "drop support for X" says X is no longer supported
+			if (w == "drop" || w == "drops" || w == "dropped" || w == "dropping" || w == "remove" || w == "removed" || w == "removes") && j+1 < len(masked) && (masked[j+1] == "support" || masked[j+1] == "supporting") {
+				negFrom = j
+				break
+			}
+			// "stopped using X" says X is no longer used
+			if (w == "stop" || w == "stops" || w == "stopped") && j+1 < len(masked) && strings.HasSuffix(masked[j+1], "ing") {
+				negFrom = j
+				break
+			}
+		}
+	}
+	if c.role == roleRejected {
+		negFrom = 0
+	}
+	for j, k := range c.toks {
+		t := toks[k]
+		if t.term == "" {
+			continue
+		}
+		if (negFrom >= 0 && j > negFrom) || (c.role == roleRejected) || t.negLex {
+			c.neg[t.term] = true
+			if c.negHead == "" {
+				c.negHead = t.term
+			}
+		} else {
+			c.pos[t.term] = true
+		}
+	}
+	// "nothing from X is sent": the negation is about the verb
+	if negFrom >= 0 && negFrom < len(masked) && words("nothing nobody none neither noone no")[masked[negFrom]] && c.verbTerm != "" && c.verb >= 0 {
+		for j, k := range c.toks {
+			if k == c.verb && j > negFrom {
+				c.negHead = c.verbTerm
+			}
+		}
+	}
+	// "automation does not": the ellipsis negates what stands before
+	if negFrom >= 0 && len(c.neg) == 0 && c.role != roleRejected {
+		for t := range c.pos {
+			c.neg[t] = true
+		}
+		c.pos = map[string]bool{}
+	}
+	c.negated = negFrom >= 0 || len(c.neg) > 0
+	c.hedged = c.s.hedgeAll || hasHedge(" "+strings.Join(lower, " ")+" ")
+	_ = i
+}
+
+// findVerb finds the conjunct's verb and, from it, the subject and the
+// two sides.
+func (c *conj) findVerb() {
+	toks := c.s.d.toks
+	first := -1
+	for j, k := range c.toks {
+		if toks[k].kind == tkWord {
+			first = j
+			break
+		}
+	}
+	if first < 0 {
+		return
+	}
+	if w := toks[c.toks[first]].lower; pronouns[w] {
+		if w == "we" || w == "i" || w == "you" {
+			c.speaker = true
+		} else {
+			c.anaphoric = true
+		}
+	}
+	verbAt := -1
+	imperative := false
+	for j := first; j < len(c.toks); j++ {
+		t := toks[c.toks[j]]
+		if t.kind != tkWord {
+			continue
+		}
+		if auxiliaries[t.lower] {
+			verbAt = j
+			break
+		}
+		if !isVerbAt(toks, c.toks, j) {
+			continue
+		}
+		if j == first {
+			// imperative or elided subject, unless a clear verb follows
+			imperative = true
+			if later := c.clearVerbAfter(j + 1); later >= 0 {
+				verbAt = later
+				imperative = false
+				break
+			}
+			verbAt = j
+			break
+		}
+		// "Grafana alerts page the on-call": a plural noun, then the verb
+		if j+2 < len(c.toks) {
+			next, after := toks[c.toks[j+1]], toks[c.toks[j+2]]
+			if next.kind == tkWord && verbLemmas[next.term] && !strings.HasSuffix(next.lower, "s") && (determiners[after.lower] || after.kind == tkNumber || pronouns[after.lower]) {
+				j++
+			}
+		}
+		verbAt = j
+		break
+	}
+	if verbAt < 0 {
+		return
+	}
+	c.verb = c.toks[verbAt]
+	vt := toks[c.verb]
+	c.verbTerm = vt.term
+	if auxiliaries[vt.lower] {
+		// the verb after the auxiliary, if any ("is filtered", "must be wrapped")
+		for j := verbAt + 1; j < len(c.toks) && j <= verbAt+3; j++ {
+			t := toks[c.toks[j]]
+			if t.kind != tkWord {
+				break
+			}
+			if auxiliaries[t.lower] || negationWords[t.lower] || hedgeWords[t.lower] || isStop(t.lower) && !determiners[t.lower] {
+				continue
+			}
+			if verbLemmas[t.term] || strings.HasSuffix(t.lower, "ed") || irregularForm(t.lower) {
+				c.verbTerm = t.term
+				if beForms[vt.lower] || beForms[toks[c.toks[j-1]].lower] {
+					c.passive = strings.HasSuffix(t.lower, "ed") || irregularForm(t.lower) || strings.HasSuffix(t.lower, "en")
+				}
+			}
+			break
+		}
+	}
+	for j, k := range c.toks {
+		t := toks[k]
+		if t.term == "" || k == c.verb {
+			continue
+		}
+		if j < verbAt {
+			c.left = append(c.left, t.term)
+		} else if j > verbAt {
+			c.right = append(c.right, t.term)
+		}
+	}
+	if !imperative && !c.anaphoric {
+		c.subject = c.left
+		if len(c.subject) > 5 {
+			c.subject = c.subject[len(c.subject)-5:]
+		}
+	}
+	// a leading preposition makes the words before the verb an adverbial
+	if leadingPrepositions[toks[c.toks[first]].lower] {
+		c.subject = nil
+	}
+}
+
+var beForms = words("is are was were be been being am")
+
+// irregularForm reports whether w is an irregular past or participle
+// ("sent", "built"), not a base form that is its own past ("hit", "set").
+func irregularForm(w string) bool {
+	base := irregular[w]
+	return base != "" && base != w && base != "data"
+}
+
+// isAcronym reports whether w is written in capitals ("API", "GETs").
+func isAcronym(w string) bool {
+	w = strings.TrimSuffix(w, "s")
+	if len(w) < 2 {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// clearVerbAfter returns the position of a clear verb (an auxiliary or an
+// inflected verb after a noun) after j in the conjunct, or -1.
+func (c *conj) clearVerbAfter(j int) int {
+	toks := c.s.d.toks
+	for ; j < len(c.toks); j++ {
+		t := toks[c.toks[j]]
+		if t.kind != tkWord {
+			continue
+		}
+		if auxiliaries[t.lower] {
+			return j
+		}
+		if verbLemmas[t.term] && strings.HasSuffix(t.lower, "s") && !strings.HasSuffix(t.lower, "ss") && !strings.HasSuffix(t.lower, "ings") && isVerbAt(toks, c.toks, j) {
+			return j
+		}
+	}
+	return -1
+}
+
+// isVerbAt reports whether the word at position j of idx may be a verb
+// there: a verb lemma not right after a determiner, inflected, or after a
+// pronoun, a plural noun, a number or "to".
+func isVerbAt(toks []token, idx []int, j int) bool {
+	t := toks[idx[j]]
+	if t.kind != tkWord || t.compound || !(verbLemmas[t.term] || irregular[t.lower] != "" && irregular[t.lower] != "data") || strings.HasSuffix(t.lower, "ings") {
+		return false
+	}
+	if isAcronym(t.raw) {
+		return false // "API GETs"
+	}
+	if j == 0 {
+		return true
+	}
+	prev := toks[idx[j-1]]
+	if prev.kind == tkWord && determiners[prev.lower] && prev.lower != "to" {
+		return false
+	}
+	if prev.code && !t.code {
+		return true // "`fieldnotes://note/<id>` show"
+	}
+	// "normalization cut false alarms" (but not "cache hit ratio is")
+	if irregular[t.lower] == t.lower && prev.kind == tkWord && !determiners[prev.lower] && prev.term != "" {
+		for _, k := range idx[j+1:] {
+			if n := toks[k]; n.kind == tkWord && (auxiliaries[n.lower] || verbLemmas[n.term] && strings.HasSuffix(n.lower, "s") && !strings.HasSuffix(n.lower, "ss")) {
+				return false
+			}
+		}
+		return true
+	}
+	if prev.kind == tkNumber {
+		// "Android 14 kills" (a name and its version), not "24 partitions"
+		if j < 2 {
+			return false
+		}
+		name := toks[idx[j-2]]
+		return name.kind == tkWord && !determiners[name.lower] && !leadingPrepositions[name.lower] && unicode.IsUpper([]rune(name.raw)[0])
+	}
+	inflected := (strings.HasSuffix(t.lower, "s") && !strings.HasSuffix(t.lower, "ss")) || strings.HasSuffix(t.lower, "ed") || irregularForm(t.lower)
+	if inflected {
+		return true
+	}
+
+	return prev.kind == tkWord && (pronouns[prev.lower] || auxiliaries[prev.lower] || prev.lower == "to" ||
+		(strings.HasSuffix(prev.lower, "s") && !strings.HasSuffix(prev.lower, "ss")) || negationWords[prev.lower] || hedgeWords[prev.lower])
+}
+
+// inherit carries subjects over: a conjunct without a subject of its own
+// takes the previous one's; one without a verb takes its subject and
+// verb; an object pronoun takes the previous conjunct's object.
+func (s *sent) inherit() {
+	var prev *conj
+	for _, c := range s.conjs {
+		c.headVerb = c.verbTerm
+	}
+	var beforeRelative *conj
+	for _, c := range s.conjs {
+		if c.role == roleParen {
+			continue
+		}
+		if c.marker == "resume" && beforeRelative != nil {
+			c.inherited = append(append([]string{}, beforeRelative.subject...), beforeRelative.inherited...)
+			prev = c
+			continue
+		}
+		if c.marker == "which" || c.marker == "who" {
+			beforeRelative = prev
+		}
+		// ", which forwards them": which is the noun before it
+		if prev != nil && (c.marker == "which" || c.marker == "who" || c.marker == "where") {
+			ante := prev.right
+			if len(ante) > 3 {
+				ante = ante[len(ante)-3:]
+			}
+			if len(ante) == 0 {
+				ante = prev.subject
+			}
+			c.inherited = append(c.inherited, ante...)
+			if c.hasObjectPronoun() {
+				c.inherited = append(c.inherited, prev.subject...)
+				c.context = append(c.context, prev.subject...)
+			}
+			prev = c
+			continue
+		}
+		if prev != nil {
+			head := append(append([]string{}, prev.subject...), prev.inherited...)
+			switch {
+			case c.speaker:
+			case c.verb < 0:
+				if prev.headVerb != "" {
+					head = append(head, prev.headVerb)
+					c.headVerb = prev.headVerb
+				}
+				c.inherited = head
+				c.context = append(append([]string{}, prev.own...), prev.context...)
+			case len(c.subject) == 0:
+				c.inherited = head
+			}
+			if c.hasObjectPronoun() {
+				c.inherited = append(c.inherited, prev.right...)
+				c.inherited = append(c.inherited, prev.subject...)
+				c.context = append(c.context, prev.right...)
+			}
+			// "needs X or Y": Y is what happens without X
+			if c.marker == "or" && (containsTerm([]string{prev.verbTerm}, lemma("need")) || prev.has("must") || prev.has("require") || prev.has("requires")) {
+				for _, t := range prev.right {
+					s.counterNeg = append(s.counterNeg, t)
+				}
+			}
+		}
+		prev = c
+	}
+}
+
+// hasValue reports whether the conjunct has the number "#value".
+func (c *conj) hasValue(key string) bool {
+	for _, k := range c.toks {
+		if t := c.s.d.toks[k]; t.kind == tkNumber && "#"+t.value == key {
+			return true
+		}
+	}
+	return false
+}
+
+// hasNumber reports whether the conjunct has a number.
+func (c *conj) hasNumber() bool {
+	for _, k := range c.toks {
+		if c.s.d.toks[k].kind == tkNumber {
+			return true
+		}
+	}
+	return false
+}
+
+// firstNouns are the terms before the first verb-like word ("A Worker hit
+// the limit": worker).
+func (c *conj) firstNouns() []string {
+	var out []string
+	for _, k := range c.toks {
+		t := c.s.d.toks[k]
+		if t.term == "" {
+			continue
+		}
+		if verbLemmas[t.term] || irregular[t.lower] != "" {
+			break
+		}
+		out = append(out, t.term)
+	}
+	return out
+}
+
+// tail is the conjunct's terms after its last comma (all of them when it
+// has none).
+func (c *conj) tail() map[string]bool {
+	toks := c.s.d.toks
+	from := 0
+	for j, k := range c.toks {
+		if toks[k].raw == "," {
+			from = j + 1
+		}
+	}
+	m := map[string]bool{}
+	for _, k := range c.toks[from:] {
+		if t := toks[k].term; t != "" {
+			m[t] = true
+		}
+	}
+	if len(m) == 0 {
+		return setOf(c.own)
+	}
+	return m
+}
+
+// has reports whether the conjunct has the word w.
+func (c *conj) has(w string) bool {
+	for _, k := range c.toks {
+		if c.s.d.toks[k].lower == w {
+			return true
+		}
+	}
+	return false
+}
+
+// readFromTo finds "from X to Y" in the conjunct.
+func (c *conj) readFromTo() {
+	toks := c.s.d.toks
+	side := 0
+	for _, k := range c.toks {
+		t := toks[k]
+		switch {
+		case t.isWord("from"):
+			side = 1
+			c.fromSide, c.toSide = map[string]bool{}, map[string]bool{}
+			continue
+		case t.isWord("to") && side == 1:
+			side = 2
+			continue
+		case t.kind == tkPunct:
+			if side == 2 {
+				side = 0
+			}
+			continue
+		}
+		if t.term == "" {
+			continue
+		}
+		switch side {
+		case 1:
+			c.fromSide[t.term] = true
+		case 2:
+			c.toSide[t.term] = true
+		}
+	}
+	if len(c.toSide) == 0 {
+		c.fromSide, c.toSide = nil, nil
+	}
+}
+
+func (c *conj) hasObjectPronoun() bool {
+	toks := c.s.d.toks
+	for _, k := range c.toks {
+		if k > c.verb && c.verb >= 0 && (toks[k].isWord("them") || toks[k].isWord("it")) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildLinks records the causal links the sentence states.
+func (s *sent) buildLinks() {
+	defer func() {
+		for i := range s.links {
+			l := &s.links[i]
+			l.scope = map[string]bool{}
+			for t := range s.terms {
+				if !l.cause[t] {
+					l.scope[t] = true
+				}
+			}
+		}
+	}()
+	for i, c := range s.conjs {
+		switch c.role {
+		case roleCause:
+			cause := setOf(c.own)
+			effect := map[string]bool{}
+			// what a cause explains: the clause right before it (from its
+			// last comma: "X, using Y since Z" explains using Y)
+			for j := i - 1; j >= 0; j-- {
+				if s.conjs[j].role == roleCause || s.conjs[j].role == roleParen {
+					continue
+				}
+				addAll(effect, s.conjs[j].tail())
+				if len(effect) == 0 {
+					for _, t := range s.conjs[j].inherited {
+						effect[t] = true
+					}
+				}
+				break
+			}
+			if len(effect) == 0 {
+				for j := i + 1; j < len(s.conjs); j++ {
+					addAll(effect, s.conjs[j].effective())
+				}
+			}
+			s.links = append(s.links, link{cause: cause, effect: effect})
+		case roleEffect:
+			cause := map[string]bool{}
+			for j := i - 1; j >= 0; j-- {
+				addAll(cause, setOf(s.conjs[j].own))
+				if m := s.conjs[j].marker; m == "but" || m == "however" || m == "although" || m == "though" || m == "yet" {
+					break
+				}
+			}
+			effect := map[string]bool{}
+			for j := i; j < len(s.conjs); j++ {
+				if j > i && s.conjs[j].role != rolePlain {
+					break
+				}
+				addAll(effect, s.conjs[j].effective())
+			}
+			s.links = append(s.links, link{cause: cause, effect: effect})
+		}
+		// "X causes Y", "X leads to Y"
+		if c.verb >= 0 && causalVerb(s.d.toks, c.verb) {
+			s.links = append(s.links, link{cause: setOf(c.left), effect: setOf(c.right)})
+		}
+		// in a source, "X comes from Y" names a cause too
+		if s.d.source {
+			s.fromLinks(c)
+		}
+		// "the cause was X"
+		if c.verb >= 0 && beForms[s.d.toks[c.verb].lower] && containsTerm(c.left, lemma("cause")) {
+			s.rootCause = true
+		}
+	}
+}
+
+// fromLinks records "X comes (stems, results) from Y" as Y causing X.
+func (s *sent) fromLinks(c *conj) {
+	toks := s.d.toks
+	for j := 0; j+1 < len(c.toks); j++ {
+		w := toks[c.toks[j]].lower
+		switch w {
+		case "come", "comes", "came", "stem", "stems", "stemmed", "result", "results", "resulted":
+		default:
+			continue
+		}
+		if !toks[c.toks[j+1]].isWord("from") {
+			continue
+		}
+		effect, cause := map[string]bool{}, map[string]bool{}
+		for i, k := range c.toks {
+			if t := toks[k].term; t != "" {
+				if i < j {
+					effect[t] = true
+				} else if i > j+1 {
+					cause[t] = true
+				}
+			}
+		}
+		for _, t := range c.inherited {
+			effect[t] = true
+		}
+		s.links = append(s.links, link{cause: cause, effect: effect})
+		return
+	}
+}
+
+func causalVerb(toks []token, k int) bool {
+	switch toks[k].lower {
+	case "causes", "caused", "cause", "leads", "led", "results", "resulted", "triggers", "triggered", "breaks", "broke":
+		return !(k+1 < len(toks) && toks[k+1].isWord("by"))
+	}
+	return false
+}
+
+func containsTerm(ts []string, t string) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+func setOf(ts []string) map[string]bool {
+	m := make(map[string]bool, len(ts))
+	for _, t := range ts {
+		m[t] = true
+	}
+	return m
+}
+
+func addAll(dst, src map[string]bool) {
+	for t := range src {
+		dst[t] = true
+	}
+}
