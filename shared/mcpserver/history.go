@@ -54,8 +54,8 @@ func (s *server) addHistoryTools(srv *mcp.Server) {
 	closed := ptr(false)
 	scope := fmt.Sprintf("agent %s in project %s", s.cfg.Agent, s.cfg.Project)
 	mcp.AddTool(srv, &mcp.Tool{
-		Name:  ToolUpdate,
-		Title: "Correct a memory",
+		Name:        ToolUpdate,
+		Title:       "Correct a memory",
 		Description: fmt.Sprintf(`Change a long-term memory of %s in place when it is out of date or wrong (a version, command, path or decision changed): its content, type, typed fields, tags or pinned. The memory keeps its id and age, and its history keeps every earlier version (memory_history; memory_restore puts one back). Give only the fields that change. For a new, different fact use memory_store instead; to replace a memory by a new one, memory_store with replaces. Returns the memory at its new version.`, scope),
 		Annotations: &mcp.ToolAnnotations{Title: "Correct a memory", DestructiveHint: ptr(false), OpenWorldHint: closed},
 		InputSchema: inputSchema[UpdateInput](func(prop func(string) *jsonschema.Schema) {
