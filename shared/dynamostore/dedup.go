@@ -24,8 +24,9 @@ import (
 // again.
 
 // DedupCacheMemories bounds how many memories the duplicate checks of a
-// process keep prepared, over all scopes (a few hundred bytes each).
-const DedupCacheMemories = 20_000
+// process keep prepared, over all scopes: about 3 KB each with their
+// prints, so some 15 MB, five full scopes at the default memory limit.
+const DedupCacheMemories = 5_000
 
 // dedupFields are what a duplicate check reads of each memory: all but
 // the vector.
