@@ -470,3 +470,33 @@ type ExtractionInput struct {
 	// only); the patterns of successful runs are captured.
 	Success *bool `json:"success,omitempty"`
 }
+
+// Health statuses.
+const (
+	HealthOK          = "ok"
+	HealthUnavailable = "unavailable"
+)
+
+// Health is the answer of GET /api/health: 200 with status ok when every
+// table answered a read, else 503 with status unavailable and the domain
+// error (code unavailable) beside the tables' findings, so that the body
+// is also an error envelope.
+type Health struct {
+	Status string        `json:"status"`
+	Tables []TableHealth `json:"tables"`
+	// Error is set when a table could not be read (503).
+	Error *Error `json:"error,omitempty"`
+}
+
+// TableHealth is what one table answered a health read.
+type TableHealth struct {
+	// Table is the role of the table: memories, personalities or journal.
+	Table string `json:"table"`
+	// Name is the table's name in DynamoDB.
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	// Millis is how long the read took, in milliseconds.
+	Millis float64 `json:"ms"`
+	// Error says why the table could not be read.
+	Error string `json:"error,omitempty"`
+}

@@ -4,8 +4,12 @@ import (
 	"net/mail"
 )
 
-// Personality limits.
+// Personality limits and the page sizes of their listing
+// (GET /api/personalities).
 const (
+	DefaultPersonalitiesPage = 100
+	MaxPersonalitiesPage     = 500
+
 	MaxPromptBytes      = 8 << 10
 	MaxDisplayNameBytes = 100
 	MaxVoiceBytes       = 1 << 10

@@ -16,6 +16,7 @@ import (
 var listedID = regexp.MustCompile(`(?m)^- \[([0-9A-Z]{26})\] \(Notes\) (.*)$`)
 
 func TestCompressionSummarisesOldMemoriesAndRecordsTheirIDs(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	var old []agentmem.Memory
 	for i, c := range []string{
@@ -85,6 +86,7 @@ func TestCompressionSummarisesOldMemoriesAndRecordsTheirIDs(t *testing.T) {
 }
 
 func TestCompressionOffOrTooFewMemories(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.memory(agentmem.Memory{Content: "The orders service uses pgx for Postgres", CreatedAt: "2026-11-01T09:00:00Z"})
 	f.memory(agentmem.Memory{Content: "The orders service logs payment failures to Sentry", CreatedAt: "2026-11-02T09:00:00Z"})

@@ -169,6 +169,11 @@ type Dreamer struct {
 	LLM    llm.Client
 	Log    *slog.Logger
 	Config Config
+
+	// failpoint, when set (by tests, through export_test.go), is called
+	// between the commit steps ("begin", "created", "deleted"): an error
+	// stops the dream there, as a crash would.
+	failpoint func(step string) error
 }
 
 // New returns a dreamer with cfg, filling zero fields with the defaults.
@@ -199,14 +204,12 @@ func New(store *dynamostore.Store, client llm.Client, log *slog.Logger, cfg Conf
 
 func (d *Dreamer) now() time.Time { return d.Store.Now().UTC() }
 
-// failpoint lets tests stop a dream between two steps, as a crash would.
-var failpoint func(step string) error
-
-func hit(step string) error {
-	if failpoint == nil {
+// hit calls the dreamer's failpoint, if any, at a commit step.
+func (d *Dreamer) hit(step string) error {
+	if d.failpoint == nil {
 		return nil
 	}
-	return failpoint(step)
+	return d.failpoint(step)
 }
 
 // withLease runs fn holding the scope's lease, after finishing a commit an
@@ -374,7 +377,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	dr.Created, dr.Deleted = len(plan.Create), len(plan.Delete)
 	capDropped(&dr)
 
-	if err := hit("begin"); err != nil {
+	if err := d.hit("begin"); err != nil {
 		return agentmem.DreamResult{}, err
 	}
 	if err := d.Store.BeginDream(ctx, dr, plan, id); err != nil {
@@ -637,13 +640,13 @@ func (d *Dreamer) apply(ctx context.Context, plan dynamostore.DreamPlan) error {
 	if _, err := d.Store.RestoreMemories(ctx, plan.Create); err != nil {
 		return err
 	}
-	if err := hit("created"); err != nil {
+	if err := d.hit("created"); err != nil {
 		return err
 	}
 	if _, err := d.Store.DeleteMemories(ctx, plan.Delete); err != nil {
 		return err
 	}
-	return hit("deleted")
+	return d.hit("deleted")
 }
 
 // rollForward finishes the commit ref that an earlier run began: it

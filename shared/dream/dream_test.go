@@ -45,6 +45,7 @@ var goodAnswer = answer(
 )
 
 func TestDreamReplacesTheCoreKeepingPinnedAndManual(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	s := f.seed()
 	chat, client := newChat(t, fixed(goodAnswer))
@@ -104,6 +105,7 @@ func TestDreamReplacesTheCoreKeepingPinnedAndManual(t *testing.T) {
 }
 
 func TestDreamSkipsWhenTheDailyContentIsUnchanged(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.seed()
 	chat, client := newChat(t, fixed(goodAnswer))
@@ -136,6 +138,7 @@ func TestDreamSkipsWhenTheDailyContentIsUnchanged(t *testing.T) {
 }
 
 func TestDreamSkipsAnEmptyWindow(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.memory(agentmem.Memory{Content: "Checkout uses the orders-v2 queue"})
 	f.daily("old", "Something from last week.", "2026-11-15T10:00:00Z")
@@ -161,6 +164,7 @@ func TestDreamSkipsAnEmptyWindow(t *testing.T) {
 }
 
 func TestFabricatedBulletsAreDroppedAndListed(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.seed()
 	_, client := newChat(t, fixed(answer(
@@ -197,6 +201,7 @@ func TestFabricatedBulletsAreDroppedAndListed(t *testing.T) {
 }
 
 func TestKeepManualFalseConsolidatesManualMemories(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	s := f.seed()
 	_, client := newChat(t, fixed(answer("## Findings", "- Checkout uses the orders-v2 queue")))
@@ -217,6 +222,7 @@ func TestKeepManualFalseConsolidatesManualMemories(t *testing.T) {
 }
 
 func TestRevertRestoresThePriorCore(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.seed()
 	prior := f.core()
@@ -261,6 +267,7 @@ func TestRevertRestoresThePriorCore(t *testing.T) {
 }
 
 func TestOnlyTheLatestDreamCanBeReverted(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.seed()
 	_, client := newChat(t, fixed(goodAnswer))
@@ -282,6 +289,7 @@ func TestOnlyTheLatestDreamCanBeReverted(t *testing.T) {
 }
 
 func TestACrashBetweenStepsLeavesAConsistentCore(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		step   string
 		cancel bool // cancel the context instead of failing
@@ -293,7 +301,8 @@ func TestACrashBetweenStepsLeavesAConsistentCore(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			crash := errors.New("crash")
-			restore := dream.SetFailpoint(func(step string) error {
+			d := f.dreamer(client)
+			restore := dream.SetFailpoint(d, func(step string) error {
 				if step != tt.step {
 					return nil
 				}
@@ -303,7 +312,7 @@ func TestACrashBetweenStepsLeavesAConsistentCore(t *testing.T) {
 				}
 				return crash
 			})
-			_, err := f.dreamer(client).Run(ctx, dream.Request{AgentName: "nori", ProjectID: "p"})
+			_, err := d.Run(ctx, dream.Request{AgentName: "nori", ProjectID: "p"})
 			restore()
 			if err == nil {
 				t.Fatal("the interrupted dream reported success")
@@ -339,6 +348,7 @@ func TestACrashBetweenStepsLeavesAConsistentCore(t *testing.T) {
 }
 
 func TestACrashedRevertIsRolledForward(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.seed()
 	prior := f.contents()
@@ -347,7 +357,7 @@ func TestACrashedRevertIsRolledForward(t *testing.T) {
 	if _, err := run(d, dream.Request{}); err != nil {
 		t.Fatal(err)
 	}
-	restore := dream.SetFailpoint(func(step string) error {
+	restore := dream.SetFailpoint(d, func(step string) error {
 		if step == "created" {
 			return errors.New("crash")
 		}
@@ -372,17 +382,19 @@ func TestACrashedRevertIsRolledForward(t *testing.T) {
 }
 
 func TestACrashBeforeTheCommitChangesNothing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.seed()
 	before := f.core()
 	_, client := newChat(t, fixed(goodAnswer))
-	restore := dream.SetFailpoint(func(step string) error {
+	d := f.dreamer(client)
+	restore := dream.SetFailpoint(d, func(step string) error {
 		if step == "begin" {
 			return errors.New("crash")
 		}
 		return nil
 	})
-	_, err := run(f.dreamer(client), dream.Request{})
+	_, err := run(d, dream.Request{})
 	restore()
 	if err == nil {
 		t.Fatal("no error")
@@ -393,6 +405,7 @@ func TestACrashBeforeTheCommitChangesNothing(t *testing.T) {
 }
 
 func TestTwoDreamsOfOneScopeAtOnce(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.seed()
 	entered := make(chan struct{})
@@ -428,6 +441,7 @@ func TestTwoDreamsOfOneScopeAtOnce(t *testing.T) {
 }
 
 func TestLLMFailuresChangeNothing(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		answer  func(ctx context.Context, prompt string) llmtest.Reply
@@ -447,6 +461,7 @@ func TestLLMFailuresChangeNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			f.seed()
 			before := f.core()
@@ -478,6 +493,7 @@ func TestLLMFailuresChangeNothing(t *testing.T) {
 }
 
 func TestNoLLMConfiguredIsUnavailableAndRecordsNothing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.seed()
 	_, err := run(f.dreamer(llm.Disabled{}), dream.Request{})
@@ -490,6 +506,7 @@ func TestNoLLMConfiguredIsUnavailableAndRecordsNothing(t *testing.T) {
 }
 
 func TestBadRequestsAreInvalid(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	d := f.dreamer(llm.Disabled{})
 	neg := -1
@@ -549,6 +566,7 @@ func TestDreamWritesNoRepeats(t *testing.T) {
 // source gives, a blocker closed without a source) are dropped, each with
 // its class, while faithful rewrites of the same sources are kept.
 func TestFabricationsMadeOfSourceWordsAreDropped(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.seed()
 	f.daily("run-44", "The flaky checkout e2e test might be caused by the shared test Redis; not confirmed. The webhook worker processes 40 events per second.", "2026-11-21T18:00:00Z")

@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseAnswerToleratesDecoration(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, text string
 		items      int
@@ -39,6 +40,7 @@ func TestParseAnswerToleratesDecoration(t *testing.T) {
 }
 
 func TestParseCompressedReadsSources(t *testing.T) {
+	t.Parallel()
 	items := dream.ParseCompressed("[MEMORY]\n## Decisions\n- Use pgx (sources: 01aa, 01BB;01CC)\n- no sources here\n- (sources: 01DD)\n## Notes\n- Cache prices (from: 01EE).\n")
 	if len(items) != 3 {
 		t.Fatalf("got %+v", items)
@@ -93,6 +95,7 @@ func FuzzParseCompressed(f *testing.F) {
 }
 
 func TestConfigFromEnv(t *testing.T) {
+	t.Parallel()
 	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
 	cfg, err := dream.ConfigFromEnv(env(nil))
 	if err != nil || cfg.LookbackDays != 3 || cfg.CompressAfterDays != 7 || cfg.MinSupport != 0.75 || cfg.Lease != 5*time.Minute {

@@ -248,6 +248,7 @@ func seed(t *testing.T, e *env) seeded {
 // under the test's output directory (go test -artifacts keeps them), and
 // fails on any console message of the pages.
 func TestConsoleInABrowser(t *testing.T) {
+	t.Parallel()
 	chat := llmtest.NewChat(t, llmtest.Fixed(dreamAnswer))
 	e := newEnv(t, chat.Client(t, 20*time.Second))
 	s := seed(t, e)

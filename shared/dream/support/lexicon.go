@@ -75,16 +75,8 @@ var hedgePhrases = []string{"not sure", "not confirmed", "not verified", "to be 
 	"not measured", "not yet measured", "to be verified", "not proven", "appear to", "appears to", "appeared to",
 	"plan to", "plans to", "according to", "is planned", "are planned", "was planned", "were planned"}
 
-// Causal cues. causeAfter cues put the cause after them ("A because B"),
-// causeBefore cues before them ("B, so A"); purpose cues state what an
-// action is for, which is a reason too.
+// Decision cues.
 var (
-	causeAfterPhrases = []string{"because of", "because", "due to", "caused by", "as a result of", "owing to",
-		"thanks to", "given that", "why:", "reason:", "root cause:", "root cause", "the cause was", "the cause is",
-		"cause was", "cause is", "so that", "in order to", "to avoid", "to prevent", "so as to", "since"}
-	causeBeforePhrases = []string{"which is why", "that is why", "that's why", "as a result", "therefore", "thus",
-		"hence", "consequently", "leads to", "led to", "lead to", "results in", "resulted in", "causes", "caused",
-		"so we", "so i", "so the", "so it", "so they"}
 	decisionWords = words(`decided decide decides chose choose chosen opted opt agreed agree settled picked
 		went standardized standardised`)
 )

@@ -174,6 +174,7 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 // It asserts issue 10's aim on the set and floors on each part, and
 // compares with the word-overlap guard the test replaced.
 func TestLabelledSetFigures(t *testing.T) {
+	t.Parallel()
 	set, pools := loadLabelled(t)
 	if n := len(set.Cases); n < 150 {
 		t.Fatalf("the labelled set has %d cases, want at least 150", n)

@@ -221,9 +221,6 @@ func NewCorpus(sources []Source) *Corpus {
 	return c
 }
 
-// Len is the number of sources.
-func (c *Corpus) Len() int { return len(c.sources) }
-
 // Check tests claim against the sources it cites (by id); with no ids,
 // against every source of the corpus (what a dream that shows its model
 // the whole window has to do). Ids the corpus lacks are ignored; a claim

@@ -987,9 +987,7 @@ func (s *sent) inherit() {
 			}
 			// "needs X or Y": Y is what happens without X
 			if c.marker == "or" && (containsTerm([]string{prev.verbTerm}, lemma("need")) || prev.has("must") || prev.has("require") || prev.has("requires")) {
-				for _, t := range prev.right {
-					s.counterNeg = append(s.counterNeg, t)
-				}
+				s.counterNeg = append(s.counterNeg, prev.right...)
 			}
 		}
 		prev = c
