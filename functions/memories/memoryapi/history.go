@@ -65,7 +65,7 @@ func (a *API) GetMemoryHistory(ctx context.Context, r *httpapi.Request) (httpapi
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	limit, err := r.IntQuery("limit", 50, 1, 100)
+	limit, err := r.IntQuery("limit", agentmem.DefaultHistoryLimit, 1, agentmem.MaxHistoryLimit)
 	if err != nil {
 		return httpapi.Response{}, err
 	}
