@@ -169,7 +169,6 @@ func notLive(m agentmem.Memory) error {
 	return agentmem.Errorf(agentmem.EConflict, "memory %s was retired (version %d): restore it first (POST .../memories/%s/history/{version}/restore)", m.ID, m.Version, m.ID)
 }
 
-
 // MemoryHistory returns the versions of the memory id of agentName,
 // newest first, limit at a time (1..agentmem.MaxHistoryLimit, 0 for agentmem.DefaultHistoryLimit), after
 // cursor. A memory that is neither live nor superseded or retired (it was
