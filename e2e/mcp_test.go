@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentmem/agentmem/e2e/anthropictest"
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/mcpserver"
 )
 
 // mcpTool is the name Claude Code gives agentmem's memory_search tool.
@@ -201,7 +202,7 @@ func TestMCPInspectorStrict(t *testing.T) {
 	var list struct {
 		Tools []struct{ Name string } `json:"tools"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list.Tools) != 6 {
+	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list.Tools) != len(mcpserver.Tools) {
 		t.Errorf("tools/list: %v, %d tools: %.300s", err, len(list.Tools), r.stdout)
 	}
 }

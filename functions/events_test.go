@@ -35,6 +35,9 @@ var wantStatus = map[routes.Name]int{
 	routes.ListPersonalities: 200, routes.GetPersonality: 200, routes.PutPersonality: 200, routes.DeletePersonality: 204,
 	routes.CreateExtraction: 200,
 
+	// Updates and history (issue 11): the seeded memory is at version 1.
+	routes.UpdateMemory: 200, routes.GetMemoryHistory: 200, routes.RestoreMemoryVersion: 200,
+
 	// Search, patterns, lifecycle and stats (issue 5).
 	routes.SearchMemories: 200, routes.SuggestPatterns: 200, routes.ForgetMemories: 200, routes.GetStats: 200, routes.GetAllStats: 200,
 

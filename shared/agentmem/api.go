@@ -14,6 +14,27 @@ type MemoryPage struct {
 	NextCursor string `json:"nextCursor,omitempty"`
 }
 
+// CreateResult is the answer of POST .../memories: the memory stored
+// (201), or, when the scope already holds a repeat of it (and
+// allowDuplicate was not set), that memory with Duplicate set and nothing
+// stored (200).
+type CreateResult struct {
+	Memory
+	// Duplicate is true when nothing was stored because Memory repeats
+	// the memory sent.
+	Duplicate bool `json:"duplicate,omitempty"`
+	// DuplicateOf is the id of that memory (Memory.ID), for callers that
+	// read only the flag's neighbours.
+	DuplicateOf string `json:"duplicateOf,omitempty"`
+	// Match says how: "same" (the same text once case, spacing,
+	// punctuation, quotes and backticks are set aside) or "near" (a
+	// near duplicate).
+	Match string `json:"match,omitempty"`
+	// Superseded is the memory the new one replaced (replaces), as it
+	// was: it left the scope and stays in its history.
+	Superseded *Memory `json:"superseded,omitempty"`
+}
+
 // Bootstrap is everything `agentmem inject` needs, in one round trip
 // (GET .../bootstrap).
 type Bootstrap struct {
@@ -361,10 +382,19 @@ type ExtractionResult struct {
 	Saved []Memory `json:"saved"`
 	// Reinforced are stored patterns this run's patterns matched: their
 	// confidence was raised instead of a copy being saved.
-	Reinforced []Memory          `json:"reinforced,omitempty"`
-	Skipped    []SkippedLearning `json:"skipped"`
-	Summary    string            `json:"summary"`
-	Success    bool              `json:"success"`
+	Reinforced []Memory `json:"reinforced,omitempty"`
+	// Superseded are the memories this run's learnings replaced (a
+	// learning's replaces): they left the scope, each with SupersededBy
+	// set, and stay in their history.
+	Superseded []Memory `json:"superseded,omitempty"`
+	// Notes say what the caller should know of a learning saved not quite
+	// as it asked: a replaces that named no live memory of the scope, a
+	// pinned one, or one that changed meanwhile (the learning is saved
+	// beside it).
+	Notes   []string          `json:"notes,omitempty"`
+	Skipped []SkippedLearning `json:"skipped"`
+	Summary string            `json:"summary"`
+	Success bool              `json:"success"`
 	// Daily is the daily log record of the run's summary (nil when the
 	// run had no summary or the record could not be written; the
 	// learnings are saved either way).
@@ -390,10 +420,16 @@ type Learning struct {
 	Context    string   `json:"context,omitempty"`    // pattern
 	Solution   string   `json:"solution,omitempty"`   // pattern
 	Confidence *float64 `json:"confidence,omitempty"` // pattern, 0..1
+	// Replaces names a memory of the scope that this learning replaces
+	// (it is out of date, or this one corrects it). In a model's answer
+	// it is a short reference of the prompt ("m3"); on the wire of the
+	// extraction route it is the memory's id.
+	Replaces string `json:"replaces,omitempty"`
 }
 
 // Input returns the memory input that saves l in projectID for runID,
 // normalized (defaults filled); call Validate on it before saving.
+// Replaces is left out: the extraction resolves it against the scope.
 func (l Learning) Input(projectID, runID string) MemoryInput {
 	in := MemoryInput{
 		ProjectID: projectID, RunID: runID,

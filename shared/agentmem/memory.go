@@ -100,6 +100,22 @@ type Memory struct {
 	// SourceIDs records the memories a compressed or consolidated memory
 	// was made from.
 	SourceIDs []string `json:"sourceIds,omitempty" dynamo:"sourceIds,omitempty"`
+	// Version is 1 when the memory is created and one more with each
+	// change (an edit, a restore); its history keeps every version
+	// (history.go). An edit sends the version it read.
+	Version int `json:"version,omitempty" dynamo:"version,omitempty"`
+	// UpdatedAt is when the current version was written (empty for a
+	// memory never changed since it was created).
+	UpdatedAt string `json:"updatedAt,omitempty" dynamo:"updatedAt,omitempty"`
+	// Supersedes lists the memories this one replaced: they left the
+	// scope and stay in their history.
+	Supersedes []string `json:"supersedes,omitempty" dynamo:"supersedes,omitempty"`
+	// State is StateSuperseded or StateRetired for a memory that left the
+	// scope (as GET .../memories/{id} and listings with state= answer
+	// it); empty for a live one.
+	State string `json:"state,omitempty" dynamo:"-"`
+	// SupersededBy is the memory that replaced a superseded one.
+	SupersededBy string `json:"supersededBy,omitempty" dynamo:"-"`
 	// Embedding is the memory's vector, stored compactly (see package
 	// embeddings); never sent to API callers.
 	Embedding []byte `json:"-" dynamo:"embedding,omitempty"`
@@ -135,6 +151,13 @@ type MemoryInput struct {
 	// ClientToken is an idempotency key (IdempotencyKey): a retry with
 	// the same token and the same memory gets the first answer back.
 	ClientToken string `json:"clientToken,omitempty"`
+	// AllowDuplicate stores the memory even when the scope already holds
+	// a repeat of it (otherwise the answer is that memory, 200, with
+	// duplicate set).
+	AllowDuplicate bool `json:"allowDuplicate,omitempty"`
+	// Replaces is the id of a live memory of the scope that the new one
+	// replaces: it leaves the scope and stays in its history, superseded.
+	Replaces string `json:"replaces,omitempty"`
 }
 
 // Normalize fills defaults (type note, blocker status open, pattern
@@ -206,10 +229,29 @@ func (in *MemoryInput) Validate() error {
 			return err
 		}
 	}
+	if in.Replaces != "" && !ValidID(in.Replaces) {
+		return Errorf(EInvalid, "replaces %q is not a memory id (a ULID)", in.Replaces)
+	}
 	if in.ClientToken != "" {
 		return ValidateIdempotencyKey(in.ClientToken)
 	}
 	return nil
+}
+
+// ValidID reports whether id has the shape of the ids the store assigns
+// (memories, jobs): a ULID
+// (26 characters of Crockford base32, upper case).
+func ValidID(id string) bool {
+	if len(id) != 26 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('0' <= c && c <= '9' || 'A' <= c && c <= 'Z' && c != 'I' && c != 'L' && c != 'O' && c != 'U') {
+			return false
+		}
+	}
+	return true
 }
 
 // Memory returns the memory the input describes, without id, scope

@@ -18,6 +18,9 @@ type ListOptions struct {
 	Type agentmem.Type
 	// Cursor continues after a previous page (agentmem.MemoryPage.NextCursor).
 	Cursor string
+	// State lists the memories that left the scope instead of its live
+	// ones: agentmem.StateSuperseded or agentmem.StateRetired ("": live).
+	State string
 }
 
 func (o ListOptions) query() url.Values {
@@ -30,6 +33,9 @@ func (o ListOptions) query() url.Values {
 	}
 	if o.Cursor != "" {
 		q.Set("cursor", o.Cursor)
+	}
+	if o.State != "" {
+		q.Set("state", o.State)
 	}
 	return q
 }
@@ -72,13 +78,14 @@ func (c *Client) AllMemories(ctx context.Context, agent string, opt ListOptions)
 	return all, err
 }
 
-// CreateMemory stores a memory (POST .../memories; source "manual"). The
-// call carries an idempotency key (in.ClientToken, or a fresh one), so that
-// its retries never store the memory twice.
+// CreateMemory stores a memory (POST .../memories; source "manual") and
+// returns it; when the scope already holds a repeat of it, that memory
+// (CreateMemoryResult tells which happened). The call carries an
+// idempotency key (in.ClientToken, or a fresh one), so that its retries
+// never store the memory twice.
 func (c *Client) CreateMemory(ctx context.Context, agent string, in agentmem.MemoryInput) (agentmem.Memory, error) {
-	var m agentmem.Memory
-	err := c.Do(ctx, Call{Method: http.MethodPost, Path: AgentPath(agent, "memories"), Body: in, IdempotencyKey: keyFor(in.ClientToken)}, &m)
-	return m, err
+	r, err := c.CreateMemoryResult(ctx, agent, in)
+	return r.Memory, err
 }
 
 // GetMemory returns one memory of agent (GET .../memories/{id}).

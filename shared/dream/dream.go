@@ -547,10 +547,11 @@ func memoryKey(m agentmem.Memory) string {
 
 // consolidate turns the answer's items into the plan: each item passes the
 // support test (shared/dream/support, against every source the model was
-// shown) or is dropped; items equal to a fixed memory are left out (the
-// memory stays); items equal to a replaceable memory keep that memory
-// (same id and createdAt); the rest become new system memories, and the
-// replaceable memories no item kept are removed.
+// shown) or is dropped; items that repeat a fixed memory (search.Repeat:
+// as a person would judge it) are left out (the memory stays), and so are
+// items that repeat an earlier item; items equal to a replaceable memory
+// keep that memory (same id and createdAt); the rest become new system
+// memories, and the replaceable memories no item kept are removed.
 func (d *Dreamer) consolidate(items []markdown.Item, corpus *support.Corpus, view scopeView, agent, project string, now time.Time) consolidation {
 	var c consolidation
 	fixed := map[string]bool{}
@@ -564,6 +565,7 @@ func (d *Dreamer) consolidate(items []markdown.Item, corpus *support.Corpus, vie
 		}
 	}
 	seen := map[string]bool{}
+	fixedRepeats, written := search.NewDedup(view.fixed), search.NewDedup(nil)
 	duplicates := 0
 	for _, it := range items {
 		m := markdown.MemoryFromItem(it.Type, it.Text)
@@ -587,7 +589,15 @@ func (d *Dreamer) consolidate(items []markdown.Item, corpus *support.Corpus, vie
 			seen[key] = true
 			continue
 		}
+		if _, _, again := written.Find(m); again {
+			continue // a repeat of an earlier bullet in other words
+		}
+		if _, _, repeat := fixedRepeats.Find(m); repeat {
+			duplicates++
+			continue
+		}
 		seen[key] = true
+		written.Add(m)
 		if old, ok := replaceable[key]; ok {
 			c.unchanged = append(c.unchanged, old)
 			c.kept = append(c.kept, old)

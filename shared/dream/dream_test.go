@@ -525,6 +525,41 @@ func TestBadRequestsAreInvalid(t *testing.T) {
 	}
 }
 
+// TestDreamWritesNoRepeats: bullets that repeat a pinned or manual memory
+// in other words, or an earlier bullet, are not written (issue 11's
+// duplicate rule on the dream's writes).
+func TestDreamWritesNoRepeats(t *testing.T) {
+	f := newFixture(t)
+	s := f.seed()
+	_, client := newChat(t, fixed(answer(
+		"## Findings",
+		"- The cart service caches prices for 60 s.",
+		"- The `cart` service caches prices for 60 s",
+		"- Checkout uses the orders-v2 queue",
+		"## Notes",
+		"- Always run make test before pushing.",
+		"## Decisions",
+		"- Use idempotency keys on every payment POST (why: the payment provider retries webhooks 3 times)",
+		"- Use idempotency keys on every payment POST! (why: the payment provider retries webhooks 3 times)",
+	)))
+	if _, err := run(f.dreamer(client), dream.Request{}); err != nil {
+		t.Fatal(err)
+	}
+	core := f.core()
+	if _, ok := core[s.pinned.ID]; !ok {
+		t.Fatal("the pinned memory is gone")
+	}
+	if got, want := f.contents(), []string{
+		"Checkout uses the orders-v2 queue",
+		"Run make test before pushing",
+		"The cart service caches prices for 60 s",
+		"Use idempotency keys on every payment POST",
+	}; !slices.Equal(got, want) {
+		t.Errorf("core after the dream:\n got %q\nwant %q", got, want)
+	}
+	f.countersConsistent()
+}
+
 // TestFabricationsMadeOfSourceWordsAreDropped is issue 10's point: bullets
 // built only from the sources' words but saying something else (negated,
 // a number moved from another fact, a hedge made certain, a cause no

@@ -205,6 +205,12 @@ func (s *Store) workJob(ctx context.Context, j agentmem.Job) (done bool, err err
 			return false, fmt.Errorf("read memories of %s: %w", scope, err)
 		}
 		if len(items) == 0 {
+			if j.Kind == agentmem.JobDeleteScope {
+				// The scope's superseded and retired memories go with it.
+				if _, err := s.purgeGone(ctx, j.AgentName, j.ProjectID); err != nil {
+					return false, err
+				}
+			}
 			return true, nil
 		}
 		deleted, _, err := s.deleteItems(ctx, j.AgentName, j.ProjectID, items, progress)

@@ -32,7 +32,7 @@ func (s *Store) ScopeMemories(ctx context.Context, agentName, projectID string, 
 	}
 	out := make([]agentmem.Memory, len(items))
 	for i, it := range items {
-		out[i] = it.Memory
+		out[i] = normalized(it.Memory)
 	}
 	return out, nil
 }

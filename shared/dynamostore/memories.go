@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/search"
 	"github.com/guregu/dynamo/v2"
 	"golang.org/x/sync/errgroup"
 )
@@ -49,40 +50,125 @@ const maxCreateAttempts = 32
 // nanoseconds and tries again, so concurrent writers never overwrite each
 // other. m.AgentName, m.ProjectID, m.Content and m.Source must be set.
 //
-// The put and the scope's counters are one transaction (scopeWrite).
-// Every writer goes through here, so here the memory gets its vector (when
-// the store has an Embedder and m.Embedding is empty; best effort) and the
-// scope its limit: when the write takes the scope over MemoryLimit, the
-// least recently used unprotected memories are evicted (see enforceLimit).
+// The put, the memory's first version in its history and the scope's
+// counters are one transaction (scopeWrite). Every writer goes through
+// here (or Create), so here the memory gets its vector (when the store has
+// an Embedder and m.Embedding is empty; best effort) and the scope its
+// limit: when the write takes the scope over MemoryLimit, the least
+// recently used unprotected memories are evicted (see enforceLimit). It
+// stores m whatever the scope holds; Create with Dedup skips repeats.
 func (s *Store) CreateMemory(ctx context.Context, m agentmem.Memory) (agentmem.Memory, error) {
-	m, _, err := s.createMemory(ctx, m, nil)
-	return m, err
+	c, err := s.Create(ctx, m, CreateOptions{})
+	return c.Memory, err
 }
 
 // CreateMemoryOnce is CreateMemory made idempotent by once: a call with a
 // key already used for the same request returns the memory that call
 // stored, with replayed true, and writes nothing.
 func (s *Store) CreateMemoryOnce(ctx context.Context, m agentmem.Memory, once Once) (_ agentmem.Memory, replayed bool, _ error) {
-	if once.Key == "" {
-		return s.createMemory(ctx, m, nil)
-	}
-	return s.createMemory(ctx, m, &once)
+	c, err := s.Create(ctx, m, CreateOptions{Once: once})
+	return c.Memory, c.Replayed, err
 }
 
-func (s *Store) createMemory(ctx context.Context, m agentmem.Memory, once *Once) (agentmem.Memory, bool, error) {
+// CreateOptions are what Create does besides storing the memory.
+type CreateOptions struct {
+	// Once makes the create idempotent (see CreateMemoryOnce).
+	Once Once
+	// Dedup stores nothing when the scope already holds a repeat of the
+	// memory (search.Repeat): Create returns that memory with Duplicate
+	// set.
+	Dedup bool
+	// Supersedes are ids of live memories of the scope that the new one
+	// replaces (at most MaxSupersedes): in the same transaction they
+	// leave the scope (and its counters), each gets a last version
+	// "superseded" by the new memory in its history, and the new memory
+	// records them in Supersedes. A memory that is not live (or not of
+	// the scope) fails the create: EConflict when it was superseded or
+	// retired, ENotFound otherwise.
+	Supersedes []string
+	// By is who creates it, for the history; zero means the memory's
+	// source (and runId) says.
+	By agentmem.ChangeBy
+}
+
+// MaxSupersedes bounds the memories one create replaces, so that the
+// transaction stays within DynamoDB's 100 items.
+const MaxSupersedes = 20
+
+// Created is what Create did.
+type Created struct {
+	// Memory is the memory stored or, for a duplicate, the memory of the
+	// scope it repeats.
+	Memory agentmem.Memory
+	// Replayed is true when an idempotency key replayed an earlier
+	// create (nothing written now).
+	Replayed bool
+	// Duplicate is true when nothing was stored because the scope holds
+	// Memory, which Match says the new one repeats.
+	Duplicate bool
+	Match     search.Match
+	// Superseded are the memories the new one replaced, as they were
+	// when they left (State superseded, SupersededBy the new id).
+	Superseded []agentmem.Memory
+}
+
+// Create stores m as CreateMemory does, with the options: idempotency,
+// duplicate detection against the scope, supersession of memories it
+// replaces.
+func (s *Store) Create(ctx context.Context, m agentmem.Memory, opt CreateOptions) (Created, error) {
+	if opt.Once.Key != "" && (opt.Dedup || len(opt.Supersedes) > 0) {
+		// The duplicate check and the memories to replace are read before
+		// the write: a retry of a create that committed would find its own
+		// memory there (a duplicate, or the replaced ones already gone), so
+		// a used key is looked for first. Without them the key's condition
+		// in the transaction finds it, at no extra read.
+		var first agentmem.Memory
+		if ok, err := s.replay(ctx, opt.Once, &first); ok || err != nil {
+			return Created{Memory: first, Replayed: ok}, err
+		}
+	}
 	if m.Type == "" {
 		m.Type = agentmem.TypeNote
+	}
+	by := opt.By
+	if by.Kind == "" {
+		by = byOf(m)
+	}
+	if err := by.Validate(); err != nil {
+		return Created{}, err
+	}
+	olds, err := s.liveToReplace(ctx, m.AgentName, m.ProjectID, opt.Supersedes)
+	if err != nil {
+		return Created{}, err
+	}
+	var before int64 = -1
+	if opt.Dedup {
+		dup, match, version, found, err := s.findDuplicate(ctx, m)
+		if err != nil {
+			return Created{}, err
+		}
+		if found {
+			return Created{Memory: dup, Duplicate: true, Match: match}, nil
+		}
+		before = version
 	}
 	t := s.now()
 	if m.CreatedAt != "" {
 		// Callers such as Deep Dream may keep an original timestamp.
 		parsed, err := agentmem.ParseTime(m.CreatedAt)
 		if err != nil {
-			return agentmem.Memory{}, false, agentmem.Errorf(agentmem.EInvalid, "createdAt %q is not RFC 3339", m.CreatedAt)
+			return Created{}, agentmem.Errorf(agentmem.EInvalid, "createdAt %q is not RFC 3339", m.CreatedAt)
 		}
 		t = parsed.UTC()
 	}
 	m.ID = s.newID(s.now())
+	m.Version, m.UpdatedAt, m.State, m.SupersededBy = 1, "", "", ""
+	if len(olds) > 0 {
+		m.Supersedes = make([]string, len(olds))
+		for i, o := range olds {
+			m.Supersedes[i] = o.ID
+		}
+	}
 	s.embed(ctx, &m)
 	scope := agentmem.Scope(m.AgentName, m.ProjectID)
 	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
@@ -90,44 +176,73 @@ func (s *Store) createMemory(ctx context.Context, m agentmem.Memory, once *Once)
 		it := newItem(m)
 		w := s.newScopeWrite(m.AgentName, m.ProjectID)
 		at := w.put(s.memories.Put(it).If("attribute_not_exists($)", "createdAt"), slotOf(m.ID), it.counted(1))
-		if once != nil {
-			rec, err := s.onceRecord(*once, m)
+		if opt.Once.Key != "" {
+			rec, err := s.onceRecord(opt.Once, m)
 			if err != nil {
-				return agentmem.Memory{}, false, err
+				return Created{}, err
 			}
-			w.alsoPut(rec)
+			w.alsoPut(rec) // extra 0
+		}
+		stamp := agentmem.FormatTime(s.now())
+		w.alsoPut(s.versionPut(m.AgentName, agentmem.MemoryVersion{Version: 1, Change: agentmem.ChangeCreated, At: stamp, By: by, Memory: m}))
+		var superseded []agentmem.Memory
+		for _, o := range olds {
+			superseded = append(superseded, s.leave(w, o, agentmem.StateSuperseded, m.ID, by, stamp))
 		}
 		err := w.run(ctx)
 		if err == nil {
-			s.afterCreate(ctx, m)
-			return m, false, nil
+			s.afterCreate(ctx, m, before, w, superseded)
+			return Created{Memory: normalized(m), Superseded: superseded}, nil
 		}
 		reasons := cancelReasons(err)
 		switch {
-		case once != nil && condFailed(reasons, w.extraIndex(0)):
+		case opt.Once.Key != "" && condFailed(reasons, w.extraIndex(0)):
 			// A call with the same key committed first.
 			var first agentmem.Memory
-			err := s.replayAfterConflict(ctx, *once, &first)
-			return first, err == nil, err
+			err := s.replayAfterConflict(ctx, opt.Once, &first)
+			return Created{Memory: first, Replayed: err == nil}, err
+		case anyCondFailed(reasons, at+1, at+1+len(olds)):
+			return Created{}, agentmem.Errorf(agentmem.EConflict, "a memory to replace changed while %s was being stored; read it again and retry", m.ID)
 		case !condFailed(reasons, at):
-			return agentmem.Memory{}, false, fmt.Errorf("put memory %s in %s: %w", m.ID, scope, err)
+			return Created{}, fmt.Errorf("put memory %s in %s: %w", m.ID, scope, err)
 		}
 		// Taken: step forward by 1..1000 ns. Randomness spreads concurrent
 		// writers that all collided on the same instant.
 		t = t.Add(time.Duration(1 + rand.IntN(1000)))
 	}
-	return agentmem.Memory{}, false, agentmem.Errorf(agentmem.EConflict, "could not find a free createdAt in %s after %d attempts", scope, maxCreateAttempts)
+	return Created{}, agentmem.Errorf(agentmem.EConflict, "could not find a free createdAt in %s after %d attempts", scope, maxCreateAttempts)
+}
+
+// anyCondFailed reports whether an item in [from, to) of a cancelled
+// transaction failed its condition.
+func anyCondFailed(reasons []string, from, to int) bool {
+	for i := from; i < to; i++ {
+		if condFailed(reasons, i) {
+			return true
+		}
+	}
+	return false
 }
 
 // afterCreate enforces the scope's memory limit after a write: it reads
-// the scope's total (one Query of its counter slots) and evicts when it is
-// over. Failures are logged: the write itself succeeded.
-func (s *Store) afterCreate(ctx context.Context, m agentmem.Memory) {
+// the scope's counters (one Query of its slots) and evicts when it is
+// over. When the counters show that only this write happened since the
+// duplicate check read the scope at version before (-1: no check), the
+// check's cached form of the scope takes the write in. Failures are
+// logged: the write itself succeeded.
+func (s *Store) afterCreate(ctx context.Context, m agentmem.Memory, before int64, w *scopeWrite, superseded []agentmem.Memory) {
 	c, err := s.GetScopeCounts(ctx, m.AgentName, m.ProjectID)
 	if err != nil {
 		s.log().WarnContext(ctx, "eviction check skipped: reading the scope's counters failed",
 			"agent", m.AgentName, "project", m.ProjectID, "err", err)
 		return
+	}
+	if before >= 0 {
+		gone := make([]string, len(superseded))
+		for i, o := range superseded {
+			gone[i] = o.ID
+		}
+		s.dedups.advance(agentmem.Scope(m.AgentName, m.ProjectID), before, c.Version, int64(len(w.deltas)), m, gone)
 	}
 	s.enforceLimit(ctx, m, c.Total)
 }
@@ -186,7 +301,7 @@ func (s *Store) ListMemories(ctx context.Context, opt ListOptions) (agentmem.Mem
 			page.NextCursor = next
 			break
 		}
-		page.Memories = append(page.Memories, it.Memory)
+		page.Memories = append(page.Memories, normalized(it.Memory))
 	}
 	return page, nil
 }
@@ -194,7 +309,7 @@ func (s *Store) ListMemories(ctx context.Context, opt ListOptions) (agentmem.Mem
 // EachMemory calls fn for every memory of a scope, newest first, reading the
 // partition page by page. fn returning an error stops the walk.
 func (s *Store) EachMemory(ctx context.Context, agentName, projectID string, fn func(agentmem.Memory) error) error {
-	return s.eachScopeItem(ctx, agentName, projectID, false, func(it memoryItem) error { return fn(it.Memory) })
+	return s.eachScopeItem(ctx, agentName, projectID, false, func(it memoryItem) error { return fn(normalized(it.Memory)) })
 }
 
 // eachScopeItem calls fn for every stored item of a scope, newest first;
@@ -226,10 +341,22 @@ type memoryKey struct {
 // GetMemory returns the memory with id if it belongs to agentName. A memory
 // of another agent is reported as not found, so that one agent's id never
 // reaches another agent's memory. It costs two reads: the id-index, which
-// holds only keys, then the item itself (strongly consistent).
+// holds only keys, then the item itself (strongly consistent). A memory
+// that left its scope (superseded or retired) is returned as its last
+// version shows it, with State (and SupersededBy) set; that costs one more
+// read.
 func (s *Store) GetMemory(ctx context.Context, agentName, id string) (agentmem.Memory, error) {
 	it, err := s.getItem(ctx, agentName, id)
-	return it.Memory, err
+	if agentmem.ErrorCode(err) == agentmem.ENotFound {
+		last, gone, gerr := s.goneVersion(ctx, agentName, id)
+		switch {
+		case gerr != nil:
+			return agentmem.Memory{}, gerr
+		case gone:
+			return goneMemory(last), nil
+		}
+	}
+	return normalized(it.Memory), err
 }
 
 // getItem is GetMemory returning the stored item.
@@ -277,9 +404,20 @@ func (s *Store) findKey(ctx context.Context, id string, keep func(memoryKey) boo
 	return keys[0], nil
 }
 
-// DeleteMemory deletes the memory with id if it belongs to agentName.
+// DeleteMemory deletes the memory with id if it belongs to agentName, and
+// its history: delete is for what must go for good. A superseded or
+// retired memory is deleted from its history the same way.
 func (s *Store) DeleteMemory(ctx context.Context, agentName, id string) error {
 	it, err := s.getItem(ctx, agentName, id)
+	if agentmem.ErrorCode(err) == agentmem.ENotFound {
+		last, gone, gerr := s.goneVersion(ctx, agentName, id)
+		switch {
+		case gerr != nil:
+			return gerr
+		case gone:
+			return s.deleteGone(ctx, goneMemory(last))
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -337,6 +475,11 @@ func (s *Store) deleteItems(ctx context.Context, agentName, projectID string, it
 		deleted = append(deleted, r.deleted...)
 		missing = append(missing, r.missing...)
 	}
+	ids := make([]string, len(deleted))
+	for i, it := range deleted {
+		ids[i] = it.ID
+	}
+	s.purgeHistory(ctx, agentName, ids)
 	return deleted, missing, err
 }
 
@@ -448,11 +591,17 @@ func (s *Store) relocate(ctx context.Context, it memoryItem) (memoryItem, bool, 
 // deletePage is how many memories DeleteMatching reads before deleting.
 const deletePage = 500
 
-// DeleteScope deletes every memory of agent+project, however many, and
-// returns how many it deleted. The API's delete-all runs as a job
-// (StartJob, RunJob), which can stop at a deadline and go on later.
+// DeleteScope deletes every memory of agent+project, however many, with
+// their history and the scope's superseded and retired memories, and
+// returns how many live memories it deleted. The API's delete-all runs as
+// a job (StartJob, RunJob), which can stop at a deadline and go on later.
 func (s *Store) DeleteScope(ctx context.Context, agentName, projectID string) (int, error) {
-	return s.DeleteMatching(ctx, agentName, projectID, func(agentmem.Memory) bool { return true })
+	n, err := s.DeleteMatching(ctx, agentName, projectID, func(agentmem.Memory) bool { return true })
+	if err != nil {
+		return n, err
+	}
+	_, err = s.purgeGone(ctx, agentName, projectID)
+	return n, err
 }
 
 // DeleteMatching deletes the memories of agent+project that match accepts,

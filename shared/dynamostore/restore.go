@@ -62,7 +62,8 @@ func (s *Store) RestoreMemories(ctx context.Context, ms []agentmem.Memory) (int,
 	return n, err
 }
 
-// restoreConcurrency bounds the parallel transactions of RestoreMemories.
+// restoreConcurrency bounds the parallel transactions of RestoreMemories
+// and the reads of presentIDs.
 const restoreConcurrency = 16
 
 // maxRestoreShift is how far after its planned createdAt restoreOne can
@@ -134,18 +135,32 @@ func (s *Store) restoreOne(ctx context.Context, m agentmem.Memory) (agentmem.Mem
 	if m.Type == "" {
 		m.Type = agentmem.TypeNote
 	}
+	m.Version = versionOf(m)
+	m.State, m.SupersededBy = "", ""
 	t, _ := agentmem.ParseTime(m.CreatedAt)
 	scope := agentmem.Scope(m.AgentName, m.ProjectID)
+	// Its version goes to its history too, unless the history has it
+	// already (a replayed plan).
+	record := true
 	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
 		m.CreatedAt = agentmem.FormatTime(t)
 		it := newItem(m)
 		w := s.newScopeWrite(m.AgentName, m.ProjectID)
 		w.put(s.memories.Put(it).If("attribute_not_exists($)", "createdAt"), slotOf(m.ID), it.counted(1))
+		if record {
+			w.alsoPut(s.versionPut(m.AgentName, agentmem.MemoryVersion{Version: m.Version, Change: agentmem.ChangeCreated,
+				At: agentmem.FormatTime(s.now()), By: restoreBy, Memory: m}))
+		}
 		err := w.run(ctx)
+		reasons := cancelReasons(err)
 		switch {
 		case err == nil:
 			return m, true, nil
-		case !condFailed(cancelReasons(err), 0):
+		case record && condFailed(reasons, w.extraIndex(0)) && !condFailed(reasons, 0):
+			record = false
+			attempt--
+			continue
+		case !condFailed(reasons, 0):
 			return m, false, fmt.Errorf("restore memory %s in %s: %w", m.ID, scope, err)
 		}
 		var cur memoryItem
@@ -160,3 +175,6 @@ func (s *Store) restoreOne(ctx context.Context, m agentmem.Memory) (agentmem.Mem
 	}
 	return m, false, agentmem.Errorf(agentmem.EConflict, "could not find a free createdAt for memory %s in %s", m.ID, scope)
 }
+
+// restoreBy is who RestoreMemories records as writing a memory.
+var restoreBy = agentmem.ChangeBy{Kind: agentmem.BySystem, Note: "written with its id and createdAt fixed in advance (a dream's plan or its revert)"}

@@ -105,6 +105,8 @@ type Store struct {
 
 	cursorMu sync.Mutex
 	cursors  *cursor.Sealer
+
+	dedups dedupCache
 }
 
 // New returns a store over DynamoDB as awsCfg (the process's AWS

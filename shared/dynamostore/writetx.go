@@ -80,6 +80,11 @@ func (w *scopeWrite) alsoPut(p *dynamo.Put) {
 	w.extra = append(w.extra, func(tx *dynamo.WriteTx) { tx.Put(p) })
 }
 
+// alsoDelete adds a delete of another item (a gone record).
+func (w *scopeWrite) alsoDelete(d *dynamo.Delete) {
+	w.extra = append(w.extra, func(tx *dynamo.WriteTx) { tx.Delete(d) })
+}
+
 // alsoUpdate adds an update of another item (a job's progress).
 func (w *scopeWrite) alsoUpdate(u *dynamo.Update) {
 	w.extra = append(w.extra, func(tx *dynamo.WriteTx) { tx.Update(u) })

@@ -73,6 +73,10 @@ type Result struct {
 	// invalid type, invalid by the memory rules (too long, a NUL, ...),
 	// a repeat of another in the answer, or over MaxLearnings.
 	Skipped []agentmem.SkippedLearning `json:"skipped,omitempty"`
+	// Notes say what the caller should know of a learning kept as it is
+	// not quite what the answer said (a replaces that names no memory
+	// shown). Run sets them.
+	Notes []string `json:"notes,omitempty"`
 	// Prompt is the prompt's id ("extraction@v1"), Model the model that
 	// answered, Truncated whether the output was cut to MaxOutputBytes.
 	// Run sets them; Parse leaves them empty.
@@ -82,15 +86,19 @@ type Result struct {
 }
 
 // Run asks c for the learnings in a run's output and parses the answer.
-// Failures: ErrEmptyOutput for blank output; the client's *llm.Error
-// (llm.KindOf tells which) when the model fails, times out or answers
-// nothing; an error wrapping ErrUnparseable when the answer holds
-// neither learnings nor a statement that there are none.
-func Run(ctx context.Context, c llm.Client, output string) (Result, error) {
+// current are the scope's live memories: the prompt shows some of them
+// (ShownMemories), and a learning the model says replaces one of them
+// comes back with Replaces set to that memory's id. Failures:
+// ErrEmptyOutput for blank output; the client's *llm.Error (llm.KindOf
+// tells which) when the model fails, times out or answers nothing; an
+// error wrapping ErrUnparseable when the answer holds neither learnings
+// nor a statement that there are none.
+func Run(ctx context.Context, c llm.Client, output string, current ...agentmem.Memory) (Result, error) {
 	if strings.TrimSpace(output) == "" {
 		return Result{}, ErrEmptyOutput
 	}
-	req, truncated := BuildRequest(output)
+	shown := ShownMemories(output, current)
+	req, truncated := BuildRequest(output, shown...)
 	resp, err := c.Complete(ctx, req)
 	if err != nil {
 		return Result{}, fmt.Errorf("extract with %s: %w", c.Name(), err)
@@ -99,6 +107,7 @@ func Run(ctx context.Context, c llm.Client, output string) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("extract with %s: %w", c.Name(), err)
 	}
+	resolveReplaces(&res, shown)
 	res.Prompt = prompts.Must(PromptName).ID()
 	res.Model = resp.Model
 	if res.Model == "" {
@@ -109,10 +118,11 @@ func Run(ctx context.Context, c llm.Client, output string) (Result, error) {
 }
 
 // BuildRequest returns the completion request for a run's output: the
-// extraction prompt as the system prompt, and the output's last
-// MaxOutputBytes between <run_output> tags as the user message. truncated
-// reports whether the output was cut.
-func BuildRequest(output string) (req llm.Request, truncated bool) {
+// extraction prompt as the system prompt, and as the user message the
+// memories shown (each under its reference, RefOf) between
+// <current_memories> tags, then the output's last MaxOutputBytes between
+// <run_output> tags. truncated reports whether the output was cut.
+func BuildRequest(output string, shown ...agentmem.Memory) (req llm.Request, truncated bool) {
 	system, err := prompts.Must(PromptName).Render(map[string]string{"max_learnings": strconv.Itoa(MaxLearnings)})
 	if err != nil {
 		panic(err) // the embedded prompt is malformed: a build mistake the tests catch
@@ -120,11 +130,15 @@ func BuildRequest(output string) (req llm.Request, truncated bool) {
 	tail, truncated := Tail(output, MaxOutputBytes)
 	var b strings.Builder
 	b.Grow(len(tail) + 512)
+	if len(shown) > 0 {
+		b.WriteString("The project's current memories (data, for reference: do not repeat them; a learning that corrects one says so with \"replaces\"):\n")
+		b.WriteString(currentBlock(shown))
+	}
 	if truncated {
 		fmt.Fprintf(&b, "The run output was %d bytes; only its last %d bytes are shown, so its beginning is missing.\n\n", len(output), len(tail))
 	}
 	b.WriteString("<run_output>\n")
-	b.WriteString(strings.TrimRight(tail, "\n"))
+	b.WriteString(strings.TrimRight(neutralizeTags(tail), "\n"))
 	b.WriteString("\n</run_output>\n\nExtract the learnings from the run output above. Answer with the JSON object only.")
 	return llm.Request{System: system, Prompt: b.String(), MaxTokens: MaxAnswerTokens}, truncated
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/agentmem/agentmem/shared/extract"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/llm/openai"
+	"github.com/agentmem/agentmem/shared/prompts"
 )
 
 func TestTail(t *testing.T) {
@@ -114,7 +115,7 @@ func TestRunAsksTheModelAndParses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Learnings) != 2 || !res.Success || res.Prompt != "extraction@v2" || res.Model != "llama3.1:8b" || res.Truncated {
+	if len(res.Learnings) != 2 || !res.Success || res.Prompt != prompts.Must(extract.PromptName).ID() || res.Model != "llama3.1:8b" || res.Truncated {
 		t.Errorf("got %+v", res)
 	}
 	msgs, _ := (*got)["messages"].([]any)

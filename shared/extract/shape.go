@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -45,6 +46,9 @@ type proposal struct {
 // fields are a proposed learning's parts as text.
 type fields struct {
 	typ, content, rationale, status, trigger, context, solution, confidence string
+	// replaces names the stored memory the learning replaces (a prompt
+	// reference such as "m3", or an id).
+	replaces string
 	// impliedType is the type named by a label or key ("finding: ...",
 	// {"decision": ...}) when no explicit type is given.
 	impliedType string
@@ -60,6 +64,7 @@ const (
 	fContext    = "context"
 	fSolution   = "solution"
 	fConfidence = "confidence"
+	fReplaces   = "replaces"
 )
 
 // fieldKeys maps the keys models use for a learning's parts (normalized:
@@ -82,6 +87,10 @@ var fieldKeys = map[string]string{
 	"context": fContext, "where": fContext, "scope": fContext, "appliesto": fContext,
 
 	"confidence": fConfidence, "certainty": fConfidence, "probability": fConfidence,
+
+	"replaces": fReplaces, "replace": fReplaces, "supersedes": fReplaces, "supersede": fReplaces,
+	"replacesid": fReplaces, "replacesmemory": fReplaces, "replacesref": fReplaces, "replacing": fReplaces,
+	"replacesmemoryid": fReplaces, "supersedesid": fReplaces,
 }
 
 // contentKeys are the keys that may hold a learning's text, best first.
@@ -505,7 +514,7 @@ func (f fields) merge(g fields) fields {
 	for _, p := range []struct{ dst, src *string }{
 		{&f.typ, &g.typ}, {&f.content, &g.content}, {&f.rationale, &g.rationale}, {&f.status, &g.status},
 		{&f.trigger, &g.trigger}, {&f.context, &g.context}, {&f.solution, &g.solution}, {&f.confidence, &g.confidence},
-		{&f.impliedType, &g.impliedType},
+		{&f.impliedType, &g.impliedType}, {&f.replaces, &g.replaces},
 	} {
 		if *p.dst == "" {
 			*p.dst = *p.src
@@ -523,6 +532,7 @@ func (f *fields) set(field, v string) {
 	dst := map[string]*string{
 		fType: &f.typ, fContent: &f.content, fRationale: &f.rationale, fStatus: &f.status,
 		fTrigger: &f.trigger, fContext: &f.context, fSolution: &f.solution, fConfidence: &f.confidence,
+		fReplaces: &f.replaces,
 	}[field]
 	if dst != nil && *dst == "" {
 		*dst = v
@@ -670,6 +680,7 @@ func learningOf(p proposal) (agentmem.Learning, string) {
 		typ = inferType(f)
 	}
 	l := agentmem.Learning{Type: typ, Content: strings.TrimSpace(f.content)}
+	l.Content, l.Replaces = replacesOf(l.Content, f.replaces)
 	if p.cut {
 		return l, "cut off: the answer ends inside this learning"
 	}
@@ -692,6 +703,48 @@ func learningOf(p proposal) (agentmem.Learning, string) {
 		return l, "invalid: " + agentmem.ErrorMessage(err)
 	}
 	return l, ""
+}
+
+// trailingReplaces is a reference written at the end of a learning's
+// text: "... (replaces m3)", "[supersedes: m12]".
+var trailingReplaces = regexp.MustCompile(`(?i)\s*[(\[]\s*(?:replaces|supersedes|replacing)\s*:?\s*([^()\[\]]{1,40})[)\]]\s*\.?$`)
+
+// replacesOf returns content without a trailing "(replaces m3)" and the
+// reference the learning replaces: the field's, else the trailing one's
+// (Ref).
+func replacesOf(content, field string) (string, string) {
+	if m := trailingReplaces.FindStringSubmatchIndex(content); m != nil {
+		if field == "" {
+			field = content[m[2]:m[3]]
+		}
+		content = strings.TrimSpace(content[:m[0]])
+	}
+	return content, Ref(field)
+}
+
+// refWord is a prompt reference as models write it: m3, M3, #3, 3.
+var refWord = regexp.MustCompile(`^(?i)(?:memory\s*)?#?\s*m?\s*(\d{1,4})$`)
+
+// Ref normalizes the reference a learning's replaces gives: a prompt
+// reference ("m3", "[M3]", "#3", "memory m3" are all "m3"), a memory id
+// (upper-cased), "" for none ("none", "null", "-", "n/a").
+func Ref(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), "[](){}`\"'.,;:*_ ")
+	switch strings.ToLower(s) {
+	case "", "none", "null", "nil", "-", "n/a", "na", "no", "false", "nothing":
+		return ""
+	}
+	if m := refWord.FindStringSubmatch(s); m != nil {
+		n := strings.TrimLeft(m[1], "0")
+		if n == "" {
+			return ""
+		}
+		return "m" + n
+	}
+	if up := strings.ToUpper(s); agentmem.ValidID(up) {
+		return up
+	}
+	return s
 }
 
 // inferType types an untyped proposal by the fields it carries: a

@@ -14,9 +14,9 @@ import (
 // MemoriesHandlers serves the routes of the memories function, one method per
 // route of the table.
 type MemoriesHandlers interface {
-	// ListMemories serves GET /api/agents/{agentName}/memories: list memories, newest first (limit, type, cursor).
+	// ListMemories serves GET /api/agents/{agentName}/memories: list memories, newest first (limit, type, cursor; state=superseded or retired lists those that left).
 	ListMemories(ctx context.Context, r *Request) (Response, error)
-	// CreateMemory serves POST /api/agents/{agentName}/memories: create a memory (source manual).
+	// CreateMemory serves POST /api/agents/{agentName}/memories: create a memory (source manual); a repeat of one stored answers 200 with it and duplicate: true (allowDuplicate stores it anyway); replaces supersedes a memory.
 	CreateMemory(ctx context.Context, r *Request) (Response, error)
 	// DeleteMemories serves DELETE /api/agents/{agentName}/memories: delete every memory of agent+project.
 	DeleteMemories(ctx context.Context, r *Request) (Response, error)
@@ -28,6 +28,12 @@ type MemoriesHandlers interface {
 	RenderMemory(ctx context.Context, r *Request) (Response, error)
 	// Bootstrap serves GET /api/agents/{agentName}/bootstrap: personality and rendered memory in one round trip.
 	Bootstrap(ctx context.Context, r *Request) (Response, error)
+	// UpdateMemory serves PATCH /api/agents/{agentName}/memories/{id}: edit a memory (content, type, typed fields, tags, pinned) as its next version; body version: the version read (409 when it moved).
+	UpdateMemory(ctx context.Context, r *Request) (Response, error)
+	// GetMemoryHistory serves GET /api/agents/{agentName}/memories/{id}/history: a memory's versions, newest first, with who changed what (limit, cursor); superseded and retired memories too.
+	GetMemoryHistory(ctx context.Context, r *Request) (Response, error)
+	// RestoreMemoryVersion serves POST /api/agents/{agentName}/memories/{id}/history/{version}/restore: put an earlier version back as the next one; brings a superseded or retired memory back (body version: the current one, optional).
+	RestoreMemoryVersion(ctx context.Context, r *Request) (Response, error)
 	// AppendDaily serves POST /api/agents/{agentName}/daily: append a record to the daily log (title, content, at).
 	AppendDaily(ctx context.Context, r *Request) (Response, error)
 	// GetDaily serves GET /api/agents/{agentName}/daily: one day of the daily log (date; Markdown with Accept: text/markdown).
@@ -74,6 +80,9 @@ func NewMemoriesHandler[H MemoriesHandlers](h H, log *slog.Logger) (*Handler, er
 		routes.DeleteMemory:         h.DeleteMemory,
 		routes.RenderMemory:         h.RenderMemory,
 		routes.Bootstrap:            h.Bootstrap,
+		routes.UpdateMemory:         h.UpdateMemory,
+		routes.GetMemoryHistory:     h.GetMemoryHistory,
+		routes.RestoreMemoryVersion: h.RestoreMemoryVersion,
 		routes.AppendDaily:          h.AppendDaily,
 		routes.GetDaily:             h.GetDaily,
 		routes.PutSessionContext:    h.PutSessionContext,

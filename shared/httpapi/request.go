@@ -168,6 +168,10 @@ func (r *Request) IntQuery(name string, def, min, max int) (int, error) {
 	return n, nil
 }
 
+// HasBody reports whether the request carries a body other than white
+// space: routes whose body is optional decode only then.
+func (r *Request) HasBody() bool { return len(bytes.TrimSpace(r.body)) > 0 }
+
 // Decode decodes the JSON body into v strictly: the body must be one JSON
 // object, in UTF-8, with no unknown fields (names match exactly, case
 // included), no field given twice at any depth, no lone surrogate escapes

@@ -1,7 +1,9 @@
 // Package mcpserver serves agentmem's memory tools to an agent mid-run over
 // the Model Context Protocol (github.com/modelcontextprotocol/go-sdk): seed
 // 003's go_ent_memory_* tools as memory_store, memory_recall,
-// memory_search, memory_forget, memory_stats and memory_suggest_patterns.
+// memory_search, memory_forget, memory_stats and memory_suggest_patterns,
+// and memory_update, memory_history and memory_restore, which correct a
+// memory in place and read or restore its versions.
 // Every tool calls the agentmem API through package apiclient, for one
 // agent in one project (and, for the session scope, one session), fixed
 // when the server is built.
@@ -41,7 +43,7 @@ const (
 )
 
 // Tools lists the tool names in the order the server registers them.
-var Tools = []string{ToolStore, ToolRecall, ToolSearch, ToolForget, ToolStats, ToolSuggestPatterns}
+var Tools = []string{ToolStore, ToolRecall, ToolSearch, ToolForget, ToolStats, ToolSuggestPatterns, ToolUpdate, ToolHistory, ToolRestore}
 
 // DefaultCallTimeout bounds one tool call when Config.CallTimeout is zero;
 // it matches API Gateway's 30 s integration limit.
@@ -88,7 +90,7 @@ type server struct {
 	log *slog.Logger
 }
 
-// New returns an MCP server with the six memory tools, calling the API
+// New returns an MCP server with the memory tools (Tools), calling the API
 // through api. Serve it with (*mcp.Server).Run, e.g. over
 // &mcp.StdioTransport{}.
 func New(api *apiclient.Client, cfg Config) (*mcp.Server, error) {
@@ -130,6 +132,7 @@ func (s *server) instructions() string {
 	return fmt.Sprintf("agentmem: long-term memory of agent %s in project %s; %s. "+
 		"At the start of a task call memory_suggest_patterns with the task and memory_search for what is known about it; "+
 		"store decisions, findings and blockers worth keeping with memory_store scope project, "+
+		"correct one that is out of date with memory_update, "+
 		"and hand-over notes for the next step with scope session.", s.cfg.Agent, s.cfg.Project, session)
 }
 

@@ -193,6 +193,7 @@ func TestListTools(t *testing.T) {
 	required := map[string][]string{
 		mcpserver.ToolStore: {"scope"}, mcpserver.ToolRecall: {"key"}, mcpserver.ToolSearch: {"query"},
 		mcpserver.ToolForget: {"older_than"}, mcpserver.ToolStats: nil, mcpserver.ToolSuggestPatterns: {"task"},
+		mcpserver.ToolUpdate: {"id"}, mcpserver.ToolHistory: {"id"}, mcpserver.ToolRestore: {"id", "version"},
 	}
 	for name, tool := range tools {
 		t.Run(name, func(t *testing.T) {
@@ -231,7 +232,7 @@ func TestListTools(t *testing.T) {
 	if tools[mcpserver.ToolForget].Annotations.DestructiveHint == nil || !*tools[mcpserver.ToolForget].Annotations.DestructiveHint {
 		t.Errorf("memory_forget is not marked destructive")
 	}
-	for _, name := range []string{mcpserver.ToolRecall, mcpserver.ToolSearch, mcpserver.ToolStats, mcpserver.ToolSuggestPatterns} {
+	for _, name := range []string{mcpserver.ToolRecall, mcpserver.ToolSearch, mcpserver.ToolStats, mcpserver.ToolSuggestPatterns, mcpserver.ToolHistory} {
 		if !tools[name].Annotations.ReadOnlyHint {
 			t.Errorf("%s is not marked read-only", name)
 		}

@@ -39,6 +39,9 @@ type StoreInput struct {
 	Confidence *float64 `json:"confidence,omitempty" jsonschema:"type pattern: how sure, from 0 to 1 (default 0.5); memory_suggest_patterns suggests patterns above 0.7"`
 	Tags       []string `json:"tags,omitempty" jsonschema:"scope project: labels, e.g. payments or api:v2"`
 	Pinned     bool     `json:"pinned,omitempty" jsonschema:"scope project: keep it through forgetting, eviction and Deep Dream consolidation"`
+	Replaces   string   `json:"replaces,omitempty" jsonschema:"scope project: the id of a memory this one replaces (out of date or wrong): it leaves MEMORY.md and search, and its history keeps it"`
+	// AllowDuplicate stores the memory even when one already says it.
+	AllowDuplicate bool `json:"allow_duplicate,omitempty" jsonschema:"scope project: store it even when a memory already says the same (by default a repeat is not stored and the existing memory is named)"`
 }
 
 // RecallInput is the arguments of memory_recall.
@@ -143,6 +146,7 @@ Returns the stored entry (a memory's id, a key's expiry).`, session, scope),
 			tags := typed(prop("tags"), "array")
 			tags.MaxItems = ptr(agentmem.MaxTags)
 			tags.Items.MinLength, tags.Items.MaxLength, tags.Items.Pattern = ptr(1), ptr(agentmem.MaxTagLen), `^[A-Za-z0-9._:/-]+$`
+			prop("replaces").Pattern = idPattern
 		}),
 	}, handler(s, ToolStore, s.store))
 
@@ -208,6 +212,8 @@ Returns the stored entry (a memory's id, a key's expiry).`, session, scope),
 			l.Minimum, l.Maximum, l.Default = ptr(1.0), ptr(float64(agentmem.MaxSearchLimit)), json.RawMessage("5")
 		}),
 	}, handler(s, ToolSuggestPatterns, s.suggest))
+
+	s.addHistoryTools(srv)
 }
 
 // handler adapts fn to the SDK: it bounds the call by the timeout, turns
@@ -262,6 +268,7 @@ func (s *server) storeSession(ctx context.Context, in StoreInput) (string, error
 		"type": in.Type != "", "content": in.Content != "", "rationale": in.Rationale != "", "status": in.Status != "",
 		"trigger": in.Trigger != "", "context": in.Context != "", "solution": in.Solution != "",
 		"confidence": in.Confidence != nil, "tags": len(in.Tags) > 0, "pinned": in.Pinned,
+		"replaces": in.Replaces != "", "allow_duplicate": in.AllowDuplicate,
 	}); len(extra) > 0 {
 		return "", invalidf(ToolStore, `%s apply to scope "project"; scope "session" takes key and value (and ttl_seconds)`, strings.Join(extra, ", "))
 	}
@@ -302,17 +309,29 @@ func (s *server) storeProject(ctx context.Context, in StoreInput) (string, error
 		ProjectID: s.cfg.Project, Content: in.Content, Type: agentmem.Type(in.Type),
 		Rationale: in.Rationale, Status: in.Status, Trigger: in.Trigger, Context: in.Context, Solution: in.Solution,
 		Confidence: in.Confidence, Tags: in.Tags, Pinned: in.Pinned, RunID: s.cfg.Session,
+		Replaces: in.Replaces, AllowDuplicate: in.AllowDuplicate,
 	}
 	mi.Normalize()
 	if err := mi.Validate(); err != nil {
 		return "", invalidf(ToolStore, "%s", agentmem.ErrorMessage(err))
 	}
-	m, err := s.api.CreateMemory(ctx, s.cfg.Agent, mi)
+	r, err := s.api.CreateMemoryResult(ctx, s.cfg.Agent, mi)
 	if err != nil {
+		if in.Replaces != "" {
+			return "", conflict(ToolStore, in.Replaces, err)
+		}
 		return "", err
+	}
+	m := r.Memory
+	if r.Duplicate {
+		return fmt.Sprintf("Not stored: memory %s already says this (%s duplicate), so future runs already get it. To correct it use memory_update; to store it anyway, allow_duplicate.\n%s",
+			m.ID, r.Match, formatMemory(m, "")), nil
 	}
 	text := fmt.Sprintf("Stored %s memory %s for agent %s in project %s; future runs get it in MEMORY.md and memory_search finds it.\n%s",
 		m.Type, m.ID, m.AgentName, m.ProjectID, formatMemory(m, ""))
+	if r.Superseded != nil {
+		text += fmt.Sprintf("\nIt replaces memory %s, which left MEMORY.md and search; memory_restore brings it back.", r.Superseded.ID)
+	}
 	return text, nil
 }
 
@@ -480,7 +499,14 @@ func formatMemory(m agentmem.Memory, score string) string {
 	if m.Confidence != nil {
 		meta = append(meta, fmt.Sprintf("confidence %g", *m.Confidence))
 	}
-	meta = append(meta, "id "+m.ID, "created "+m.CreatedAt, "source "+string(m.Source))
+	meta = append(meta, "id "+m.ID)
+	if m.Version > 0 {
+		meta = append(meta, fmt.Sprintf("version %d", m.Version))
+	}
+	meta = append(meta, "created "+m.CreatedAt, "source "+string(m.Source))
+	if m.State != "" {
+		meta = append(meta, m.State)
+	}
 	if len(m.Tags) > 0 {
 		meta = append(meta, "tags "+strings.Join(m.Tags, ", "))
 	}

@@ -29,6 +29,8 @@ var (
 	exampleTTL        = 7200
 	exampleLookback   = 3
 	exampleSuccess    = true
+	exampleVersion    = 2
+	exampleContent    = "Use sqlc for the orders and refunds queries"
 )
 
 var examples = map[reflect.Type]any{
@@ -57,6 +59,8 @@ var examples = map[reflect.Type]any{
 	reflect.TypeFor[agentmem.CreateDreamInput](): agentmem.CreateDreamInput{ProjectID: "checkout-service", LookbackDays: &exampleLookback},
 	reflect.TypeFor[agentmem.ForgetInput]():      agentmem.ForgetInput{ProjectID: "checkout-service", OlderThan: "30d"},
 	reflect.TypeFor[agentmem.RecountInput]():     agentmem.RecountInput{AgentName: "nori", ProjectID: "checkout-service"},
+	reflect.TypeFor[agentmem.MemoryPatch]():      agentmem.MemoryPatch{Version: &exampleVersion, Content: &exampleContent, Note: "refunds moved to sqlc too"},
+	reflect.TypeFor[agentmem.RestoreInput]():     agentmem.RestoreInput{Version: &exampleVersion, Note: "the edit was wrong"},
 
 	// Answers.
 	reflect.TypeFor[agentmem.Memory]():      exampleMemory,

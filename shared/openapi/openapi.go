@@ -156,7 +156,7 @@ func operation(s *schemas, r routes.Route, c routes.Contract) *object {
 		op.set("parameters", params)
 	}
 	if c.Body != nil {
-		op.set("requestBody", obj("required", true,
+		op.set("requestBody", obj("required", !c.OptionalBody,
 			"content", obj("application/json", obj("schema", s.ref(c.Body)))))
 	}
 	op.set("responses", responses(s, c))
@@ -233,6 +233,9 @@ func queryParam(s *schemas, p routes.Param) *object {
 	}
 	if p.Format != "" {
 		schema.set("format", p.Format)
+	}
+	if p.Enum != nil {
+		schema.set("enum", p.Enum)
 	}
 	if p.MaxBytes > 0 {
 		schema.set("maxLength", p.MaxBytes)

@@ -21,6 +21,9 @@ type Contract struct {
 	// Body is the Go type of the JSON request body; nil when the route
 	// takes none.
 	Body reflect.Type
+	// OptionalBody says the route also accepts no body at all (Body then
+	// describes the one it accepts).
+	OptionalBody bool
 	// Answers are the route's success answers (and any other answer whose
 	// body is not the error envelope, such as health's 503).
 	Answers []Answer
@@ -63,6 +66,8 @@ type Param struct {
 	Type reflect.Type
 	// Format is a JSON Schema format of a string: "date" (YYYY-MM-DD).
 	Format string
+	// Enum lists the values a string parameter may take (nil: any).
+	Enum []string
 	// MaxBytes bounds a free-text value (0: no bound).
 	MaxBytes int
 	// Min and Max bound a number when Bounded.
@@ -91,11 +96,16 @@ var Tags = []struct{ Name, Doc string }{
 // keeps the two in step (and says what to add for a new route).
 var Contracts = map[Name]Contract{
 	ListMemories: {Tag: "memories",
-		Query:   []Param{projectIDParam, limitParam(agentmem.DefaultListLimit, agentmem.MaxListLimit, "memories"), typeParam, cursorParam},
+		Query: []Param{projectIDParam, limitParam(agentmem.DefaultListLimit, agentmem.MaxListLimit, "memories"), typeParam, cursorParam,
+			{Name: "state", Enum: []string{agentmem.StateLive, agentmem.StateSuperseded, agentmem.StateRetired}, Default: agentmem.StateLive,
+				Doc: "live: the scope's memories; superseded or retired: those that left it (replaced by another, or retired by a dream or a person), restorable from their history"}},
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.MemoryPage](), Doc: "a page of memories, newest first"}}},
 	CreateMemory: {Tag: "memories", Body: typeOf[agentmem.MemoryInput](), Idempotent: true,
-		Answers: []Answer{{Status: http.StatusCreated, JSON: typeOf[agentmem.Memory](), Location: true, Doc: "the memory, source manual (the first answer again for a retry with its idempotency key)"}},
-		Errors:  []string{agentmem.EIdempotencyMismatch}},
+		Answers: []Answer{
+			{Status: http.StatusCreated, JSON: typeOf[agentmem.CreateResult](), Location: true, Doc: "the memory, source manual, and the memory it replaced when replaces was given (the first answer again for a retry with its idempotency key)"},
+			{Status: http.StatusOK, JSON: typeOf[agentmem.CreateResult](), Location: true, Doc: "nothing stored: the scope already holds a memory that says the same (duplicate, duplicateOf, match); allowDuplicate stores it anyway"},
+		},
+		Errors: []string{agentmem.ENotFound, agentmem.EConflict, agentmem.EIdempotencyMismatch}},
 	DeleteMemories: {Tag: "memories", Query: []Param{projectIDParam},
 		Answers: []Answer{
 			{Status: http.StatusOK, JSON: typeOf[agentmem.Job](), Doc: "every memory of the agent in the project is deleted: the job, with how many it removed"},
@@ -107,6 +117,16 @@ var Contracts = map[Name]Contract{
 	DeleteMemory: {Tag: "memories",
 		Answers: []Answer{{Status: http.StatusNoContent, Doc: "the memory is deleted"}},
 		Errors:  []string{agentmem.ENotFound}},
+	UpdateMemory: {Tag: "memories", Body: typeOf[agentmem.MemoryPatch](),
+		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Memory](), Doc: "the memory as its next version (as it is, when the patch changes nothing)"}},
+		Errors:  []string{agentmem.ENotFound, agentmem.EConflict}},
+	GetMemoryHistory: {Tag: "memories",
+		Query:   []Param{limitParam(agentmem.DefaultHistoryLimit, agentmem.MaxHistoryLimit, "versions"), cursorParam},
+		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.MemoryHistory](), Doc: "the memory's versions, newest first"}},
+		Errors:  []string{agentmem.ENotFound}},
+	RestoreMemoryVersion: {Tag: "memories", Body: typeOf[agentmem.RestoreInput](), OptionalBody: true,
+		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Memory](), Doc: "the memory with the version put back as its next version (back in its scope, when it was superseded or retired)"}},
+		Errors:  []string{agentmem.ENotFound, agentmem.EConflict}},
 	RenderMemory: {Tag: "memories", Query: []Param{projectIDParam},
 		Answers: []Answer{{Status: http.StatusOK, Markdown: true, Doc: "MEMORY.md as `agentmem inject` writes it"}},
 		Errors:  []string{agentmem.ENotFound}},

@@ -86,6 +86,9 @@ const (
 	GetOpenAPI           Name = "GetOpenAPI"
 	GetJob               Name = "GetJob"
 	Recount              Name = "Recount"
+	UpdateMemory         Name = "UpdateMemory"
+	GetMemoryHistory     Name = "GetMemoryHistory"
+	RestoreMemoryVersion Name = "RestoreMemoryVersion"
 )
 
 // Route is one method and path of the API.
@@ -106,13 +109,18 @@ func (r Route) Key() string { return r.Method + " " + r.Path }
 // All is every route of the API.
 var All = []Route{
 	// Memories: CRUD and rendering.
-	{ListMemories, "GET", "/api/agents/{agentName}/memories", Memories, true, "list memories, newest first (limit, type, cursor)"},
-	{CreateMemory, "POST", "/api/agents/{agentName}/memories", Memories, true, "create a memory (source manual)"},
+	{ListMemories, "GET", "/api/agents/{agentName}/memories", Memories, true, "list memories, newest first (limit, type, cursor; state=superseded or retired lists those that left)"},
+	{CreateMemory, "POST", "/api/agents/{agentName}/memories", Memories, true, "create a memory (source manual); a repeat of one stored answers 200 with it and duplicate: true (allowDuplicate stores it anyway); replaces supersedes a memory"},
 	{DeleteMemories, "DELETE", "/api/agents/{agentName}/memories", Memories, false, "delete every memory of agent+project"},
 	{GetMemory, "GET", "/api/agents/{agentName}/memories/{id}", Memories, false, "get one memory"},
 	{DeleteMemory, "DELETE", "/api/agents/{agentName}/memories/{id}", Memories, false, "delete one memory"},
 	{RenderMemory, "GET", "/api/agents/{agentName}/memory.md", Memories, false, "the rendered MEMORY.md"},
 	{Bootstrap, "GET", "/api/agents/{agentName}/bootstrap", Memories, true, "personality and rendered memory in one round trip"},
+
+	// Updates and history (issue 11): memories function.
+	{UpdateMemory, "PATCH", "/api/agents/{agentName}/memories/{id}", Memories, true, "edit a memory (content, type, typed fields, tags, pinned) as its next version; body version: the version read (409 when it moved)"},
+	{GetMemoryHistory, "GET", "/api/agents/{agentName}/memories/{id}/history", Memories, true, "a memory's versions, newest first, with who changed what (limit, cursor); superseded and retired memories too"},
+	{RestoreMemoryVersion, "POST", "/api/agents/{agentName}/memories/{id}/history/{version}/restore", Memories, true, "put an earlier version back as the next one; brings a superseded or retired memory back (body version: the current one, optional)"},
 
 	// Personalities.
 	{ListPersonalities, "GET", "/api/personalities", Personalities, false, "list personalities"},

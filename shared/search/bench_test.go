@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/embeddings/hashing"
 	"github.com/agentmem/agentmem/shared/search"
 )
@@ -180,5 +181,36 @@ func BenchmarkTokenize(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		search.Tokenize(text)
+	}
+}
+
+// BenchmarkDedupFind1000 is the duplicate check of one incoming memory
+// against a scope of 1,000 (the default memory limit), its prints already
+// computed (NewDedup), as a create pays it.
+func BenchmarkDedupFind1000(b *testing.B) {
+	ms := make([]agentmem.Memory, 1000)
+	for i := range ms {
+		ms[i] = agentmem.Memory{ID: fmt.Sprint(i), Type: agentmem.Types[i%5], Content: fmt.Sprintf("Finding %d: the payments service retries webhooks %d times with exponential backoff in `svc-%d`", i, i%7, i)}
+	}
+	d := search.NewDedup(ms)
+	in := agentmem.Memory{Type: agentmem.TypeFinding, Content: "The checkout service calls the payments API with an idempotency key on every POST"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, ok := d.Find(in); ok {
+			b.Fatal("found a repeat")
+		}
+	}
+}
+
+// BenchmarkNewDedup1000 is the cost of preparing 1,000 memories for
+// duplicate checks (what a create pays on a cache miss).
+func BenchmarkNewDedup1000(b *testing.B) {
+	ms := make([]agentmem.Memory, 1000)
+	for i := range ms {
+		ms[i] = agentmem.Memory{ID: fmt.Sprint(i), Type: agentmem.Types[i%5], Content: fmt.Sprintf("Finding %d: the payments service retries webhooks %d times with exponential backoff in `svc-%d`", i, i%7, i)}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		search.NewDedup(ms)
 	}
 }

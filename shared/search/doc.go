@@ -12,8 +12,10 @@
 //   - [Fuse], reciprocal rank fusion of several rankings;
 //   - [Rank], which picks lexical, semantic or hybrid ranking depending on
 //     what the caller has;
-//   - [SuggestPatterns], [SamePattern], [RaiseConfidence] and [NormalizeText]
-//     for pattern suggestion and deduplication of learnings.
+//   - [SuggestPatterns], [SamePattern] and [RaiseConfidence] for pattern
+//     suggestion and reinforcement;
+//   - [Repeat], [Dedup] and [Canonical], which tell whether an incoming
+//     memory repeats a stored one as a person would judge it (dedup.go).
 //
 // Everything here is pure and deterministic: no I/O, no global mutable
 // state, and hits with equal scores are ordered by ID.

@@ -12,10 +12,6 @@ import (
 // patterns (>0.7) are suggested").
 const DefaultMinConfidence = 0.7
 
-// SamePatternThreshold is the Jaccard similarity of trigger and solution
-// terms at or above which [SamePattern] considers two patterns the same.
-const SamePatternThreshold = 0.8
-
 // MaxConfidence caps what [RaiseConfidence] returns: repetition alone never
 // makes a pattern certain.
 const MaxConfidence = 0.99
@@ -79,49 +75,6 @@ func SuggestPatterns(task string, patterns []agentmem.Memory, minConfidence floa
 		hits = hits[:limit:limit]
 	}
 	return hits
-}
-
-// SamePattern reports whether a and b describe the same pattern, so that
-// extraction raises the confidence of the one stored instead of adding a
-// copy. It compares the distinct terms ([Tokenize]) of trigger and solution
-// together: the same pattern when their Jaccard similarity is at least
-// [SamePatternThreshold]. Patterns with neither trigger nor solution are
-// compared on their content the same way.
-func SamePattern(a, b agentmem.Memory) bool {
-	ta, tb := a.Trigger+"\n"+a.Solution, b.Trigger+"\n"+b.Solution
-	if strings.TrimSpace(a.Trigger+a.Solution) == "" && strings.TrimSpace(b.Trigger+b.Solution) == "" {
-		ta, tb = a.Content, b.Content
-	}
-	return Jaccard(ta, tb) >= SamePatternThreshold
-}
-
-// Jaccard returns the Jaccard similarity of the sets of terms of a and b:
-// the size of their intersection over the size of their union, 1 when both
-// have no terms and a and b normalise to the same text ([NormalizeText]),
-// 0 when only one has no terms.
-func Jaccard(a, b string) float64 {
-	sa, sb := termSet(a), termSet(b)
-	if len(sa) == 0 || len(sb) == 0 {
-		if len(sa) == 0 && len(sb) == 0 && NormalizeText(a) == NormalizeText(b) {
-			return 1
-		}
-		return 0
-	}
-	inter := 0
-	for t := range sa {
-		if _, ok := sb[t]; ok {
-			inter++
-		}
-	}
-	return float64(inter) / float64(len(sa)+len(sb)-inter)
-}
-
-func termSet(s string) map[string]struct{} {
-	set := make(map[string]struct{})
-	for _, t := range Tokenize(s) {
-		set[t] = struct{}{}
-	}
-	return set
 }
 
 // RaiseConfidence returns the confidence of a pattern seen once more:

@@ -38,6 +38,12 @@ type tokenizer struct {
 	runes []rune
 	part  []byte
 	comp  []byte
+	// keepPart, when set, replaces keep: which lower-cased parts are
+	// terms (the duplicate detector keeps some stopwords, see dedup.go).
+	keepPart func([]byte) bool
+	// emitJoined, when set, receives the joined form of a compound word
+	// instead of emit.
+	emitJoined func([]byte)
 }
 
 // scan calls emit for each token of s. The slice passed to emit is only
@@ -94,7 +100,7 @@ func (t *tokenizer) word(emit func([]byte)) {
 			return
 		}
 		parts++
-		if keep(t.part) {
+		if t.keepPart != nil && t.keepPart(t.part) || t.keepPart == nil && keep(t.part) {
 			emit(stem(t.part))
 		}
 		t.part = t.part[:0]
@@ -122,7 +128,11 @@ func (t *tokenizer) word(emit func([]byte)) {
 	}
 	flush()
 	if parts > 1 {
-		emit(stem(t.comp))
+		if t.emitJoined != nil {
+			t.emitJoined(stem(t.comp))
+		} else {
+			emit(stem(t.comp))
+		}
 	}
 }
 

@@ -26,6 +26,8 @@ func init() {
 
 A decision's text is the choice; --rationale says why and --topic what was decided (stored as "TOPIC: CHOICE", shown in the Decision column of agentmem show). A blocker is open unless --status resolved. A pattern's text names it; --trigger says when it applies, --context where, --solution what to do, and --confidence how sure it is (0 to 1; the server's default is 0.5): agentmem patterns and inject --task suggest the patterns above 0.7.
 
+When the agent's memory already says the same (in other words, other case or punctuation, with or without backticks), nothing is added: the command names the memory that says it (exit 0); --allow-duplicate adds it anyway. --replaces ID adds the memory in place of an out-of-date one, which leaves MEMORY.md and search and stays in its history (agentmem history ID, agentmem restore).
+
 In the shorthand, <project> <agent> come before the type: agentmem add checkout-service nori finding "...".`,
 		Examples: []string{
 			`agentmem add --agent nori --project checkout-service finding "The payment provider retries webhooks 3 times"`,
@@ -34,6 +36,7 @@ In the shorthand, <project> <agent> come before the type: agentmem add checkout-
 			`git log -1 --format=%B | agentmem add --agent nori --project checkout-service note -`,
 			`agentmem add --agent nori --project checkout-service pattern "Deduplicate webhook deliveries" --trigger "duplicate webhook deliveries" --solution "conditional put on the event id" --confidence 0.85`,
 			`agentmem add checkout-service nori finding "Webhooks are signed"    # the shorthand`,
+			`agentmem add --agent nori --project checkout-service finding "CI runs on Node 20" --replaces 01JKX3V5T2M8Q9R4S6W7Y0Z1AB`,
 		},
 		New: func() Runner { return &addCommand{} },
 	})
@@ -56,11 +59,11 @@ func isMemoryType(word string) bool {
 }
 
 type addCommand struct {
-	rationale, topic, status   string
-	trigger, context, solution string
-	confidence                 float64
-	tags                       stringList
-	pin, json                  bool
+	rationale, topic, status, replaces string
+	trigger, context, solution         string
+	confidence                         float64
+	tags                               stringList
+	pin, json, allowDuplicate          bool
 }
 
 func (c *addCommand) Flags(fs *flag.FlagSet) {
@@ -73,6 +76,8 @@ func (c *addCommand) Flags(fs *flag.FlagSet) {
 	fs.Float64Var(&c.confidence, "confidence", 0, "how sure the pattern is, `X` from 0 to 1 (pattern only; default 0.5)")
 	fs.Var(&c.tags, "tag", "a `TAG` (repeatable)")
 	fs.BoolVar(&c.pin, "pin", false, "pin the memory (kept by Deep Dream)")
+	fs.BoolVar(&c.allowDuplicate, "allow-duplicate", false, "add it even when a memory already says the same")
+	fs.StringVar(&c.replaces, "replaces", "", "the `ID` of an out-of-date memory this one replaces (it stays in history)")
 	JSONFlag(fs, &c.json)
 }
 
@@ -102,6 +107,9 @@ func (c *addCommand) Run(ctx context.Context, in *Invocation) error {
 	if c.status != "" && c.status != agentmem.StatusOpen && c.status != agentmem.StatusResolved {
 		return Usagef("--status must be open or resolved")
 	}
+	if c.replaces != "" && !agentmem.ValidID(c.replaces) {
+		return Usagef("--replaces %q is not a memory id (agentmem list shows them)", c.replaces)
+	}
 	patternFlag := in.IsSet("trigger") || in.IsSet("context") || in.IsSet("solution") || in.IsSet("confidence")
 	if typ != agentmem.TypePattern && patternFlag {
 		return Usagef("--trigger, --context, --solution and --confidence are for patterns")
@@ -120,17 +128,26 @@ func (c *addCommand) Run(ctx context.Context, in *Invocation) error {
 	if err != nil {
 		return err
 	}
-	m, err := client.CreateMemory(ctx, scope.Agent, agentmem.MemoryInput{
+	r, err := client.CreateMemoryResult(ctx, scope.Agent, agentmem.MemoryInput{
 		ProjectID: scope.Project, Type: typ, Content: text, Rationale: c.rationale, Status: c.status, Tags: c.tags, Pinned: c.pin,
+		AllowDuplicate: c.allowDuplicate, Replaces: c.replaces,
 		Trigger: c.trigger, Context: c.context, Solution: c.solution, Confidence: confidence,
 	})
 	if err != nil {
 		return err
 	}
 	if c.json {
-		return writeJSON(in.Stdout, m)
+		return writeJSON(in.Stdout, r)
+	}
+	m := r.Memory
+	if r.Duplicate {
+		in.Printf("not added: %s %s already says this (%s); --allow-duplicate adds it anyway\n", m.Type, m.ID, summaryLine(m, 60))
+		return nil
 	}
 	in.Printf("added %s %s for %s in %s\n", m.Type, m.ID, scope.Agent, scope.Project)
+	if r.Superseded != nil {
+		in.Printf("it replaces %s, which stays in its history (agentmem history %s)\n", r.Superseded.ID, r.Superseded.ID)
+	}
 	return nil
 }
 

@@ -167,6 +167,9 @@ func (c *extractCommand) Run(ctx context.Context, in *Invocation) error {
 	}
 	if !c.quiet {
 		in.Notef("extract: run %s: %s", c.runID, extractionSummary(res))
+		for _, n := range res.Notes {
+			in.Notef("extract: note: %s", n)
+		}
 	}
 	return nil
 }
@@ -175,6 +178,9 @@ func extractionSummary(res agentmem.ExtractionResult) string {
 	s := fmt.Sprintf("saved %d learning%s", len(res.Saved), plural(len(res.Saved)))
 	if res.Replayed {
 		s = "already extracted before: nothing saved again"
+	}
+	if n := len(res.Superseded); n > 0 && !res.Replayed {
+		s += fmt.Sprintf(", replaced %d", n)
 	}
 	if len(res.Skipped) > 0 {
 		reasons := map[string]int{}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/apiclient"
 	"github.com/agentmem/agentmem/shared/extract"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/llm/claude"
@@ -21,6 +22,27 @@ func init() {
 		Timeout: ClaudeTimeout,
 		Help:    "claude (the claude CLI in this container extracts; the learnings are sent)",
 	}
+}
+
+// currentMemories returns the newest memories of the scope, which the
+// prompt shows so that the model neither repeats them nor misses one it
+// should replace; best effort: without them the extraction still runs
+// (the server skips repeats either way).
+func currentMemories(ctx context.Context, in *Invocation, project string) []agentmem.Memory {
+	scope, err := in.Scope()
+	if err != nil {
+		return nil
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return nil
+	}
+	page, err := client.ListMemories(ctx, scope.Agent, apiclient.ListOptions{ProjectID: project, Limit: agentmem.MaxListLimit})
+	if err != nil {
+		in.Notef("extract: the scope's memories were not read (%v); extracting without them", err)
+		return nil
+	}
+	return page.Memories
 }
 
 // extractWithClaude runs the claude CLI on the run's output with the shared
@@ -39,7 +61,7 @@ func extractWithClaude(ctx context.Context, in *Invocation, base agentmem.Extrac
 	if err != nil {
 		return base, nil, err
 	}
-	res, err := extract.Run(ctx, llm.WithRetry(c), output)
+	res, err := extract.Run(ctx, llm.WithRetry(c), output, currentMemories(ctx, in, base.ProjectID)...)
 	if err != nil {
 		return base, nil, fmt.Errorf("the claude CLI extracted nothing: %w", err)
 	}

@@ -21,12 +21,15 @@ func init() {
 		Summary: "list memories, newest first, with their ids",
 		Description: `Lists the newest memories (50 unless --limit) with id, creation time (UTC), type, source and the first line of the content. The ids are what agentmem rm takes.
 
+--state superseded lists the memories that another replaced (agentmem add --replaces, an extraction that found them out of date), --state retired those a dream or a person retired: they are no longer injected and stay restorable (agentmem history ID, agentmem restore ID VERSION).
+
 Pages: when older memories remain, the note on stderr (and nextCursor in --json) gives the cursor that continues the listing: --cursor CURSOR lists from there. --all reads every page and prints each as it comes, however many memories there are.`,
 		Examples: []string{
 			"agentmem list --agent nori --project checkout-service",
 			"agentmem list --agent nori --project checkout-service --type decision --all",
 			"AGENTMEM_AGENT=nori AGENTMEM_PROJECT=checkout-service agentmem list --json | jq -r '.memories[].id'",
 			`agentmem list --agent nori --project checkout-service --limit 10 --cursor "$(agentmem list --agent nori --project checkout-service --limit 10 --json | jq -r .nextCursor)"`,
+			"agentmem list --agent nori --project checkout-service --state superseded",
 			"agentmem list checkout-service nori    # the shorthand",
 		},
 		New: func() Runner { return &listCommand{} },
@@ -34,14 +37,15 @@ Pages: when older memories remain, the note on stderr (and nextCursor in --json)
 }
 
 type listCommand struct {
-	typ, cursor string
-	limit       int
-	all         bool
-	out         OutputFlag
+	typ, cursor, state string
+	limit              int
+	all                bool
+	out                OutputFlag
 }
 
 func (c *listCommand) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.typ, "type", "", "only memories of this `TYPE` (note, learning, finding, decision, blocker, pattern, session)")
+	fs.StringVar(&c.state, "state", agentmem.StateLive, "`STATE` of the memories to list: live (those injected), superseded or retired (those that left, restorable)")
 	fs.IntVar(&c.limit, "limit", agentmem.DefaultListLimit, "at most `N` memories")
 	fs.StringVar(&c.cursor, "cursor", "", "continue a listing: the `CURSOR` a previous one ended with (nextCursor)")
 	fs.BoolVar(&c.all, "all", false, "every memory, however many, page by page")
@@ -56,6 +60,10 @@ func (c *listCommand) Run(ctx context.Context, in *Invocation) error {
 	t := agentmem.Type(c.typ)
 	if t != "" && !t.Valid() {
 		return Usagef("--type %q is not a memory type%s", c.typ, didYouMean(c.typ, stringsOf(agentmem.Types)))
+	}
+	states := []string{agentmem.StateLive, agentmem.StateSuperseded, agentmem.StateRetired}
+	if !slices.Contains(states, c.state) {
+		return Usagef("--state %q is not live, superseded or retired%s", c.state, didYouMean(c.state, states))
 	}
 	if c.limit < 1 {
 		return Usagef("--limit must be at least 1")
@@ -84,6 +92,8 @@ func (c *listCommand) Run(ctx context.Context, in *Invocation) error {
 	}
 	switch {
 	case asJSON:
+	case n == 0 && c.cursor == "" && c.state != agentmem.StateLive:
+		in.Notef("no %s memories for %s in %s", c.state, scope.Agent, scope.Project)
 	case n == 0 && c.cursor == "":
 		in.Notef("no memories for %s in %s", scope.Agent, scope.Project)
 	case next != "":
@@ -97,6 +107,9 @@ func (c *listCommand) Run(ctx context.Context, in *Invocation) error {
 // none remain).
 func (c *listCommand) read(ctx context.Context, client *apiclient.Client, scope Scope, t agentmem.Type, p listPrinter) (int, string, error) {
 	opt := apiclient.ListOptions{ProjectID: scope.Project, Type: t, Cursor: c.cursor}
+	if c.state != agentmem.StateLive {
+		opt.State = c.state
+	}
 	n := 0
 	for c.all || n < c.limit {
 		opt.Limit = agentmem.MaxListLimit

@@ -18,7 +18,7 @@ func init() {
 	Register(&Command{
 		Name: "mcp", Group: GroupOther, OwnTimeout: true, Server: true, Needs: NeedsAgentProject,
 		Summary: "serve memory tools to an agent mid-run: a Model Context Protocol server on stdin/stdout",
-		Description: `Serves six tools to an MCP client such as Claude Code, for the agent's memory in the project: memory_store (scope "session": a key/value shared by the agents of this pipeline run; scope "project": a long-term memory), memory_recall (a session key), memory_search, memory_suggest_patterns, memory_stats and memory_forget. Standard input and output carry the protocol (JSON-RPC, one message a line); logs go to standard error. It runs until the client closes standard input.
+		Description: `Serves nine tools to an MCP client such as Claude Code, for the agent's memory in the project: memory_store (scope "session": a key/value shared by the agents of this pipeline run; scope "project": a long-term memory, not stored again when one already says it), memory_recall (a session key), memory_search, memory_suggest_patterns, memory_stats, memory_forget, and memory_update, memory_history and memory_restore (correct a memory in place; read and restore its versions). Standard input and output carry the protocol (JSON-RPC, one message a line); logs go to standard error. It runs until the client closes standard input.
 
 The session scope needs a session id: --session, else AGENTMEM_SESSION_ID, else AGENTMEM_RUN_ID (the pipeline run). Without one the session-scope calls fail with an explanation and the rest works. --timeout (AGENTMEM_TIMEOUT, default 30s) bounds each tool call; a failed call is a tool error the agent reads (API unreachable, key not found, bad argument), never a crash.
 

@@ -3,7 +3,6 @@ package console_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -312,21 +311,18 @@ func TestConsoleInABrowser(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS(`dialog[open] textarea[name="content"]`), edited))
 	shot("edit-dialog")
 	p.click("save the edit", `dialog[open] button[type="submit"]`)
-	p.reported("edit reported", "Saved")
+	p.reported("edit reported", "as version 2")
 	p.waitText("table reloaded", "#main table", edited)
-	if _, err := store.GetMemory(ctx, "nori", s.finding.ID); agentmem.ErrorCode(err) != agentmem.ENotFound {
-		t.Errorf("the edited memory's old version: got %v, want it replaced", err)
-	}
-	if m := findMemory(t, store, "nori", "checkout", edited); m == nil || m.Type != agentmem.TypeFinding {
-		t.Errorf("DynamoDB Local lacks the edited memory: %+v", m)
+	// The same id, the new content, a new version.
+	if m, err := store.GetMemory(ctx, "nori", s.finding.ID); err != nil || m.Content != edited || m.Version != 2 || m.Type != agentmem.TypeFinding {
+		t.Errorf("DynamoDB Local: the edited memory is %+v, %v; want the same id with the new content at version 2", m, err)
 	}
 
-	// Pin, confirmed.
+	// Pin: a new version, nothing lost, no confirmation.
 	p.click("pin the decision", fmt.Sprintf(`button[data-action="pin"][data-id=%q]`, s.decision.ID))
-	p.click("confirm the pin", `dialog[open] button[data-confirm]`)
 	p.reported("pin reported", "Pinned")
-	if m := findMemory(t, store, "nori", "checkout", s.decision.Content); m == nil || !m.Pinned || m.Rationale != s.decision.Rationale {
-		t.Errorf("DynamoDB Local: the decision is %+v, want it pinned with its rationale", m)
+	if m, err := store.GetMemory(ctx, "nori", s.decision.ID); err != nil || !m.Pinned || m.Rationale != s.decision.Rationale || m.Version != 2 {
+		t.Errorf("DynamoDB Local: the decision is %+v, %v; want it pinned with its rationale at version 2", m, err)
 	}
 
 	// Delete: Escape cancels, the confirmation deletes.
@@ -385,7 +381,20 @@ func TestConsoleInABrowser(t *testing.T) {
 
 	// A memory: its page and its lineage through the dreams.
 	p.open("#/agents/nori/projects/checkout/memories/"+s.learning.ID, "#main .lineage", "replaced by")
+
+	// The edited finding: its history, then version 1 restored.
+	p.open("#/agents/nori/projects/checkout/memories/"+s.finding.ID, "#main .versions", "Version 2 updated")
+	if got := p.eval(`[...document.querySelectorAll('#main .version')].map(v => v.dataset.version).join(',')`); got != "2,1" {
+		t.Errorf("versions listed: %q, want 2,1", got)
+	}
 	shot("memory")
+	p.click("restore version 1", `button[data-action="restore"][data-version="1"]`)
+	p.click("confirm the restore", `dialog[open] button[data-confirm]`)
+	p.reported("restore reported", "it is version 3 now")
+	p.waitText("history reloaded", "#main .versions", "Version 3 restored from version 1")
+	if m, err := store.GetMemory(ctx, "nori", s.finding.ID); err != nil || m.Content != s.finding.Content || m.Version != 3 {
+		t.Errorf("DynamoDB Local: after the restore %+v, %v; want the first text at version 3", m, err)
+	}
 
 	// Personalities: the list, then an edit saved in DynamoDB Local.
 	p.open("#/personalities", "#main table", "warm and terse")
@@ -414,7 +423,7 @@ func TestConsoleInABrowser(t *testing.T) {
 	p.do("narrow window", chromedp.EmulateViewport(390, 844))
 	for _, pg := range []struct{ hash, css, text, name string }{
 		{"#/", "#main table", "checkout", "overview-narrow"},
-		{"#/agents/nori/projects/checkout/memories", "#main table", edited, "agent-memories-narrow"},
+		{"#/agents/nori/projects/checkout/memories", "#main table", s.finding.Content, "agent-memories-narrow"},
 		{"#/agents/nori/projects/checkout/dreams/" + s.dreamDate, ".diff-section.dropped", "Kafka 3.7", "dream-diff-narrow"},
 	} {
 		p.open(pg.hash, pg.css, pg.text)
@@ -457,26 +466,6 @@ func checkInert(t *testing.T, p *page) {
 	if !strings.Contains(p.eval(`document.getElementById('main').textContent`), `<img src=x onerror="window.__pwned=1">`) {
 		t.Errorf("the stored markup is not shown as text")
 	}
-}
-
-// findMemory returns the memory of the scope with this content, or nil.
-func findMemory(t *testing.T, store interface {
-	EachMemory(context.Context, string, string, func(agentmem.Memory) error) error
-}, agent, project, content string) *agentmem.Memory {
-	t.Helper()
-	var found *agentmem.Memory
-	errFound := errors.New("found")
-	err := store.EachMemory(context.Background(), agent, project, func(m agentmem.Memory) error {
-		if m.Content == content {
-			found = &m
-			return errFound
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errFound) {
-		t.Fatal(err)
-	}
-	return found
 }
 
 // updateReadmeScreenshot copies a screenshot to docs/console.png (run

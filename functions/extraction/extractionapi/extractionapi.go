@@ -5,8 +5,11 @@
 // package extract) or learnings the client already extracted (`agentmem
 // extract --llm claude`). Either way the request is idempotent per runId
 // (a journal record claims the run before any work, and a retry gets the
-// first answer back), learnings that repeat a memory of the scope are
-// skipped, and a failure writes nothing. The patterns of a successful run
+// first answer back), learnings that repeat another of the run or a memory
+// of the scope (search.Repeat: as a person would judge it) are skipped, a
+// learning that says it replaces a memory of the scope (the prompt shows
+// the scope's current memories; "replaces") supersedes it, and a failure
+// writes nothing. The patterns of a successful run
 // go through Store.SavePattern: a pattern seen again raises the stored
 // one's confidence instead of adding a copy (seed 003). The run's summary
 // becomes a record of the agent's daily log titled with the run id, which
@@ -21,6 +24,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -95,9 +99,9 @@ func (a *API) CreateExtraction(ctx context.Context, r *httpapi.Request) (httpapi
 		return httpapi.JSON(http.StatusOK, resp), nil
 	}
 
-	resp, saved, err := a.extract(ctx, agent, in)
+	resp, saved, superseded, err := a.extract(ctx, agent, in)
 	if err != nil {
-		a.undo(ctx, run, saved)
+		a.undo(ctx, run, saved, superseded)
 		return httpapi.Response{}, err
 	}
 	a.recordDaily(ctx, agent, in, &resp)
@@ -165,16 +169,25 @@ func validate(in *agentmem.ExtractionInput) error {
 }
 
 // extract gets the run's learnings (from the LLM or the body), skips the
-// duplicates and saves the rest. It returns the memories it saved even
-// when it fails, so that the caller can undo them.
-func (a *API) extract(ctx context.Context, agent string, in agentmem.ExtractionInput) (agentmem.ExtractionResult, []agentmem.Memory, error) {
+// repeats (of another learning of the run, or of a memory of the scope:
+// search.Repeat) and saves the rest, each superseding the memory it
+// replaces when it names one. It returns the memories it saved and those
+// they superseded even when it fails, so that the caller can undo them.
+func (a *API) extract(ctx context.Context, agent string, in agentmem.ExtractionInput) (agentmem.ExtractionResult, []agentmem.Memory, []agentmem.Memory, error) {
+	var current []agentmem.Memory
+	if in.Output != nil || slices.ContainsFunc(in.Learnings, func(l agentmem.Learning) bool { return l.Replaces != "" }) {
+		var err error
+		if current, err = a.Store.LiveMemories(ctx, agent, in.ProjectID); err != nil {
+			return agentmem.ExtractionResult{}, nil, nil, err
+		}
+	}
 	var res extract.Result
 	if in.Output != nil {
 		var err error
-		if res, err = extract.Run(ctx, a.LLM, *in.Output); err != nil {
+		if res, err = extract.Run(ctx, a.LLM, *in.Output, current...); err != nil {
 			a.Log.WarnContext(ctx, "extraction failed: nothing saved", "agent", agent, "project", in.ProjectID, "runId", in.RunID,
 				"llm", a.LLM.Name(), "kind", llm.KindOf(err), "unparseable", errors.Is(err, extract.ErrUnparseable), "err", err)
-			return agentmem.ExtractionResult{}, nil, llmFailure(err, a.LLM.Name())
+			return agentmem.ExtractionResult{}, nil, nil, llmFailure(err, a.LLM.Name())
 		}
 	} else {
 		res = extract.Result{Learnings: in.Learnings, Summary: in.Summary, Success: in.Success != nil && *in.Success}
@@ -182,39 +195,35 @@ func (a *API) extract(ctx context.Context, agent string, in agentmem.ExtractionI
 	resp := agentmem.ExtractionResult{
 		RunID: in.RunID, Saved: []agentmem.Memory{}, Skipped: append([]agentmem.SkippedLearning{}, res.Skipped...),
 		Summary: res.Summary, Success: res.Success, Model: res.Model, Prompt: res.Prompt, Truncated: res.Truncated,
+		Notes: res.Notes,
 	}
-	if len(res.Learnings) == 0 {
-		return resp, nil, nil
+	live := make(map[string]agentmem.Memory, len(current))
+	for _, m := range current {
+		live[m.ID] = m
 	}
-	existing := map[string]string{}
-	err := a.Store.EachMemory(ctx, agent, in.ProjectID, func(m agentmem.Memory) error {
-		existing[search.NormalizeText(m.Content)] = m.ID
-		return nil
-	})
-	if err != nil {
-		return agentmem.ExtractionResult{}, nil, err
-	}
-	var saved []agentmem.Memory
-	seen := map[string]bool{}
+	by := agentmem.ChangeBy{Kind: agentmem.ByExtraction, RunID: in.RunID}
+	batch := search.NewDedup(nil)
+	var saved, superseded []agentmem.Memory
 	for _, l := range res.Learnings {
-		key := search.NormalizeText(l.Content)
-		if seen[key] {
+		mi := l.Input(in.ProjectID, in.RunID)
+		m := mi.Memory(agent, agentmem.SourceExtraction)
+		if _, _, repeat := batch.Find(m); repeat {
 			resp.Skipped = append(resp.Skipped, agentmem.SkippedLearning{Content: l.Content, Reason: "repeats another learning of this run"})
 			continue
 		}
-		seen[key] = true
-		mi := l.Input(in.ProjectID, in.RunID)
-		m := mi.Memory(agent, agentmem.SourceExtraction)
-		if l.Type == agentmem.TypePattern {
-			// Seed 003 captures the patterns of successful runs; seeing
-			// one again reinforces it rather than adding a copy.
-			if !res.Success {
-				resp.Skipped = append(resp.Skipped, agentmem.SkippedLearning{Content: l.Content, Reason: "patterns are captured from successful runs only"})
-				continue
-			}
+		batch.Add(m)
+		if l.Type == agentmem.TypePattern && !res.Success {
+			// Seed 003 captures the patterns of successful runs.
+			resp.Skipped = append(resp.Skipped, agentmem.SkippedLearning{Content: l.Content, Reason: "patterns are captured from successful runs only"})
+			continue
+		}
+		replaces := a.replaceable(l, live, &resp)
+		if l.Type == agentmem.TypePattern && replaces == "" {
+			// Seeing a pattern again reinforces it rather than adding a
+			// copy; one whose fix differs is a new pattern.
 			p, raised, err := a.Store.SavePattern(ctx, m)
 			if err != nil {
-				return agentmem.ExtractionResult{}, saved, err
+				return agentmem.ExtractionResult{}, saved, superseded, err
 			}
 			if raised {
 				resp.Reinforced = append(resp.Reinforced, p)
@@ -223,18 +232,66 @@ func (a *API) extract(ctx context.Context, agent string, in agentmem.ExtractionI
 			}
 			continue
 		}
-		if id, dup := existing[key]; dup {
-			resp.Skipped = append(resp.Skipped, agentmem.SkippedLearning{Content: l.Content, Reason: "duplicate of memory " + id})
+		opt := dynamostore.CreateOptions{Dedup: true, By: by}
+		if replaces != "" {
+			opt.Supersedes = []string{replaces}
+		}
+		c, err := a.Store.Create(ctx, m, opt)
+		if code := agentmem.ErrorCode(err); replaces != "" && (code == agentmem.EConflict || code == agentmem.ENotFound) {
+			// It changed since it was read: save the learning beside it.
+			resp.Notes = append(resp.Notes, fmt.Sprintf("memory %s, which learning %q replaces, changed meanwhile (%s); the learning is saved beside it", replaces, clip(l.Content), agentmem.ErrorMessage(err)))
+			opt.Supersedes = nil
+			c, err = a.Store.Create(ctx, m, opt)
+		}
+		if err != nil {
+			return agentmem.ExtractionResult{}, saved, superseded, err
+		}
+		if c.Duplicate {
+			resp.Skipped = append(resp.Skipped, agentmem.SkippedLearning{Content: l.Content, Reason: "duplicate of memory " + c.Memory.ID})
 			continue
 		}
-		m, err := a.Store.CreateMemory(ctx, m)
-		if err != nil {
-			return agentmem.ExtractionResult{}, saved, err
+		saved = append(saved, c.Memory)
+		for _, o := range c.Superseded {
+			superseded = append(superseded, o)
+			delete(live, o.ID)
 		}
-		saved = append(saved, m)
 	}
 	resp.Saved = append(resp.Saved, saved...)
-	return resp, saved, nil
+	resp.Superseded = superseded
+	return resp, saved, superseded, nil
+}
+
+// replaceable returns the id of the live memory l may supersede: the one
+// its replaces names, unless that is not a live memory of the scope (or
+// was replaced by an earlier learning of the run) or is pinned (people
+// pin what automatic writers must not change). A refused replaces is a
+// note of the answer; the learning is saved as a new one.
+func (a *API) replaceable(l agentmem.Learning, live map[string]agentmem.Memory, resp *agentmem.ExtractionResult) string {
+	if l.Replaces == "" {
+		return ""
+	}
+	old, ok := live[l.Replaces]
+	switch {
+	case !ok:
+		resp.Notes = append(resp.Notes, fmt.Sprintf("learning %q replaces %s, which is not a live memory of this scope; it is saved as a new learning", clip(l.Content), l.Replaces))
+		return ""
+	case old.Pinned:
+		resp.Notes = append(resp.Notes, fmt.Sprintf("learning %q replaces %s, which is pinned (only people change pinned memories); it is saved beside it", clip(l.Content), l.Replaces))
+		return ""
+	}
+	return old.ID
+}
+
+// clip shortens a learning's content for a note.
+func clip(s string) string {
+	if len(s) <= 80 {
+		return s
+	}
+	cut := 77
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }
 
 // recordDaily writes the run's summary to the agent's daily log, titled
@@ -268,12 +325,19 @@ func plural(n int) string {
 	return "s"
 }
 
-// undo deletes what a failed extraction saved and releases its claim, so
-// that nothing is left half-written and a retry can run. It runs on a
-// context of its own: the request's may be what ended.
-func (a *API) undo(ctx context.Context, run dynamostore.Run, saved []agentmem.Memory) {
+// undo puts back the memories a failed extraction superseded, deletes
+// what it saved and releases its claim, so that nothing is left
+// half-written and a retry can run. It runs on a context of its own: the
+// request's may be what ended.
+func (a *API) undo(ctx context.Context, run dynamostore.Run, saved, superseded []agentmem.Memory) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 	defer cancel()
+	by := agentmem.ChangeBy{Kind: agentmem.BySystem, RunID: run.RunID, Note: "undo of a failed extraction"}
+	for _, o := range superseded {
+		if _, err := a.Store.RestoreVersion(cctx, o.AgentName, o.ID, o.Version-1, &o.Version, by); err != nil {
+			a.Log.ErrorContext(ctx, "undo extraction: restore a superseded memory", "runId", run.RunID, "id", o.ID, "err", err)
+		}
+	}
 	if len(saved) > 0 {
 		if _, err := a.Store.DeleteMemories(cctx, saved); err != nil {
 			a.Log.ErrorContext(ctx, "undo extraction: delete saved memories", "runId", run.RunID, "memories", len(saved), "err", err)

@@ -18,6 +18,7 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
+	"github.com/agentmem/agentmem/shared/extract"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/llm"
@@ -25,6 +26,7 @@ import (
 	"github.com/agentmem/agentmem/shared/llm/openai"
 	"github.com/agentmem/agentmem/shared/localapi"
 	"github.com/agentmem/agentmem/shared/openapi/openapitest"
+	"github.com/agentmem/agentmem/shared/prompts"
 	"github.com/aws/aws-lambda-go/events"
 )
 
@@ -203,7 +205,7 @@ func TestTwoLearningsAreSavedWithSourceExtraction(t *testing.T) {
 	if len(got.Saved) != 2 || len(got.Skipped) != 0 || got.RunID != "run-1" || !got.Success || got.Replayed {
 		t.Fatalf("got %+v", got)
 	}
-	if got.Summary != "Added webhook retries; make test passes." || got.Model != "llama3.1:8b" || got.Prompt != "extraction@v2" {
+	if got.Summary != "Added webhook retries; make test passes." || got.Model != "llama3.1:8b" || got.Prompt != prompts.Must(extract.PromptName).ID() {
 		t.Errorf("summary %q, model %q, prompt %q", got.Summary, got.Model, got.Prompt)
 	}
 	stored := a.memories("nori", "p")

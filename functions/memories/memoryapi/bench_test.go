@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -34,10 +35,60 @@ func BenchmarkList50(b *testing.B) {
 	}
 }
 
-// BenchmarkCreate is POST .../memories through the handler on DynamoDB Local.
+// BenchmarkCreate is POST .../memories through the handler on DynamoDB
+// Local, a new memory each time (a repeat is not stored): the duplicate
+// check (the scope's counters, its memories from the process's cache),
+// the transaction (memory, first version, counters), the counters again.
+// The scope grows by one memory an iteration.
 func BenchmarkCreate(b *testing.B) {
 	a := newAPITest(b)
-	body := `{"projectId":"p","type":"decision","content":"Use idempotency keys on payment POSTs","rationale":"the PSP retries"}`
+	benchCreate(b, a, 0)
+}
+
+// BenchmarkCreateInScope200 is BenchmarkCreate into a scope that already
+// holds 200 memories: what the duplicate check compares grows.
+func BenchmarkCreateInScope200(b *testing.B) {
+	a := newAPITest(b)
+	seedMany(b, a, 200)
+	benchCreate(b, a, 200)
+}
+
+func benchCreate(b *testing.B, a *apiTest, from int) {
+	b.ReportAllocs()
+	i := from
+	for b.Loop() {
+		i++
+		body := fmt.Sprintf(`{"projectId":"p","type":"decision","content":"Use idempotency keys on payment POST number %d","rationale":"the PSP retries"}`, i)
+		ev := localapi.Event(httptest.NewRequest("POST", "/api/agents/nori/memories", strings.NewReader(body)), []byte(body))
+		resp, _ := a.h.Handle(context.Background(), ev)
+		if resp.StatusCode != 201 {
+			b.Fatal(resp.Body)
+		}
+	}
+}
+
+// BenchmarkCreateDuplicate is POST .../memories of a repeat of a stored
+// memory (in other words): 200 with that memory, nothing written.
+func BenchmarkCreateDuplicate(b *testing.B) {
+	a := newAPITest(b)
+	seedMany(b, a, 200)
+	body := `{"projectId":"p","type":"finding","content":"Finding 7 about the checkout service, and its webhook retries."}`
+	ev := localapi.Event(httptest.NewRequest("POST", "/api/agents/nori/memories", strings.NewReader(body)), []byte(body))
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, _ := a.h.Handle(context.Background(), ev)
+		if resp.StatusCode != 200 {
+			b.Fatal(resp.StatusCode, resp.Body)
+		}
+	}
+}
+
+// BenchmarkCreateAllowDuplicate is POST .../memories with allowDuplicate:
+// no duplicate check, the write path alone (the create before issue 11,
+// plus the memory's first version in the same transaction).
+func BenchmarkCreateAllowDuplicate(b *testing.B) {
+	a := newAPITest(b)
+	body := `{"projectId":"p","type":"decision","content":"Use idempotency keys on payment POSTs","rationale":"the PSP retries","allowDuplicate":true}`
 	ev := localapi.Event(httptest.NewRequest("POST", "/api/agents/nori/memories", strings.NewReader(body)), []byte(body))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -45,6 +96,25 @@ func BenchmarkCreate(b *testing.B) {
 		if resp.StatusCode != 201 {
 			b.Fatal(resp.Body)
 		}
+	}
+}
+
+// BenchmarkPatch is PATCH .../memories/{id}: read the memory, the
+// conditional put of its next version with the version's history item
+// and the counters in one transaction.
+func BenchmarkPatch(b *testing.B) {
+	a := newAPITest(b)
+	m := decode[agentmem.Memory](b, a.do("POST", "/api/agents/nori/memories", `{"projectId":"p","type":"finding","content":"the checkout service retries webhooks three times"}`))
+	b.ReportAllocs()
+	v := m.Version
+	for b.Loop() {
+		body := fmt.Sprintf(`{"version":%d,"content":"the checkout service retries webhooks %d times"}`, v, v+3)
+		ev := localapi.Event(httptest.NewRequest("PATCH", "/api/agents/nori/memories/"+m.ID, strings.NewReader(body)), []byte(body))
+		resp, _ := a.h.Handle(context.Background(), ev)
+		if resp.StatusCode != 200 {
+			b.Fatal(resp.Body)
+		}
+		v++
 	}
 }
 
@@ -108,12 +178,13 @@ func BenchmarkGetMemory(b *testing.B) {
 // pipelines write at once.
 func BenchmarkCreateParallel(b *testing.B) {
 	a := newAPITest(b)
-	body := `{"projectId":"p","type":"finding","content":"the checkout service retries webhooks three times"}`
-	ev := localapi.Event(httptest.NewRequest("POST", "/api/agents/nori/memories", strings.NewReader(body)), []byte(body))
+	var n atomic.Int64
 	b.ReportAllocs()
 	b.SetParallelism(4) // 4 x GOMAXPROCS (2 here) = 8 callers
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
+			body := fmt.Sprintf(`{"projectId":"p","type":"finding","content":"the checkout service retries webhooks %d times"}`, n.Add(1))
+			ev := localapi.Event(httptest.NewRequest("POST", "/api/agents/nori/memories", strings.NewReader(body)), []byte(body))
 			resp, _ := a.h.Handle(context.Background(), ev)
 			if resp.StatusCode != 201 {
 				b.Error(resp.Body)

@@ -88,7 +88,7 @@ func (a *API) GetJob(ctx context.Context, r *httpapi.Request) (httpapi.Response,
 		return httpapi.Response{}, err
 	}
 	id := r.Param("jobId")
-	if !ulidPattern.MatchString(id) {
+	if !agentmem.ValidID(id) {
 		return httpapi.Response{}, agentmem.Errorf(agentmem.EInvalid, "job id %q is not a ULID", id)
 	}
 	j, err := a.Store.GetJob(ctx, agent, id)

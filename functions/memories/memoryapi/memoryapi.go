@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"strconv"
 	"time"
 
@@ -108,9 +107,16 @@ func (a *API) ListMemories(ctx context.Context, r *httpapi.Request) (httpapi.Res
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	page, err := a.Store.ListMemories(ctx, dynamostore.ListOptions{
-		AgentName: agent, ProjectID: project, Limit: limit, Type: typ, Cursor: r.Query.Get("cursor"),
-	})
+	opt := dynamostore.ListOptions{AgentName: agent, ProjectID: project, Limit: limit, Type: typ, Cursor: r.Query.Get("cursor")}
+	var page agentmem.MemoryPage
+	switch state := r.Query.Get("state"); state {
+	case "", agentmem.StateLive:
+		page, err = a.Store.ListMemories(ctx, opt)
+	case agentmem.StateSuperseded, agentmem.StateRetired:
+		page, err = a.Store.ListGone(ctx, opt, state)
+	default:
+		return httpapi.Response{}, agentmem.Errorf(agentmem.EInvalid, "state %q is not %s (the default), %s or %s", state, agentmem.StateLive, agentmem.StateSuperseded, agentmem.StateRetired)
+	}
 	if err != nil {
 		return httpapi.Response{}, err
 	}
@@ -140,13 +146,31 @@ func (a *API) CreateMemory(ctx context.Context, r *httpapi.Request) (httpapi.Res
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	m, replayed, err := a.Store.CreateMemoryOnce(ctx, in.Memory(agent, agentmem.SourceManual), once)
+	opt := dynamostore.CreateOptions{Once: once, Dedup: !in.AllowDuplicate, By: changeBy(r, "")}
+	opt.By.RunID = in.RunID
+	if in.Replaces != "" {
+		opt.Supersedes = []string{in.Replaces}
+	}
+	c, err := a.Store.Create(ctx, in.Memory(agent, agentmem.SourceManual), opt)
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	resp := httpapi.JSON(http.StatusCreated, m)
+	m := c.Memory
+	out := agentmem.CreateResult{Memory: m}
+	status := http.StatusCreated
+	if c.Duplicate {
+		// Nothing stored: the scope's memory is the answer, as REST
+		// callers expect from a create that finds the thing existing.
+		status = http.StatusOK
+		out.Duplicate, out.DuplicateOf, out.Match = true, m.ID, string(c.Match.Kind)
+		a.Log.InfoContext(ctx, "duplicate not stored", "agent", agent, "project", in.ProjectID, "duplicateOf", m.ID, "match", c.Match.Kind)
+	}
+	if len(c.Superseded) > 0 {
+		out.Superseded = &c.Superseded[0]
+	}
+	resp := httpapi.JSON(status, out)
 	resp.Headers["Location"] = fmt.Sprintf("/api/agents/%s/memories/%s", agent, m.ID)
-	markReplayed(resp, replayed)
+	markReplayed(resp, c.Replayed)
 	return resp, nil
 }
 
@@ -174,12 +198,9 @@ func (a *API) DeleteMemories(ctx context.Context, r *httpapi.Request) (httpapi.R
 	return jobResponse(j, j), nil
 }
 
-// ulidPattern is the shape of a memory id (Crockford base32, 26 chars).
-var ulidPattern = regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{26}$`)
-
 func memoryID(r *httpapi.Request) (string, error) {
 	id := r.Param("id")
-	if !ulidPattern.MatchString(id) {
+	if !agentmem.ValidID(id) {
 		return "", agentmem.Errorf(agentmem.EInvalid, "memory id %q is not a ULID", id)
 	}
 	return id, nil

@@ -1,22 +1,8 @@
-// Memories: list, get, create, delete, search, and the edits today's API
-// allows.
-//
-// The seam for issue 11 (updates with history): today the API has no
-// update route, so `capabilities.update` is false and `update` replaces a
-// memory: it re-reads it (optimistic concurrency by comparison), writes
-// the edited copy (a new id, source manual, created now) and deletes the
-// old one. When PATCH /api/agents/{agentName}/memories/{id} and
-// GET .../memories/{id}/history land, `update` sends the PATCH with the
-// version the page read, `history` reads the versions, `restore` puts one
-// back, and the flags turn true; the pages already branch on them.
-import { call, agentPath, APIError } from './http.js';
-
-export const capabilities = {
-  // update keeps the id and records a version (issue 11); false: replace.
-  update: false,
-  // history lists a memory's versions and what superseded it (issue 11).
-  history: false,
-};
+// Memories: list, get, create, delete, search, and their edits with
+// history (issue 11): `update` sends PATCH .../memories/{id} with the
+// version the page read (a change since is a 409 conflict, shown as the
+// API says it), `history` reads the versions, `restore` puts one back.
+import { call, agentPath } from './http.js';
 
 // TYPES are the memory types, in MEMORY.md order.
 export const TYPES = ['pattern', 'decision', 'blocker', 'finding', 'learning', 'note', 'session'];
@@ -31,6 +17,8 @@ export async function get(agent, id, { signal } = {}) {
   return (await call('GET', agentPath(agent, 'memories', id), { signal })).data;
 }
 
+// create stores a memory; resolves to the API's answer: the memory, with
+// duplicate: true (and nothing stored) when one already says the same.
 export async function create(agent, input) {
   return (await call('POST', agentPath(agent, 'memories'), { body: input })).data;
 }
@@ -70,41 +58,45 @@ function same(a, b) {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
-// changedSince names the fields of current that differ from seen.
-export function changedSince(seen, current) {
-  return EDITABLE.filter((f) => !same(f === 'pinned' ? Boolean(seen[f]) : seen[f], f === 'pinned' ? Boolean(current[f]) : current[f]));
+// patchOf is the PATCH body that turns seen into seen + changes: the
+// version seen, and the fields that differ.
+export function patchOf(seen, changes) {
+  const body = { version: seen.version || 1 };
+  const next = { ...changes };
+  if (seen.tags && seen.tags.length && !next.tags) next.tags = [];
+  for (const f of EDITABLE) {
+    if (!(f in next) || next[f] === undefined) continue;
+    const before = f === 'pinned' ? Boolean(seen[f]) : seen[f];
+    const after = f === 'pinned' ? Boolean(next[f]) : next[f];
+    if (f === 'type' || !same(before ?? (f === 'tags' ? [] : ''), after ?? (f === 'tags' ? [] : ''))) body[f] = after;
+  }
+  if (body.type === (seen.type || 'note')) delete body.type;
+  return body;
 }
 
-// update applies changes to the memory the page showed (seen). It fails
-// with a conflict when someone changed or removed the memory since. Today
-// (no update route) it replaces the memory and resolves to
-// {memory: the new one, replaced: true}; the old id is gone.
-export async function update(agent, seen, changes) {
-  let current;
-  try {
-    current = await get(agent, seen.id);
-  } catch (err) {
-    if (err instanceof APIError && err.status === 404) {
-      throw new APIError(409, 'conflict', `memory ${seen.id} was deleted or replaced since you opened it; reload to see the current memories`, 'GET', err.path);
-    }
-    throw err;
-  }
-  const moved = changedSince(seen, current);
-  if (moved.length) {
-    throw new APIError(409, 'conflict', `memory ${seen.id} changed since you opened it (${moved.join(', ')}); reload and edit again`, 'GET', agentPath(agent, 'memories', seen.id));
-  }
-  const next = { ...current, ...changes };
-  const input = inputOf(next);
-  if (!TYPED_FIELDS[input.type]) {
-    for (const f of ['rationale', 'status', 'trigger', 'context', 'solution', 'confidence']) delete input[f];
-  }
-  const created = await create(agent, input);
-  try {
-    await remove(agent, seen.id);
-  } catch (err) {
-    err.message = `saved the edit as memory ${created.id}, but the old memory ${seen.id} could not be deleted: ${err.message}`;
-    err.partial = created;
-    throw err;
-  }
-  return { memory: created, replaced: true };
+// update applies changes to the memory the page showed (seen) as its next
+// version; the API refuses (409 conflict) when someone changed it since.
+// Resolves to {memory, changed}.
+export async function update(agent, seen, changes, { note } = {}) {
+  const body = patchOf(seen, changes);
+  if (note) body.note = note;
+  if (Object.keys(body).filter((k) => k !== 'version' && k !== 'note').length === 0) return { memory: seen, changed: false };
+  const memory = (await call('PATCH', agentPath(agent, 'memories', seen.id), { body })).data;
+  return { memory, changed: memory.version !== seen.version };
+}
+
+// history returns {id, state, supersededBy, current, versions: [...]},
+// newest first.
+export async function history(agent, id, { limit = 50, cursor, signal } = {}) {
+  return (await call('GET', agentPath(agent, 'memories', id, 'history'), { query: { limit, cursor }, signal })).data;
+}
+
+// restore puts version back as the memory's next one (or brings back a
+// superseded or retired memory); current, when given, is the version the
+// page read. Resolves to the memory.
+export async function restore(agent, id, version, { current, note } = {}) {
+  const body = {};
+  if (current) body.version = current;
+  if (note) body.note = note;
+  return (await call('POST', agentPath(agent, 'memories', id, 'history', String(version), 'restore'), { body })).data;
 }

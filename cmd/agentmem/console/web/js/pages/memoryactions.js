@@ -6,8 +6,8 @@ import * as memories from '../api/memories.js';
 import { confirm, form } from '../ui/dialog.js';
 import { report, reportError } from '../ui/toast.js';
 
-// REPLACE_NOTE says what an edit does until the update route lands.
-export const REPLACE_NOTE = 'The API has no update route yet (it comes with issue 11): saving stores the edited memory as a new one (a new id, source manual, created now) and then deletes this one. The page checks first that nobody changed it since you opened it.';
+// EDIT_NOTE says what an edit does.
+export const EDIT_NOTE = 'Saving makes the next version of this memory: it keeps its id and age, and its history keeps the version you edited (restorable from the memory\'s page). If someone changed it since you opened it, the API refuses and nothing is lost: reload and edit again.';
 
 function field(label, input, hint) {
   const id = input.id || uid('f');
@@ -70,37 +70,55 @@ export function valuesOf(data, type) {
 
 // edit opens the edit form; resolves to the saved memory or null.
 export async function edit(agent, m) {
+  const note = h('input', { type: 'text', name: 'note', maxlength: 500 });
   return form({
-    title: `Edit memory ${m.id}`,
-    fields: memoryFields(m),
-    note: memories.capabilities.update ? null : REPLACE_NOTE,
+    title: `Edit memory ${m.id} (version ${m.version || 1})`,
+    fields: [...memoryFields(m), field('Why (kept in the history)', note, 'optional')],
+    note: EDIT_NOTE,
     submitLabel: 'Save',
     submit: async (data) => {
       const changes = valuesOf(data, m.type);
-      const { memory } = await memories.update(agent, m, changes);
-      report(memories.capabilities.update ? `Saved memory ${memory.id}.` : `Saved: memory ${m.id} was replaced by ${memory.id}.`);
+      const { memory, changed } = await memories.update(agent, m, changes, { note: String(data.get('note') || '').trim() });
+      report(changed ? `Saved memory ${memory.id} as version ${memory.version}.` : `Nothing changed in memory ${memory.id}.`);
       return memory;
     },
   });
 }
 
-// togglePin pins or unpins m; resolves to the saved memory or null.
+// togglePin pins or unpins m (a new version, nothing lost: no
+// confirmation); resolves to the saved memory or null.
 export async function togglePin(agent, m) {
   const pin = !m.pinned;
-  if (!memories.capabilities.update) {
-    const ok = await confirm({
-      title: pin ? 'Pin this memory?' : 'Unpin this memory?',
-      body: [h('p', {}, `Pinned memories are kept by Deep Dream and never evicted. ${REPLACE_NOTE}`), quote(m)],
-      confirmLabel: pin ? 'Pin' : 'Unpin',
-    });
-    if (!ok) return null;
-  }
   try {
-    const { memory } = await memories.update(agent, m, { pinned: pin });
-    report(`${pin ? 'Pinned' : 'Unpinned'}${memories.capabilities.update ? '' : `: memory ${m.id} was replaced by ${memory.id}`}.`);
+    const { memory } = await memories.update(agent, m, { pinned: pin }, { note: pin ? 'pinned in the console' : 'unpinned in the console' });
+    report(`${pin ? 'Pinned' : 'Unpinned'} memory ${memory.id} (version ${memory.version}).`);
     return memory;
   } catch (err) {
     reportError(err, pin ? 'Pin' : 'Unpin');
+    return null;
+  }
+}
+
+// restore puts version v of m back after confirmation; resolves to the
+// restored memory or null.
+export async function restore(agent, m, v, current) {
+  const ok = await confirm({
+    title: `Restore version ${v.version}?`,
+    body: [
+      h('p', {}, current.state && current.state !== 'live'
+        ? `Memory ${m.id} is ${current.state} now; it comes back into the scope (MEMORY.md, search) as version ${current.current + 1} with the text of version ${v.version}.${current.supersededBy ? ` The memory that replaced it (${current.supersededBy}) stays: delete it to undo the replacement.` : ''}`
+        : `Memory ${m.id} gets version ${current.current + 1} with the text of version ${v.version}; version ${current.current} stays in the history.`),
+      quote(v.memory),
+    ],
+    confirmLabel: 'Restore',
+  });
+  if (!ok) return null;
+  try {
+    const memory = await memories.restore(agent, m.id, v.version, { current: current.current, note: 'restored in the console' });
+    report(`Restored version ${v.version} of memory ${m.id}: it is version ${memory.version} now.`);
+    return memory;
+  } catch (err) {
+    reportError(err, 'Restore');
     return null;
   }
 }
@@ -109,7 +127,7 @@ export async function togglePin(agent, m) {
 export async function remove(agent, m) {
   const ok = await confirm({
     title: 'Delete this memory?',
-    body: [h('p', {}, `Memory ${m.id} (${m.type}, ${m.source}) will be deleted for good: the API keeps no copy of a deleted memory.`), quote(m)],
+    body: [h('p', {}, `Memory ${m.id} (${m.type}, ${m.source}) will be deleted for good, with its history: the API keeps no copy of a deleted memory. To correct it instead, edit it (its history keeps every version).`), quote(m)],
     confirmLabel: 'Delete',
     danger: true,
   });
@@ -134,7 +152,7 @@ export async function create(agent, project) {
       const v = valuesOf(data, 'note');
       const input = memories.inputOf({ ...v, projectId: project });
       const created = await memories.create(agent, input);
-      report(`Added memory ${created.id}.`);
+      report(created.duplicate ? `Not added: memory ${created.id} already says this.` : `Added memory ${created.id}.`);
       return created;
     },
   });

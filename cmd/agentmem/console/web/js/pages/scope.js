@@ -154,7 +154,6 @@ async function memoriesTab(body, { agent, project, base }, ctx) {
     filters,
     state.source ? h('p', { class: 'note' }, `Showing source ${state.source} only (filtered in the page; the API filters by type).`) : null,
     info ? h('p', { class: 'note' }, info) : null,
-    memories.capabilities.update ? null : h('p', { class: 'note' }, actions.REPLACE_NOTE),
     table.element, more, moreError);
 }
 
