@@ -1078,6 +1078,10 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 	negU, posU := map[string]bool{}, map[string]bool{}
 	rejected := map[string]bool{}
 	heads := map[string]bool{}
+	// inheritedNeg: terms negated only as what a rejected alternative
+	// inherits ("X on the server, not in the client" negates X only
+	// together with "client")
+	inheritedNeg := map[string]bool{}
 	for _, st := range u.sents {
 		for _, c := range st.conjs {
 			addAll(negU, c.neg)
@@ -1089,7 +1093,9 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				addAll(rejected, c.neg)
 				// "X only through Y, never from Z": never [X] from Z
 				for _, t := range c.inherited {
-					negU[t] = true
+					if !negU[t] {
+						inheritedNeg[t] = true
+					}
 				}
 			}
 		}
@@ -1098,6 +1104,17 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 			if i == 0 {
 				heads[t] = true
 			}
+		}
+	}
+	namesRejected := false
+	for t := range a.neg {
+		if rejected[t] {
+			namesRejected = true
+		}
+	}
+	for t := range inheritedNeg {
+		if !negU[t] && (namesRejected || len(a.neg) == 0) {
+			negU[t] = true
 		}
 	}
 	if len(a.neg) > 0 {

@@ -76,8 +76,8 @@ const (
 
 // identKind classifies a chunk.
 func identKind(w string) identClass {
-	if len(w) < 2 || isNumberChunk(w) {
-		return notIdent
+	if len(w) < 2 || isNumberChunk(w) || isNumberChunk(strings.TrimLeft(w, "$€£¥~≈+-")) {
+		return notIdent // "$1.8k", "~35%", "+0.4"
 	}
 	if strings.ContainsAny(w, "/_=@#~$<>\\") || strings.Contains(w, "::") ||
 		(strings.HasPrefix(w, "-") && len(w) > 1 && unicode.IsLetter(rune(strings.TrimLeft(w, "-")[0]))) {

@@ -2,6 +2,8 @@ package support
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -303,6 +305,9 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 			}
 		}
 	}
+	if compatible == 0 && sameDuration(c, srcs) {
+		return "", "" // "5 minutes" where a source says "300 s"
+	}
 	switch {
 	case same == 0:
 		return NumberMissing, numberMissingDetail
@@ -400,4 +405,40 @@ func unitName(n numOcc) string {
 		return "a bare number"
 	}
 	return n.unit
+}
+
+// secondsIn is the length of each unit of time in seconds.
+var secondsIn = map[string]float64{"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+// seconds is a duration's length in seconds, if n is one.
+func seconds(n numOcc) (float64, bool) {
+	f, ok := secondsIn[n.unit]
+	if !n.measure || !ok || n.per != "" {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(n.value, 64)
+	if err != nil {
+		return 0, false
+	}
+	return v * f, true
+}
+
+// sameDuration reports whether a cited source states the claim's
+// duration in another unit ("1 h" for "60 minutes", "300 s" for "5 min").
+func sameDuration(c numOcc, srcs []*source) bool {
+	want, ok := seconds(c)
+	if !ok || want == 0 {
+		return false
+	}
+	for _, s := range srcs {
+		for _, o := range s.nums {
+			if o.unit == c.unit {
+				continue
+			}
+			if got, ok := seconds(o); ok && math.Abs(got-want) <= want*1e-9 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -193,6 +193,17 @@ func makeWord(s string, i, j int, code bool) token {
 		}
 		return number(t, v, unit)
 	}
+	if first, rest, ok := strings.Cut(t.lower, "-"); ok && !code {
+		// "one-hour", "five-minute": a number word with a unit of measure
+		if v, isNum := numberWords[first]; isNum || first == "one" {
+			if _, isUnit := measureUnits[rest]; isUnit {
+				if first == "one" {
+					v = "1"
+				}
+				return number(t, v, rest)
+			}
+		}
+	}
 	if isCompound(raw) {
 		t.compound = true
 		t.term = compact(raw)
@@ -212,6 +223,9 @@ func makeWord(s string, i, j int, code bool) token {
 		return t
 	}
 	t.term = lemma(w)
+	if isStop(t.term) {
+		t.term = "" // "backed off" is "back off"
+	}
 	return t
 }
 
@@ -242,9 +256,10 @@ func isLetters(s string) bool {
 // number makes t a number token with value and an attached unit.
 func number(t token, value, unit string) token {
 	t.kind = tkNumber
-	if strings.EqualFold(unit, "k") && isDigits(value) {
-		value += "000"
-		unit = ""
+	if strings.EqualFold(unit, "k") {
+		if v, ok := thousands(value); ok {
+			value, unit = v, ""
+		}
 	}
 	t.value = strings.TrimLeft(value, "vV")
 	if unit != "" {
@@ -375,3 +390,17 @@ func isCue(w string) bool {
 }
 
 var causalWords = words(`because therefore thus hence consequently why reason`)
+
+// thousands is value times 1,000 ("1.8k" is 1800), for a whole number or
+// one with up to three decimals.
+func thousands(value string) (string, bool) {
+	whole, frac, dot := strings.Cut(value, ".")
+	if !isDigits(whole) || dot && (!isDigits(frac) || len(frac) > 3) {
+		return "", false
+	}
+	v := strings.TrimLeft(whole+frac+strings.Repeat("0", 3-len(frac)), "0")
+	if v == "" {
+		v = "0"
+	}
+	return v, true
+}

@@ -259,9 +259,9 @@ func Check(claim Claim, sources []Source) Verdict {
 func sourceText(s Source) string {
 	if s.Kind == KindDaily {
 		if t := strings.TrimSpace(s.Title); t != "" {
-			return t + "\n" + s.Text
+			return t + "\n" + plainText(s.Text)
 		}
-		return s.Text
+		return plainText(s.Text)
 	}
 	return fieldsText(s.Text, s.Type, s.Rationale, s.Trigger, s.Context, s.Solution)
 }
@@ -274,6 +274,7 @@ func claimText(c Claim) string {
 // fieldsText joins content and typed fields: a rationale as "(why: ...)",
 // a pattern as "When <trigger>, <solution>." and "Context: ...".
 func fieldsText(content string, _ agentmem.Type, rationale, trigger, context, solution string) string {
+	content, rationale, trigger, context, solution = plainText(content), plainText(rationale), plainText(trigger), plainText(context), plainText(solution)
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(content))
 	if r := strings.TrimSpace(rationale); r != "" {
