@@ -1106,6 +1106,17 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 			}
 		}
 	}
+	if a.lacks {
+		// "Y lacks X" for "X is missing from Y": the same relation, its
+		// sides in either order
+		for _, st := range u.sents {
+			for _, c := range st.conjs {
+				if c.lacks {
+					return
+				}
+			}
+		}
+	}
 	namesRejected := false
 	for t := range a.neg {
 		if rejected[t] {
@@ -1258,11 +1269,14 @@ func (k *checker) opposites(a *conj, u *unit, phrase string) {
 			srcWords[st.d.toks[i].lower] = true
 		}
 	}
-	for _, i := range a.toks {
+	for j, i := range a.toks {
 		w := k.cd.toks[i].lower
 		ops, ok := opposites[w]
 		if !ok || srcWords[w] {
 			continue
+		}
+		if j > 0 && words("back again")[k.cd.toks[a.toks[j-1]].lower] {
+			continue // "back online" after being offline
 		}
 		for _, o := range ops {
 			if srcWords[o] && !claimWords[o] {

@@ -261,6 +261,9 @@ var measureUnits = map[string]string{
 	"usd": "usd", "$": "usd", "dollar": "usd", "dollars": "usd",
 	"eur": "eur", "€": "eur", "euro": "eur", "euros": "eur",
 	"rps": "rps", "qps": "rps",
+	"µa": "ua", "ua": "ua", "ma": "ma", "mw": "mw", "mv": "mv",
+	"hz": "hz", "khz": "khz", "mhz": "mhz", "ghz": "ghz",
+	"kbps": "kbps", "mbps": "mbps", "gbps": "gbps",
 	"k": "k",
 }
 

@@ -350,7 +350,9 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 	v2 := make([]float64, len(ctx))
 	for _, s := range srcs {
 		for _, o2 := range s.nums {
-			if sameValue(o2.value, c.value) || !competes(c, o2) {
+			// a rival: another value of the same kind, or the same value
+			// in another unit ("1 GiB" for the limit the claim says is 1 MB)
+			if sameValue(o2.value, c.value) && (unitsAgree(c, o2) || !c.measure) || !competes(c, o2) {
 				continue
 			}
 			bound := 0.0

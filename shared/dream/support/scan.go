@@ -285,7 +285,7 @@ func attachUnits(toks []token) {
 		if next.kind != tkWord {
 			continue
 		}
-		if u, ok := measureUnits[next.lower]; ok && !next.compound {
+		if u, ok := measureUnits[next.lower]; ok && (!next.compound || isLetters(next.raw)) { // "MiB" is camelCase
 			n.unit, n.measure = u, true
 			next.unitWord, next.term = true, ""
 			continue

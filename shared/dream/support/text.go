@@ -87,6 +87,10 @@ type conj struct {
 	negHead string          // the first term negated: what the negation is about
 	pos     map[string]bool // terms outside any
 	negated bool
+	// lacks is set when the negation is a word of lacking ("X is missing
+	// from Y", "Y lacks X"): it relates two sides, either of which may
+	// come first
+	lacks bool
 	hedged  bool
 }
 
@@ -523,8 +527,13 @@ func (s *sent) split() {
 		for j := 1; j < len(c.toks); j++ {
 			t := toks[c.toks[j]]
 			byNext := j+1 < len(c.toks) && toks[c.toks[j+1]].isWord("by")
-			past := verbLemmas[t.term] && (strings.HasSuffix(t.lower, "ed") || irregular[t.lower] != "")
-			if t.kind == tkWord && (auxiliaries[t.lower] || past && !byNext) {
+			past := verbLemmas[t.term] && (strings.HasSuffix(t.lower, "ed") || irregular[t.lower] != "") &&
+				!passiveLeads[toks[c.toks[j-1]].lower] // "instead of being dropped"
+			// "MLD instead of CH for the truck profile": a phrase that
+			// starts with a preposition and a determiner speaks of the
+			// whole sentence, not of the rejected alternative
+			scoped := j+1 < len(c.toks) && sentencePrepositions[t.lower] && determiners[toks[c.toks[j+1]].lower]
+			if t.kind == tkWord && (auxiliaries[t.lower] || past && !byNext || scoped) {
 				rest := &conj{s: s, marker: "", role: rolePlain, toks: c.toks[j:]}
 				c.toks = c.toks[:j]
 				kept = append(kept, rest)
@@ -697,6 +706,9 @@ func (c *conj) read(i int) {
 				break
 			}
 		}
+	}
+	if negFrom >= 0 && lackWords[masked[negFrom]] {
+		c.lacks = true
 	}
 	if c.role == roleRejected {
 		negFrom = 0
@@ -1239,3 +1251,12 @@ func addAll(dst, src map[string]bool) {
 		dst[t] = true
 	}
 }
+
+// sentencePrepositions start a phrase that may speak of a whole sentence.
+var sentencePrepositions = words(`for on in at during when across`)
+
+// lackWords negate a relation between two sides rather than one side.
+var lackWords = words(`lack lacks lacked lacking missing absent`)
+
+// passiveLeads before a participle make it part of the same phrase.
+var passiveLeads = words(`being been having getting`)
