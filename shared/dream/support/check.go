@@ -1106,6 +1106,16 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 			}
 		}
 	}
+	if a.role == roleRejected && unitRejects(u, a.neg) {
+		// "Instead of adding read replicas, ..." where a source says
+		// "adding read replicas was rejected"
+		return
+	}
+	if conditionalAbsence(k.cd, a) && unitConditional(u) {
+		// "Without -vn, FFmpeg encodes cover art" for "call FFmpeg with
+		// -vn, otherwise cover art is encoded": the same condition
+		return
+	}
 	if a.lacks {
 		// "Y lacks X" for "X is missing from Y": the same relation, its
 		// sides in either order
@@ -1294,7 +1304,7 @@ func (k *checker) causes() {
 		if len(cause) == 0 {
 			continue
 		}
-		if !k.causeStated(cause, effect) {
+		if !k.causeStated(cause, effect) && !(l.so && k.purposeStated(cause, effect)) {
 			k.fail(Causal, "no cited source gives %s as the cause", quoteList(sortedKeys(cause)))
 		}
 	}
@@ -1406,6 +1416,21 @@ func (k *checker) causeStated(cause, effect map[string]bool) bool {
 				continue
 			}
 			if share(effect, st.terms) >= 0.5 && share(cause, all) >= 0.6 && !k.causeElsewhere(s, cause) {
+				k.used[s] = true
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// purposeStated reports whether a cited source gives effect as the
+// reason (a purpose) for cause: "X, so the layout matches" where a
+// decision says X "(why: the layout then matches)".
+func (k *checker) purposeStated(cause, effect map[string]bool) bool {
+	for _, s := range k.srcs {
+		for _, l := range s.links {
+			if l.why && share(effect, l.cause) >= 0.6 && share(minus(cause, effect), s.all) >= 0.6 {
 				k.used[s] = true
 				return true
 			}
@@ -1546,4 +1571,56 @@ func clauseText(d *doc, c *conj) string {
 		s = s[:117] + "..."
 	}
 	return s
+}
+
+// conditionalAbsence reports whether a clause opens with "without X,":
+// a condition, not a denial.
+func conditionalAbsence(d *doc, a *conj) bool {
+	if len(a.toks) < 3 || !d.toks[a.toks[0]].isWord("without") {
+		return false
+	}
+	for _, i := range a.toks[1:] {
+		if d.toks[i].raw == "," {
+			return true
+		}
+	}
+	return false
+}
+
+// unitConditional reports whether a unit states what happens without
+// something ("otherwise", "unless", "or else").
+func unitConditional(u *unit) bool {
+	for _, st := range u.sents {
+		for i := st.from; i < st.to; i++ {
+			if w := st.d.toks[i].lower; w == "otherwise" || w == "unless" || w == "without" || w == "else" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rejectionWords say that what a clause names was turned down.
+var rejectionWords = words(`reject rejected rejects declined abandoned dropped ruled against`)
+
+// unitRejects reports whether a conjunct of the unit with most of terms
+// says they were turned down ("adding replicas was rejected").
+func unitRejects(u *unit, terms map[string]bool) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			rejects := false
+			for _, i := range c.toks {
+				if rejectionWords[st.d.toks[i].lower] {
+					rejects = true
+				}
+			}
+			if rejects && share(terms, c.effTerms()) >= 0.6 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -22,7 +22,7 @@ func words(s string) wordSet {
 // functionWords are dropped from a text's terms on top of search's
 // stopwords: they carry no fact of their own (quantifiers and comparison
 // words are read as cues instead).
-var functionWords = words(`also just only every each any many much more most less least few several
+var functionWords = words(`single also just only every each any many much more most less least few several
 	both either other another same per via up down out over under above below off across around
 	within onto upon toward towards against among through during until till since because though
 	although whether however etc yet still already again ever even anyway instead rather quite
@@ -173,7 +173,10 @@ var irregular = map[string]string{
 var synonymGroups = []string{
 	"use utilize utilise employ",
 	"run execute exec",
-	"start launch begin",
+	"start launch begin startup boot",
+	"keep retain preserve",
+	"issue problem",
+	"app application",
 	"stop halt",
 	"fix repair patch",
 	"remove delete",
@@ -209,7 +212,7 @@ var synonymGroups = []string{
 	"finish complete",
 	"happen occur",
 	"raise increase",
-	"reduce decrease lower",
+	"reduce decrease lower shrink",
 	"flag mark",
 	"switch move migrate",
 	"over above",

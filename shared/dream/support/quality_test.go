@@ -50,7 +50,7 @@ func (c labelledCase) claim() support.Claim {
 // labelledFiles are the labelled sets under testdata: claims.json (split
 // tune and holdout) and fresh.json (split fresh, written after the test
 // was tuned on claims.json and never tuned on).
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/fresh.json"}
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/fresh.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.
@@ -213,7 +213,7 @@ func TestLabelledSetFigures(t *testing.T) {
 		}
 		for _, j := range js {
 			if (split == "all" || j.Split == split) && j.mode == mode && !j.right() {
-				t.Logf("%s %s/%s: %s %q -> supported=%v %s: %s", j.ID, j.Label, j.Class, j.Claim.Type, claimLine(j), j.verdict.Supported, j.verdict.Class, j.verdict.Detail)
+				t.Logf("%s %s/%s: %s %q -> supported=%v %s: %s (missing: %v)", j.ID, j.Label, j.Class, j.Claim.Type, claimLine(j), j.verdict.Supported, j.verdict.Class, j.verdict.Detail, j.verdict.Missing)
 			}
 		}
 	}

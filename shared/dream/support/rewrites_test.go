@@ -22,6 +22,7 @@ var castSources = []support.Source{
 	{ID: "d1", Kind: support.KindDaily, Title: "run-12", Text: "Retries back off from 2 seconds to 5 minutes. A feed with 4,000 episodes took 9 seconds to render; paginating to 300 items per page fixed it."},
 	{ID: "d2", Kind: support.KindDaily, Title: "run-13", Text: "Upgraded `ffmpeg-static` to v6.1.1. Loudness normalisation to -16 LUFS now runs in the same pass; encode time went up by 8%."},
 	{ID: "d3", Kind: support.KindDaily, Title: "run-14", Text: "Monthly S3 cost fell from $1,800 to $950 after the Opus migration."},
+	{ID: "d4", Kind: support.KindDaily, Title: "run-15", Text: "Feed render p95 was 2.5 seconds. Caching the rendered XML brought it to 120 ms. Adding read replicas was rejected; we raised the cache TTL to 10 minutes instead."},
 }
 
 // TestRewritesKept: faithful rewrites of the kinds models write, each a
@@ -61,6 +62,32 @@ func TestRewritesKept(t *testing.T) {
 		{"approximately", "Encode time went up by ~8% once loudness normalisation to -16 LUFS ran in the same pass", []string{"d2"}},
 		{"passive", "Cover art is encoded as a video stream unless FFmpeg is called with `-vn` for audio-only jobs", []string{"m4"}},
 		{"trailing period", "Paginating the feed to 300 items per page fixed the 9 second render.", []string{"d1"}},
+		// reordered: fronted clauses and phrases, parentheticals
+		{"fronted because", "Because Opus halves storage for the same perceived quality, audio is stored as Opus at 48 kbps", []string{"m3"}},
+		{"fronted instead of", "Instead of MP3, audio is stored as Opus at 48 kbps", []string{"m3"}},
+		{"fronted without", "Without `-vn`, FFmpeg encodes cover art as a video stream in audio-only jobs", []string{"m4"}},
+		{"fronted place", "On a t4g.small, transcoding a 60-minute episode takes 3 minutes", []string{"m1"}},
+		{"fronted place with two numbers", "On a c7g.xlarge a 60-minute episode transcodes in 45 seconds, and in 3 minutes on a t4g.small", []string{"m1"}},
+		{"parenthetical", "Loudness normalisation (to -16 LUFS) now runs in the same pass since the `ffmpeg-static` v6.1.1 upgrade", []string{"d2"}},
+		{"from-to built from two sentences", "Paginating to 300 items per page fixed the feed with 4,000 episodes that took 9 seconds to render", []string{"d1"}},
+		{"result first", "Encode time went up by 8% when loudness normalisation started running in the same pass", []string{"d2"}},
+		{"but joined", "Each worker handles one job at a time, but the pool has 12 workers", []string{"m5"}},
+		// light paraphrase: the words models exchange
+		{"went from", "Monthly S3 cost went from $1,800 to $950 after the Opus migration", []string{"d3"}},
+		{"dropped", "Monthly S3 cost dropped from $1,800 to $950 with the Opus migration", []string{"d3"}},
+		{"per month", "S3 cost is now $950 per month, down from $1,800, after the Opus migration", []string{"d3"}},
+		{"at most", "Retries back off from 2 seconds to at most 5 minutes", []string{"d1"}},
+		{"above", "Uploads above 500 MB are rejected by the `upload-gateway`", []string{"m2"}},
+		{"more than", "Uploads of more than 500 MB are rejected by the `upload-gateway`", []string{"m2"}},
+		{"compared with", "Transcoding a 60-minute episode takes 45 seconds on a c7g.xlarge compared with 3 minutes on a t4g.small", []string{"m1"}},
+		{"single", "Each worker handles a single job at a time", []string{"m5"}},
+		{"number word small", "The CDN cache hit rate for RSS feeds is forty percent", []string{"m6"}},
+		{"rose", "Encode time rose 8% once loudness normalisation ran in the same pass", []string{"d2"}},
+		{"halves", "Opus cuts storage in half for the same perceived quality", []string{"m3"}},
+		{"from-to across sentences", "Caching the rendered XML brought feed render p95 from 2.5 seconds to 120 ms", []string{"d4"}},
+		{"instead of gerund fronted", "Instead of adding read replicas, the cache TTL was raised to 10 minutes", []string{"d4"}},
+		{"but reordered", "Loudness normalisation to -16 LUFS now runs in the same pass, but encode time went up by 8%", []string{"d2"}},
+		{"versus", "Transcoding a 60-minute episode takes 45 seconds on a c7g.xlarge versus 3 minutes on a t4g.small", []string{"m1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

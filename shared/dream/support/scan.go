@@ -172,6 +172,15 @@ func makeWord(s string, i, j int, code bool) token {
 				return number(t, value+".x", "")
 			case isLetters(rest):
 				return number(t, value, rest)
+			case len(rest) > 2 && (rest[0] == 'k' || rest[0] == 'K') && rest[1] == '-' && unicode.IsLetter(rune(rest[2])):
+				// "50k-row": fifty thousand rows
+				if v, ok := thousands(m[1]); ok {
+					unit := rest[2:]
+					if k := strings.IndexAny(unit, "-_./"); k > 0 {
+						unit = unit[:k]
+					}
+					return number(t, v, unit)
+				}
 			case rest[0] == '-' && len(rest) > 1 && isDigitByte(rest[1]):
 				return number(t, strings.ReplaceAll(raw, ",", ""), "")
 			case rest[0] == '-' && len(rest) > 1 && unicode.IsLetter(rune(rest[1])):

@@ -90,8 +90,8 @@ type conj struct {
 	// lacks is set when the negation is a word of lacking ("X is missing
 	// from Y", "Y lacks X"): it relates two sides, either of which may
 	// come first
-	lacks bool
-	hedged  bool
+	lacks  bool
+	hedged bool
 }
 
 // link is a causal link stated by a text: the terms of the cause and of
@@ -100,6 +100,10 @@ type conj struct {
 type link struct {
 	cause, effect map[string]bool
 	scope         map[string]bool
+	// so: an effect after "so", which may also be a purpose ("X, so the
+	// layout matches"); why: a reason given in parentheses ("(why: ...)"),
+	// which may be a purpose too
+	so, why bool
 }
 
 func (c *conj) effective() map[string]bool {
@@ -1157,7 +1161,7 @@ func (s *sent) buildLinks() {
 					addAll(effect, s.conjs[j].effective())
 				}
 			}
-			s.links = append(s.links, link{cause: cause, effect: effect})
+			s.links = append(s.links, link{cause: cause, effect: effect, why: c.marker == "("})
 		case roleEffect:
 			cause := map[string]bool{}
 			for j := i - 1; j >= 0; j-- {
@@ -1173,7 +1177,7 @@ func (s *sent) buildLinks() {
 				}
 				addAll(effect, s.conjs[j].effective())
 			}
-			s.links = append(s.links, link{cause: cause, effect: effect})
+			s.links = append(s.links, link{cause: cause, effect: effect, so: c.marker == "so"})
 		}
 		// "X causes Y", "X leads to Y"
 		if c.verb >= 0 && causalVerb(s.d.toks, c.verb) {
