@@ -163,6 +163,9 @@ func isNumberChunk(w string) bool {
 		return false
 	}
 	rest := m[2]
+	if len(rest) > 2 && (rest[0] == 'k' || rest[0] == 'K') && rest[1] == '-' {
+		rest = rest[1:] // "50k-row"
+	}
 	return rest == "" || isLetters(rest) || rest == ".x" ||
 		(strings.HasPrefix(rest, "-") && len(rest) > 1 && (unicode.IsLetter(rune(rest[1])) || isDigitByte(rest[1])))
 }

@@ -84,7 +84,8 @@ var (
 // Blocker status cues.
 var (
 	resolvedWords   = words(`fixed resolved closed closing close done finished solved unblocked landed shipped survives survive passes passing green works`)
-	resolvedPhrases = []string{"works now", "now works", "green again", "is green", "back to normal", "no longer", "[x]", "rolled out", "rollout finished"}
+	resolvedPhrases = []string{"works now", "now works", "green again", "is green", "back to normal", "no longer", "[x]", "rolled out", "rollout finished",
+		"is gone", "are gone", "went away", "goes away", "is fixed", "not an issue anymore", "no longer an issue"}
 	openWords       = words(`still open blocked blocking pending waiting broken failing todo stuck unresolved`)
 )
 
@@ -276,4 +277,6 @@ var numberWords = map[string]string{
 	"eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15", "twenty": "20",
 	"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100",
 	"twice": "2", "thrice": "3",
+	"doubled": "2", "doubles": "2", "doubling": "2", "tripled": "3", "triples": "3", "tripling": "3",
+	"quadrupled": "4", "quadruples": "4",
 }

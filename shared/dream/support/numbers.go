@@ -23,6 +23,11 @@ type numOcc struct {
 	per     string // the time unit of a rate
 	// clause holds the terms of the number's own clause.
 	clause map[string]bool
+	// rejected is set for a number of a rejected alternative ("12 shards
+	// instead of 6": 6)
+	rejected bool
+	// multiplier: a verb such as "tripled", which a claim need not find
+	multiplier bool
 	// pairFrom is, for the "to" number of "from X to Y", the value X:
 	// the value it replaces, which is no rival.
 	pairFrom string
@@ -42,7 +47,8 @@ func (d *doc) numbers() []numOcc {
 				if t.kind != tkNumber {
 					continue
 				}
-				n := numOcc{value: t.value, raw: t.raw, unit: t.unit, measure: t.measure, per: t.per, ctx: c.numberContext(j), clause: c.effTerms()}
+				n := numOcc{value: t.value, raw: t.raw, unit: t.unit, measure: t.measure, per: t.per, ctx: c.numberContext(j), clause: c.effTerms(),
+					rejected: c.role == roleRejected, multiplier: t.multiplier}
 				if n.ctx["<to>"] > 0 {
 					for jj := j - 1; jj >= 0 && jj >= j-4; jj-- {
 						if p := d.toks[c.toks[jj]]; p.kind == tkNumber {
@@ -341,6 +347,18 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 				ones = append(ones, cand{o, vec(o)})
 			}
 		}
+	}
+	sides := 0
+	for _, o := range ones {
+		if o.o.rejected != c.rejected {
+			sides++
+		}
+	}
+	if sides == len(ones) && len(ones) > 0 {
+		if c.rejected {
+			return RoleSwap, fmt.Sprintf("%s is what the sources chose, not the alternative they rejected", c.raw)
+		}
+		return RoleSwap, fmt.Sprintf("%s is the alternative the sources rejected", c.raw)
 	}
 	alive := make([]bool, len(ones))
 	for i := range alive {

@@ -16,14 +16,17 @@ var (
 	listMarker = regexp.MustCompile(`(?m)^[ \t]*(?:[-*+•][ \t]+|\d{1,3}[.)][ \t]+|>[ \t]*|#{1,6}[ \t]+)`)
 	// emphasis is bold or italic around a word or words: **x**, __x__, *x*.
 	emphasis = regexp.MustCompile(`\*\*([^*\n]+)\*\*|(^|[\s(])__([^_\n]+)__([\s).,;:!?]|$)|(^|[\s(])\*([^*\s\n][^*\n]*)\*([\s).,;:!?]|$)`)
+	// arrow is an arrow between two values ("8.11 -> 8.13"), read "to".
+	arrow = regexp.MustCompile(`\s(?:->|-->|=>|→|⇒)\s`)
 	// approx is a sign of an approximate number ("~35%", "≈ 2 s").
 	approx = regexp.MustCompile(`(^|[\s(])[~≈][ \t]?(\d)`)
 )
 
 // plainText strips Markdown dress (list markers, headings, emphasis)
-// and approximation signs from s outside its code spans.
+// and approximation signs from s outside its code spans, and reads an
+// arrow between two words as "to".
 func plainText(s string) string {
-	if !strings.ContainsAny(s, "-*+•>#[_~≈0123456789") {
+	if !strings.ContainsAny(s, "-*+•>#_~≈→⇒0123456789") {
 		return s
 	}
 	s = listMarker.ReplaceAllString(s, "")
@@ -32,6 +35,9 @@ func plainText(s string) string {
 		p := parts[i]
 		if strings.ContainsAny(p, "*_") {
 			p = emphasis.ReplaceAllString(p, "$1$2$3$4$5$6$7")
+		}
+		if strings.ContainsAny(p, ">→⇒") {
+			p = arrow.ReplaceAllString(p, " to ")
 		}
 		if strings.ContainsAny(p, "~≈") {
 			p = approx.ReplaceAllString(p, "$1$2")

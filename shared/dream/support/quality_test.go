@@ -50,7 +50,7 @@ func (c labelledCase) claim() support.Claim {
 // labelledFiles are the labelled sets under testdata: claims.json (split
 // tune and holdout) and fresh.json (split fresh, written after the test
 // was tuned on claims.json and never tuned on).
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/fresh.json"}
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/fresh.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.

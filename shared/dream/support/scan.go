@@ -44,6 +44,9 @@ type token struct {
 	per   string // the unit of time of a rate ("20 requests per minute": "min")
 	// measure is set when unit is a unit of measure (ms, h, GiB, %...).
 	measure bool
+	// multiplier is set for a verb that says "n times" ("tripled"): a
+	// number to compare with, not one a claim must find
+	multiplier bool
 }
 
 func (t *token) isWord(w string) bool { return t.kind == tkWord && t.lower == w }
@@ -197,10 +200,12 @@ func makeWord(s string, i, j int, code bool) token {
 	}
 	if v, ok := numberWords[t.lower]; ok {
 		unit := ""
-		if t.lower == "twice" || t.lower == "thrice" {
+		if t.lower == "twice" || t.lower == "thrice" || multiplierVerbs[t.lower] {
 			unit = "x"
 		}
-		return number(t, v, unit)
+		n := number(t, v, unit)
+		n.multiplier = multiplierVerbs[t.lower]
+		return n
 	}
 	if first, rest, ok := strings.Cut(t.lower, "-"); ok && !code {
 		// "one-hour", "five-minute": a number word with a unit of measure
@@ -413,3 +418,6 @@ func thousands(value string) (string, bool) {
 	}
 	return v, true
 }
+
+// multiplierVerbs say "n times" as a verb ("tripled" is 3x).
+var multiplierVerbs = words(`doubled doubles doubling tripled triples tripling quadrupled quadruples`)
