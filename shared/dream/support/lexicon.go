@@ -86,7 +86,7 @@ var (
 	resolvedWords   = words(`fixed resolved closed closing close done finished solved unblocked landed shipped survives survive passes passing green works`)
 	resolvedPhrases = []string{"works now", "now works", "green again", "is green", "back to normal", "no longer", "[x]", "rolled out", "rollout finished",
 		"is gone", "are gone", "went away", "goes away", "is fixed", "not an issue anymore", "no longer an issue"}
-	openWords       = words(`still open blocked blocking pending waiting broken failing todo stuck unresolved`)
+	openWords = words(`still open blocked blocking pending waiting broken failing todo stuck unresolved`)
 )
 
 // opposites pairs words that say the opposite of each other; a claim with
