@@ -952,7 +952,7 @@ func (k *checker) subjectSwap(a *conj, need []cterm, u *unit, v *conj, phrase st
 	}
 	var foreign []string
 	for _, t := range sa {
-		if u.terms[t] || verbLemmas[t] {
+		if u.terms[t] || verbLemmas[t] || plainModifiers[t] {
 			continue
 		}
 		n := 0
@@ -989,7 +989,7 @@ func (k *checker) demotedSubject(a *conj, u *unit, phrase string) {
 	}
 	var foreign []string
 	for _, t := range sa {
-		if u.terms[t] || verbLemmas[t] {
+		if u.terms[t] || verbLemmas[t] || plainModifiers[t] {
 			continue
 		}
 		n := 0
@@ -1627,3 +1627,15 @@ func unitRejects(u *unit, terms map[string]bool) bool {
 	}
 	return false
 }
+
+// plainModifiers describe a subject without naming another entity ("a
+// shorter TTL", "the custom renderer"): no role is moved with them.
+var plainModifiers = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range words(`custom new old own short shorter long longer small smaller large larger big bigger
+		high higher low lower fast faster slow slower current previous default main separate dedicated extra
+		additional whole entire full partial simple basic existing different itself themselves`) {
+		m[lemma(w)] = true
+	}
+	return m
+}()

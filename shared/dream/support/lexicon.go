@@ -64,7 +64,7 @@ var neutralPhrases = []string{"no more than", "not more than", "no less than", "
 	"not later than", "no earlier than", "no fewer than", "not only", "no matter", "or not", "no sooner than"}
 
 // hedgeWords make a statement uncertain.
-var hedgeWords = words(`might may maybe perhaps possibly probably likely unlikely could seem seems seemed
+var hedgeWords = words(`appear appears appeared might may maybe perhaps possibly probably likely unlikely could seem seems seemed
 	seemingly apparently presumably suspect suspects suspected suspicion guess hypothesis hypothesize
 	potentially unclear unconfirmed unverified uncertain tbd looks think thinks believe believes would
 	suggests suggest plausibly conceivably expected expects says said supposedly reportedly`)

@@ -176,15 +176,18 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 	return c
 }
 
-// TestLabelledSetFigures runs the support test over the labelled set
-// (testdata/claims.json: 512 claims from 16 projects, 264 faithful and
-// 248 fabricated; 3 projects held out while the test was built) in three
-// modes: against the sources each claim cites, against its project's
-// every source (what today's dream, which has no citations, checks
-// against), and against every project's sources at once (a crowded
-// scope).
-// It asserts issue 10's aim on the set and floors on each part, and
-// compares with the word-overlap guard the test replaced.
+// TestLabelledSetFigures runs the support test over the labelled sets
+// (testdata/claims.json: 512 claims from 16 projects, 13 tuned on and 3
+// held out at first and tuned on since; tune2.json, tune3.json and
+// tune4.json: 112 claims from 5 projects written later to tune on;
+// fresh.json: 156 claims from 6 projects written before the test was run
+// on them and never tuned on) in three modes: against the sources each
+// claim cites, against its project's every source (what a dream without
+// citations checks against), and against every project's sources at once
+// (a crowded scope).
+// It asserts floors a little under the figures measured
+// (docs/BENCHMARKS.md) so that a regression fails, and compares with the
+// word-overlap guard the test replaced.
 func TestLabelledSetFigures(t *testing.T) {
 	t.Parallel()
 	set, pools := loadLabelled(t, labelledFiles...)
@@ -217,25 +220,26 @@ func TestLabelledSetFigures(t *testing.T) {
 			}
 		}
 	}
-	// The aim of issue 10 on the whole set, citations as the operations
-	// format gives them: at least 85% of fabrications dropped with at
-	// least 95% of faithful claims kept. The other rows are floors a
-	// little under the figures measured (docs/BENCHMARKS.md), so that a
-	// regression fails; the last column checks the set stays hard for the
-	// word-overlap guard.
+	// Issue 10's aim is at least 85% of fabrications dropped with at
+	// least 95% of faithful claims kept. It is met on the claims the test
+	// was tuned on (tune, holdout); on the fresh set it is not (faithful
+	// claims kept: about 72%, see docs/BENCHMARKS.md). The rows are floors
+	// a little under the figures measured, so that a regression fails;
+	// the last column checks the sets stay hard for the word-overlap
+	// guard.
 	floors := []struct {
 		split, mode      string
 		kept, dropped    float64
 		oldDroppedAtMost float64
 	}{
-		{"all", "cited", 95, 95, 20},
-		{"tune", "cited", 97, 97, 20},
-		{"holdout", "cited", 90, 90, 20},
-		{"all", "pool", 95, 95, 20},
-		{"holdout", "pool", 88, 90, 20},
-		{"fresh", "cited", 0, 0, 20},
-		{"fresh", "pool", 0, 0, 20},
-		{"all", "crowd", 93, 95, 20},
+		{"tune", "cited", 96, 97, 20},
+		{"tune", "pool", 95, 97, 20},
+		{"holdout", "cited", 97, 95, 20},
+		{"holdout", "pool", 97, 95, 20},
+		{"fresh", "cited", 68, 88, 20},
+		{"fresh", "pool", 68, 85, 20},
+		{"all", "cited", 91, 95, 20},
+		{"all", "crowd", 88, 93, 20},
 	}
 	for _, fl := range floors {
 		f, o := sum(js, fl.split, fl.mode), sum(old, fl.split, fl.mode)
