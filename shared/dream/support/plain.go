@@ -26,14 +26,16 @@ var (
 // and approximation signs from s outside its code spans, and reads an
 // arrow between two words as "to".
 func plainText(s string) string {
-	if !strings.ContainsAny(s, "-*+•>#_~≈→⇒0123456789") {
+	if lineMarked(s) {
+		s = listMarker.ReplaceAllString(s, "")
+	}
+	if !strings.ContainsAny(s, "*_~≈>→⇒") {
 		return s
 	}
-	s = listMarker.ReplaceAllString(s, "")
 	parts := strings.Split(s, "`")
 	for i := 0; i < len(parts); i += 2 { // even parts are outside code spans
 		p := parts[i]
-		if strings.ContainsAny(p, "*_") {
+		if strings.Contains(p, "**") || strings.Contains(p, "__") || strings.Contains(p, "*") {
 			p = emphasis.ReplaceAllString(p, "$1$2$3$4$5$6$7")
 		}
 		if strings.ContainsAny(p, ">→⇒") {
@@ -45,4 +47,20 @@ func plainText(s string) string {
 		parts[i] = p
 	}
 	return strings.Join(parts, "`")
+}
+
+// lineMarked reports whether a line of s may start with a list marker,
+// a quote marker or a heading (what listMarker removes).
+func lineMarked(s string) bool {
+	for line := range strings.SplitSeq(s, "\n") {
+		line = strings.TrimLeft(line, " \t")
+		if line == "" {
+			continue
+		}
+		switch c := line[0]; {
+		case strings.IndexByte("-*+>#", c) >= 0, c >= '0' && c <= '9', strings.HasPrefix(line, "•"):
+			return true
+		}
+	}
+	return false
 }
