@@ -5,7 +5,8 @@
 // Word overlap cannot tell "Run golangci-lint before pushing" from "Never
 // run golangci-lint before pushing", nor "tokens expire after 24 h" from
 // "tokens expire after 200 h" when 200 is a batch size elsewhere in the
-// sources. The test therefore reads claims and sources into sentences and
+// sources. The test therefore reads claims and sources (their Markdown
+// dress taken off alike: list markers, bold, "~", arrows) into sentences and
 // clauses (subject, verb, what is negated, what is hedged, what a
 // connective makes a cause or a rejected alternative) and checks, each
 // with its own class of failure:
