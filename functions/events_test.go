@@ -30,13 +30,17 @@ const sampleMemoryID = "01JD5Q8Z3K7M2N4P6R8T0V2X4Y"
 // wantStatus is the status each core route's sample event must get on the
 // replay fixture. Routes not listed must answer below 500.
 var wantStatus = map[routes.Name]int{
-	routes.ListMemories: 200, routes.CreateMemory: 201, routes.DeleteMemories: 204, routes.GetMemory: 200,
+	routes.ListMemories: 200, routes.CreateMemory: 201, routes.DeleteMemories: 200, routes.GetMemory: 200,
 	routes.DeleteMemory: 204, routes.RenderMemory: 200, routes.Bootstrap: 200,
 	routes.ListPersonalities: 200, routes.GetPersonality: 200, routes.PutPersonality: 200, routes.DeletePersonality: 204,
 	routes.CreateExtraction: 200,
 
 	// Search, patterns, lifecycle and stats (issue 5).
 	routes.SearchMemories: 200, routes.SuggestPatterns: 200, routes.ForgetMemories: 200, routes.GetStats: 200, routes.GetAllStats: 200,
+
+	// Integrity (issue 12): the sample job does not exist; the recount
+	// finds the replay's counters exact.
+	routes.GetJob: 404, routes.Recount: 200,
 
 	// Three tiers (issue 4): the session events run in table order.
 	routes.AppendDaily: 201, routes.PutSessionContext: 201, routes.GetSessionContext: 200, routes.DeleteSessionContext: 204, routes.EndSession: 200,

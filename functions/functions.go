@@ -37,6 +37,7 @@ func Handlers(deps lambdamain.Deps) (map[routes.Function]httpapi.LambdaFunc, err
 		if err != nil {
 			return nil, fmt.Errorf("function %s: %w", fn, err)
 		}
+		h.RestrictAgents(deps.AgentAccess)
 		out[fn] = h.Handle
 	}
 	return out, nil

@@ -14,6 +14,11 @@
 // running DynamoDB instead of starting one. The functions' settings
 // (AGENTMEM_LLM and friends, shared/settings) are read from the
 // environment as in Lambda.
+//
+// When the DynamoDB Local it started dies, the server stays up: it answers
+// 503 (JSON, with Retry-After) while it starts DynamoDB Local again on the
+// same port and data, then serves as before. Each request gets its
+// function's deadline (routes.RequestTimeout), as in Lambda.
 package main
 
 import (
@@ -84,6 +89,7 @@ func run() error {
 	defer ln.Close()
 
 	cfg := dynamostore.ConfigFromEnv(os.Getenv)
+	var db *supervisor
 	if cfg.Endpoint == "" {
 		opts := dynamolocal.Options{}
 		where := "in memory"
@@ -97,20 +103,11 @@ func run() error {
 			where = "data in " + opts.DBPath
 		}
 		fmt.Printf("devserver: starting DynamoDB Local (%s; a few seconds)...\n", where)
-		ddb, err := dynamolocal.Start(ctx, opts)
-		if err != nil {
+		if db, err = supervise(ctx, opts, log); err != nil {
 			return err
 		}
-		defer ddb.Stop()
-		cfg.Endpoint = ddb.Endpoint
-		go func() {
-			select {
-			case <-ddb.Done():
-				log.Error("DynamoDB Local exited; stopping")
-				stop()
-			case <-ctx.Done():
-			}
-		}()
+		defer db.stop()
+		cfg.Endpoint = db.endpoint
 	}
 	deps, err := lambdamain.DepsFromEnv(ctx, os.Getenv, log, &cfg, lambdamain.WithLLM(providers.FromEnv), lambdamain.WithEmbedder(embedders.FromEnv))
 	if err != nil {
@@ -120,12 +117,19 @@ func run() error {
 	if err := deps.Store.EnsureTables(ctx); err != nil {
 		return fmt.Errorf("create tables: %w", err)
 	}
+	if db != nil {
+		db.prepareWith(deps.Store.EnsureTables)
+	}
 	handlers, err := functions.Handlers(deps)
 	if err != nil {
 		return err
 	}
 
-	srv := &http.Server{Handler: localapi.New(handlers, log), ReadHeaderTimeout: 10 * time.Second}
+	var api http.Handler = localapi.New(handlers, log)
+	if db != nil {
+		api = db.guard(api)
+	}
+	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	base := "http://" + ln.Addr().String()

@@ -59,6 +59,12 @@ var contexts = map[string]map[string]any{
 		stack.CtxEmbeddings:          "none",
 		stack.CtxAgentTaskRoleARN:    "arn:aws:iam::123456789012:role/pipeline/agent-task",
 		stack.CtxAlarmEmail:          "oncall@example.com",
+		// Per-agent mode: kai and miso share a role, nori has its own.
+		stack.CtxAgentRoles: `{"nori":"arn:aws:iam::123456789012:role/agents/nori-task",` +
+			`"kai":"arn:aws:iam::123456789012:role/agents/kai-task","miso":"arn:aws:iam::123456789012:role/agents/kai-task"}`,
+		stack.CtxExtractionConcurrency: "25",
+		stack.CtxDailyRetentionDays:    "120",
+		stack.CtxDreamRetentionDays:    "0",
 	},
 }
 

@@ -74,11 +74,88 @@ type ForgetInput struct {
 	IncludePinned bool `json:"includePinned,omitempty"`
 }
 
-// Forgotten is the answer of POST .../memories/forget.
+// Forgotten is the answer of POST .../memories/forget: 200 when it
+// finished, 202 when the rest continues in the background as the job
+// JobID (GET .../jobs/{jobId} tells how far it got).
 type Forgotten struct {
-	Removed int `json:"removed"`
-	// Cutoff is the creation time before which memories were removed.
+	// Removed counts the memories removed so far.
+	Removed int64 `json:"removed"`
+	// Cutoff is the creation time before which memories are removed.
 	Cutoff string `json:"cutoff"`
+	// Status is JobDone or JobRunning.
+	Status JobStatus `json:"status"`
+	// JobID names the background job of a 202.
+	JobID string `json:"jobId,omitempty"`
+}
+
+// JobKind is what a bulk delete job removes.
+type JobKind string
+
+// Job kinds.
+const (
+	JobDeleteScope JobKind = "delete" // DELETE .../memories: every memory of the scope
+	JobForget      JobKind = "forget" // POST .../memories/forget: those older than a cutoff
+)
+
+// JobStatus is where a job stands.
+type JobStatus string
+
+// Job statuses.
+const (
+	JobRunning JobStatus = "running"
+	JobDone    JobStatus = "done"
+	JobFailed  JobStatus = "failed"
+)
+
+// Job is a bulk delete over a scope of any size: the answer of
+// DELETE .../memories (200 done, 202 running) and of GET .../jobs/{jobId}.
+// What a request cannot finish before its deadline continues in the
+// background; Removed counts what is gone so far, exactly.
+type Job struct {
+	ID        string    `json:"id" dynamo:"id"`
+	AgentName string    `json:"agentName" dynamo:"agentName"`
+	ProjectID string    `json:"projectId" dynamo:"projectId"`
+	Kind      JobKind   `json:"kind" dynamo:"kind"`
+	Status    JobStatus `json:"status" dynamo:"status"`
+	// Removed counts the memories removed so far (kept by the store
+	// beside the record, not in it).
+	Removed int64 `json:"removed" dynamo:"-"`
+	// Cutoff and IncludePinned are a forget job's selection.
+	Cutoff        string `json:"cutoff,omitempty" dynamo:"cutoff,omitempty"`
+	IncludePinned bool   `json:"includePinned,omitempty" dynamo:"includePinned,omitempty"`
+	CreatedAt     string `json:"createdAt" dynamo:"createdAt"`
+	UpdatedAt     string `json:"updatedAt" dynamo:"updatedAt"`
+	FinishedAt    string `json:"finishedAt,omitempty" dynamo:"finishedAt,omitempty"`
+	// Error says why a failed job stopped.
+	Error string `json:"error,omitempty" dynamo:"error,omitempty"`
+}
+
+// RecountInput is the body of POST /api/admin/recount: the scope whose
+// counters to rebuild from its memories.
+type RecountInput struct {
+	AgentName string `json:"agentName"`
+	ProjectID string `json:"projectId"`
+}
+
+// Recount is the answer of POST /api/admin/recount: a scope's counters as
+// they were and as rebuilt from its memories, and the drift repaired
+// (after minus before; zero counters left out).
+type Recount struct {
+	AgentName string `json:"agentName"`
+	ProjectID string `json:"projectId"`
+	Before    Counts `json:"before"`
+	After     Counts `json:"after"`
+	Drift     Counts `json:"drift"`
+	// Drifted is true when the counters were wrong and were repaired.
+	Drifted bool `json:"drifted"`
+}
+
+// PersonalityPage is one page of personalities by agent name
+// (GET /api/personalities).
+type PersonalityPage struct {
+	Personalities []Personality `json:"personalities"`
+	// NextCursor is set when more personalities remain.
+	NextCursor string `json:"nextCursor,omitempty"`
 }
 
 // Counts are memory counters: how many memories, their stored size, and
@@ -118,9 +195,12 @@ type ScopeCounts struct {
 	ProjectID string `json:"projectId"`
 	Counts
 	// ChangedAt is when a memory of the scope was last created, deleted
-	// or rewritten; a mere lastAccessedAt update leaves it. With Total it
-	// versions the scope's content (search caches key on it).
+	// or rewritten; a mere lastAccessedAt update leaves it.
 	ChangedAt string `json:"changedAt,omitempty"`
+	// Version grows with every write that creates, deletes or rewrites a
+	// memory of the scope (never with a lastAccessedAt update): search
+	// caches key on it.
+	Version int64 `json:"version"`
 }
 
 // Usage is how many items a scope holds and their stored size.
@@ -353,11 +433,6 @@ type ExtractionInput struct {
 	// Success says whether the run achieved its goal (learnings form
 	// only); the patterns of successful runs are captured.
 	Success *bool `json:"success,omitempty"`
-}
-
-// PersonalityList is the answer of GET /api/personalities.
-type PersonalityList struct {
-	Personalities []Personality `json:"personalities"`
 }
 
 // Health statuses.

@@ -49,6 +49,9 @@ type DailyInput struct {
 	// At is optional: any RFC 3339 time, at most MaxDailyFuture ahead and
 	// MaxDailyAge behind the server's clock. Default: now.
 	At string `json:"at,omitempty"`
+	// ClientToken is an idempotency key (IdempotencyKey): a retry with
+	// the same token and the same record gets the first answer back.
+	ClientToken string `json:"clientToken,omitempty"`
 }
 
 // Normalize writes every line terminator of the title and the content as
@@ -86,6 +89,9 @@ func (in *DailyInput) Validate(now time.Time) error {
 		if at.Before(now.Add(-MaxDailyAge)) {
 			return Errorf(EInvalid, "at %s is more than %d days ago", in.At, int(MaxDailyAge.Hours()/24))
 		}
+	}
+	if in.ClientToken != "" {
+		return ValidateIdempotencyKey(in.ClientToken)
 	}
 	return nil
 }

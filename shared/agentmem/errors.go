@@ -7,23 +7,26 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Error codes. Each adapter translates its own failures into one of these;
 // the HTTP adapter maps each code to exactly one status (see httpapi).
 const (
-	EInvalid          = "invalid"            // bad input: 400
-	ENotFound         = "not_found"          // no such thing in this scope: 404
-	EConflict         = "conflict"           // version mismatch or concurrent change: 409
-	EMethodNotAllowed = "method_not_allowed" // route exists, method does not: 405
-	ETooLarge         = "payload_too_large"  // body over the cap: 413
-	EUnsupportedMedia = "unsupported_media"  // body not JSON: 415
-	ELLMUnavailable   = "llm_unavailable"    // no LLM configured: 503
-	ELLMFailed        = "llm_failed"         // the LLM failed, timed out or answered garbage: 502
-	EBusy             = "busy"               // a lease is held by someone else (dreams): 409
-	ENoRoute          = "no_route"           // no route has this method and path (a wrong base URL?): 404
-	EUnavailable      = "unavailable"        // the store cannot be reached (health): 503
-	EInternal         = "internal"           // anything else: 500
+	EInvalid             = "invalid"              // bad input: 400
+	ENotFound            = "not_found"            // no such thing in this scope: 404
+	EConflict            = "conflict"             // version mismatch or concurrent change: 409
+	EMethodNotAllowed    = "method_not_allowed"   // route exists, method does not: 405
+	ETooLarge            = "payload_too_large"    // body over the cap: 413
+	EUnsupportedMedia    = "unsupported_media"    // body not JSON: 415
+	ELLMUnavailable      = "llm_unavailable"      // no LLM configured: 503
+	ELLMFailed           = "llm_failed"           // the LLM failed, timed out or answered garbage: 502
+	EBusy                = "busy"                 // a lease is held by someone else (dreams, extraction runs): 409
+	ENoRoute             = "no_route"             // no route has this method and path (a wrong base URL?): 404
+	EForbidden           = "forbidden"            // the caller's identity may not act for this agent: 403
+	EIdempotencyMismatch = "idempotency_mismatch" // an idempotency key reused with another request: 422
+	EUnavailable         = "unavailable"          // the store is unreachable, throttled or too slow: 503
+	EInternal            = "internal"             // anything else: 500
 )
 
 // Error is a domain error: a code from the list above, a message meant
@@ -36,6 +39,10 @@ type Error struct {
 	Message string `json:"message"`
 	// Err is the internal cause, if any.
 	Err error `json:"-"`
+	// RetryAfter, when set, tells the caller how long to wait before
+	// trying again (a held lease, a restarting database); the HTTP
+	// adapter sends it as Retry-After.
+	RetryAfter time.Duration `json:"-"`
 }
 
 // Error implements the error interface; the text includes the cause, for
@@ -97,6 +104,22 @@ func ErrorCode(err error) string {
 		return e.Code
 	}
 	return EInternal
+}
+
+// RetryAfterOf returns the RetryAfter of the first *Error in err's chain
+// that sets one, or 0.
+func RetryAfterOf(err error) time.Duration {
+	for err != nil {
+		var e *Error
+		if !errors.As(err, &e) {
+			return 0
+		}
+		if e.RetryAfter > 0 {
+			return e.RetryAfter
+		}
+		err = e.Err
+	}
+	return 0
 }
 
 // ErrorMessage returns the caller-facing message of err: the message of the

@@ -132,6 +132,9 @@ type MemoryInput struct {
 	Tags       []string `json:"tags,omitempty"`
 	Pinned     bool     `json:"pinned,omitempty"`
 	RunID      string   `json:"runId,omitempty"`
+	// ClientToken is an idempotency key (IdempotencyKey): a retry with
+	// the same token and the same memory gets the first answer back.
+	ClientToken string `json:"clientToken,omitempty"`
 }
 
 // Normalize fills defaults (type note, blocker status open, pattern
@@ -202,6 +205,9 @@ func (in *MemoryInput) Validate() error {
 		if err := ValidateRunID(in.RunID); err != nil {
 			return err
 		}
+	}
+	if in.ClientToken != "" {
+		return ValidateIdempotencyKey(in.ClientToken)
 	}
 	return nil
 }

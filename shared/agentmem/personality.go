@@ -4,8 +4,12 @@ import (
 	"net/mail"
 )
 
-// Personality limits.
+// Personality limits and the page sizes of their listing
+// (GET /api/personalities).
 const (
+	DefaultPersonalitiesPage = 100
+	MaxPersonalitiesPage     = 500
+
 	MaxPromptBytes      = 8 << 10
 	MaxDisplayNameBytes = 100
 	MaxVoiceBytes       = 1 << 10
@@ -16,7 +20,7 @@ const (
 // Personality is an agent's persona, shared by all its projects (seed 002
 // decision 5): it is keyed by agent name.
 type Personality struct {
-	AgentName   string   `json:"agentName" dynamo:"agentName,hash"`
+	AgentName   string   `json:"agentName" dynamo:"agentName,hash" index:"name-index,range"`
 	DisplayName string   `json:"displayName,omitempty" dynamo:"displayName,omitempty"`
 	Voice       string   `json:"voice,omitempty" dynamo:"voice,omitempty"`
 	Traits      []string `json:"traits,omitempty" dynamo:"traits,omitempty"`
@@ -39,6 +43,9 @@ type PersonalityInput struct {
 	GitName     string   `json:"gitName,omitempty"`
 	GitEmail    string   `json:"gitEmail,omitempty"`
 	Version     *int     `json:"version,omitempty"`
+	// ClientToken is an idempotency key (IdempotencyKey): a retry with
+	// the same token and the same personality gets the first answer back.
+	ClientToken string `json:"clientToken,omitempty"`
 }
 
 // Normalize writes every line terminator as "\n" (NormalizeLineBreaks)
@@ -96,6 +103,9 @@ func (in *PersonalityInput) Validate() error {
 	}
 	if in.Version != nil && *in.Version < 0 {
 		return Errorf(EInvalid, "version must not be negative")
+	}
+	if in.ClientToken != "" {
+		return ValidateIdempotencyKey(in.ClientToken)
 	}
 	return nil
 }

@@ -95,7 +95,7 @@ func TestClientSignatureMatchesSDKSigner(t *testing.T) {
 	if _, err := c.ListMemories(ctx, "nori", apiclient.ListOptions{ProjectID: "p 1/x", Type: agentmem.TypeDecision, Cursor: "a+b=="}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.DeleteMemories(ctx, "nori", "p1"); err != nil {
+	if _, err := c.DeleteMemories(ctx, "nori", "p1"); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 3 {

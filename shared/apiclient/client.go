@@ -26,6 +26,8 @@ package apiclient
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,6 +39,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/awsconfig"
 	"github.com/agentmem/agentmem/shared/backoff"
 	"github.com/agentmem/agentmem/shared/settings"
@@ -77,8 +80,19 @@ type Client struct {
 
 // Retry is the client's retry policy: an idempotent call that failed for
 // a reason that may pass is made once more, after 75-150 ms or the API's
-// Retry-After up to a second, when the context leaves time for it.
+// Retry-After up to a second, when the context leaves time for it. Calls
+// that create (a memory, a daily record, a personality) are idempotent:
+// the client sends an idempotency key with them (agentmem.IdempotencyKey),
+// the same on every attempt of one call.
 var Retry = backoff.Policy{Attempts: 2, Base: 150 * time.Millisecond, Max: time.Second}
+
+// ThrottleRetry is the policy of a call the API throttled (429): API
+// Gateway refused it before anything ran, so any call is made again, up to
+// five more times, waiting the API's Retry-After (up to two seconds) or
+// 50 ms doubling, while the context's deadline leaves time for it: a
+// throttled `agentmem inject` waits for its memory within its budget
+// rather than going on without it.
+var ThrottleRetry = backoff.Policy{Attempts: 6, Base: 100 * time.Millisecond, Max: 2 * time.Second}
 
 // New returns a client for cfg. With SigV4 it uses the process's AWS
 // configuration (awsconfig.Load: environment, shared files, ECS task role,
@@ -172,6 +186,25 @@ type Call struct {
 	// Accept is the media type asked for; empty means application/json.
 	// Routes that render Markdown answer text/markdown when asked.
 	Accept string
+	// IdempotencyKey, when set, is sent as agentmem.IdempotencyHeader, the
+	// same on every attempt of the call.
+	IdempotencyKey string
+}
+
+// NewIdempotencyKey returns a fresh idempotency key: 32 random hex digits.
+func NewIdempotencyKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// keyFor returns the idempotency key of one logical call: the caller's
+// clientToken when it set one, else a fresh key.
+func keyFor(clientToken string) string {
+	if clientToken != "" {
+		return clientToken
+	}
+	return NewIdempotencyKey()
 }
 
 // AgentPath returns /api/agents/{agent}/{rest...} with every segment
@@ -220,9 +253,9 @@ func decodeJSON(resp *Response, out any) error {
 }
 
 // DoRaw sends call and returns the answer undecoded. A non-2xx answer is
-// returned as *Error. Idempotent calls are retried once (Retry) after a
-// transport failure or a 429/502/503/504 when the context leaves time for
-// it.
+// returned as *Error. A throttled call (429) is made again (ThrottleRetry);
+// an idempotent one once more (Retry) after a transport failure or a
+// 502/503/504; either only when the context leaves time for it.
 func (c *Client) DoRaw(ctx context.Context, call Call) (*Response, error) {
 	var body []byte
 	if call.Body != nil {
@@ -234,41 +267,61 @@ func (c *Client) DoRaw(ctx context.Context, call Call) (*Response, error) {
 		}
 		body = bytes.TrimRight(buf.Bytes(), "\n")
 	}
-	policy := c.retry
-	if !call.Idempotent && call.Method != http.MethodGet && call.Method != http.MethodPut && call.Method != http.MethodDelete {
-		policy.Attempts = 1
-	}
-	var resp *Response
-	err := policy.Do(ctx, func() (err error) {
+	idempotent := call.Idempotent || call.IdempotencyKey != "" ||
+		call.Method == http.MethodGet || call.Method == http.MethodPut || call.Method == http.MethodDelete
+	var (
+		resp                *Response
+		err                 error
+		throttles, failures int
+	)
+	for {
 		resp, err = c.send(ctx, call, body)
-		return err
-	}, func(err error) (bool, time.Duration) {
-		return retriable(ctx, resp, err)
-	})
-	return resp, err
+		if err == nil {
+			return resp, nil
+		}
+		throttled, retry, after := classify(ctx, resp, err)
+		switch {
+		case throttled:
+			throttles++
+			if throttles >= ThrottleRetry.Attempts || !ThrottleRetry.Wait(ctx, throttles, after) {
+				return resp, err
+			}
+		case retry && idempotent:
+			failures++
+			if failures >= c.retry.Attempts || !c.retry.Wait(ctx, failures, after) {
+				return resp, err
+			}
+		default:
+			return resp, err
+		}
+	}
 }
 
-// retriable classifies a failed call for the retry policy: a 429, 502,
-// 503 or 504 answer (after its Retry-After, if any) or a transport
-// failure may pass; a canceled or expired context never does.
-func retriable(ctx context.Context, resp *Response, err error) (bool, time.Duration) {
+// classify tells how a failed call may be retried: throttled for a 429
+// (any call, ThrottleRetry), retry for a 502, 503 or 504 answer or a
+// transport failure (idempotent calls, Retry), with the answer's
+// Retry-After; a canceled or expired context never is.
+func classify(ctx context.Context, resp *Response, err error) (throttled, retry bool, after time.Duration) {
 	var apiErr *Error
 	switch {
 	case ctx.Err() != nil:
-		return false, 0
+		return false, false, 0
 	case errors.As(err, &apiErr):
-		ok := apiErr.Status == http.StatusTooManyRequests || apiErr.Status == http.StatusBadGateway ||
-			apiErr.Status == http.StatusServiceUnavailable || apiErr.Status == http.StatusGatewayTimeout
-		var after time.Duration
-		if ok && resp != nil {
+		if resp != nil {
 			after = backoff.RetryAfter(resp.Header)
 		}
-		return ok, after
+		switch apiErr.Status {
+		case http.StatusTooManyRequests:
+			return true, false, after
+		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			return false, true, after
+		}
+		return false, false, 0
 	case err != nil:
 		// Transport failures; a canceled or expired context is not retried.
-		return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded), 0
+		return false, !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded), 0
 	}
-	return false, 0
+	return false, false, 0
 }
 
 func (c *Client) send(ctx context.Context, call Call, body []byte) (*Response, error) {
@@ -288,6 +341,9 @@ func (c *Client) send(ctx context.Context, call Call, body []byte) (*Response, e
 		accept = "application/json"
 	}
 	req.Header.Set("Accept", accept)
+	if call.IdempotencyKey != "" {
+		req.Header.Set(agentmem.IdempotencyHeader, call.IdempotencyKey)
+	}
 	resp, err := c.authorizeAndSend(ctx, req, call.Method, call.Path, body)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -106,8 +107,12 @@ func TestClientAgainstHandlers(t *testing.T) {
 		t.Errorf("bootstrap without personality: %+v", b)
 	}
 
-	if err := c.DeleteMemories(ctx, "nori", "p1"); err != nil {
+	before, err := c.GetStats(ctx, "nori", "p1")
+	if err != nil {
 		t.Fatal(err)
+	}
+	if j, err := c.DeleteMemories(ctx, "nori", "p1"); err != nil || j.Status != agentmem.JobDone || j.Removed != before.Total || j.Removed == 0 {
+		t.Fatalf("delete all: got %+v, %v; want done with %d removed", j, err, before.Total)
 	}
 	if _, err := c.MemoryMarkdown(ctx, "nori", "p1"); !apiclient.IsNotFound(err) {
 		t.Errorf("memory.md after clear: got %v, want not_found", err)
@@ -204,10 +209,16 @@ func TestRetries(t *testing.T) {
 			_, err := c.GetPersonality(context.Background(), "nori")
 			return err
 		}, 404, 1, true},
-		{"POST memory never retried", func(c *apiclient.Client) error {
+		{"POST memory retried with its idempotency key", func(c *apiclient.Client) error {
 			_, err := c.CreateMemory(context.Background(), "nori", agentmem.MemoryInput{ProjectID: "p", Content: "x"})
 			return err
+		}, 502, 2, false},
+		{"a POST without an idempotency key not retried after 502", func(c *apiclient.Client) error {
+			return c.Do(context.Background(), apiclient.Call{Method: "POST", Path: "/api/x", Body: struct{}{}}, nil)
 		}, 502, 1, true},
+		{"any call retried after 429: the API refused it before it ran", func(c *apiclient.Client) error {
+			return c.Do(context.Background(), apiclient.Call{Method: "POST", Path: "/api/x", Body: struct{}{}}, nil)
+		}, 429, 2, false},
 		{"extraction retried (idempotent per runId)", func(c *apiclient.Client) error {
 			_, err := c.CreateExtraction(context.Background(), "nori", agentmem.ExtractionInput{ProjectID: "p", RunID: "r", Output: new("o")})
 			return err
@@ -359,5 +370,70 @@ func TestExtractionInputFormsReachTheServer(t *testing.T) {
 				t.Errorf("answer: %+v", got)
 			}
 		})
+	}
+}
+
+// TestCreatesCarryOneIdempotencyKey: every create sends an idempotency
+// key, the same on each attempt of one call and a new one for the next
+// call; a clientToken the caller sets is the key.
+func TestCreatesCarryOneIdempotencyKey(t *testing.T) {
+	t.Parallel()
+	var (
+		mu   sync.Mutex
+		keys []string
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		keys = append(keys, r.Header.Get(agentmem.IdempotencyHeader))
+		first := len(keys)%2 == 1
+		mu.Unlock()
+		if first {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = io.WriteString(w, `{"error":{"code":"unavailable","message":"restarting"}}`)
+			return
+		}
+		_, _ = io.WriteString(w, `{}`)
+	}))
+	defer srv.Close()
+	c := apiclient.NewWithAuth(apiclient.Config{}, mustURL(t, srv.URL), apiclient.NoAuth{})
+	ctx := context.Background()
+	calls := []func() error{
+		func() error {
+			_, err := c.CreateMemory(ctx, "nori", agentmem.MemoryInput{ProjectID: "p", Content: "x"})
+			return err
+		},
+		func() error {
+			_, err := c.AppendDaily(ctx, "nori", agentmem.DailyInput{ProjectID: "p", Title: "t", Content: "x"})
+			return err
+		},
+		func() error {
+			_, _, err := c.PutPersonality(ctx, "nori", agentmem.PersonalityInput{DisplayName: "Nori"})
+			return err
+		},
+		func() error {
+			_, err := c.CreateMemory(ctx, "nori", agentmem.MemoryInput{ProjectID: "p", Content: "x", ClientToken: "mine-1"})
+			return err
+		},
+	}
+	for i, call := range calls {
+		if err := call(); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+	}
+	if len(keys) != 2*len(calls) {
+		t.Fatalf("%d requests, want 2 per call: %q", len(keys), keys)
+	}
+	seen := map[string]bool{}
+	for i := 0; i < len(keys); i += 2 {
+		if keys[i] == "" || keys[i] != keys[i+1] {
+			t.Errorf("call %d: keys %q then %q, want one key on both attempts", i/2, keys[i], keys[i+1])
+		}
+		if seen[keys[i]] {
+			t.Errorf("call %d reused the key %q of an earlier call", i/2, keys[i])
+		}
+		seen[keys[i]] = true
+	}
+	if keys[6] != "mine-1" {
+		t.Errorf("caller's clientToken: sent %q, want mine-1", keys[6])
 	}
 }

@@ -9,10 +9,12 @@ import (
 )
 
 // AppendDaily appends a record to the agent's daily log (POST .../daily);
-// in.At, when set, places it in time (default: now).
+// in.At, when set, places it in time (default: now). The call carries an
+// idempotency key (in.ClientToken, or a fresh one), so that its retries
+// never append the record twice.
 func (c *Client) AppendDaily(ctx context.Context, agent string, in agentmem.DailyInput) (agentmem.DailyRecord, error) {
 	var rec agentmem.DailyRecord
-	err := c.Do(ctx, Call{Method: http.MethodPost, Path: AgentPath(agent, "daily"), Body: in}, &rec)
+	err := c.Do(ctx, Call{Method: http.MethodPost, Path: AgentPath(agent, "daily"), Body: in, IdempotencyKey: keyFor(in.ClientToken)}, &rec)
 	return rec, err
 }
 

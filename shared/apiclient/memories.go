@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 )
@@ -71,10 +72,12 @@ func (c *Client) AllMemories(ctx context.Context, agent string, opt ListOptions)
 	return all, err
 }
 
-// CreateMemory stores a memory (POST .../memories; source "manual").
+// CreateMemory stores a memory (POST .../memories; source "manual"). The
+// call carries an idempotency key (in.ClientToken, or a fresh one), so that
+// its retries never store the memory twice.
 func (c *Client) CreateMemory(ctx context.Context, agent string, in agentmem.MemoryInput) (agentmem.Memory, error) {
 	var m agentmem.Memory
-	err := c.Do(ctx, Call{Method: http.MethodPost, Path: AgentPath(agent, "memories"), Body: in}, &m)
+	err := c.Do(ctx, Call{Method: http.MethodPost, Path: AgentPath(agent, "memories"), Body: in, IdempotencyKey: keyFor(in.ClientToken)}, &m)
 	return m, err
 }
 
@@ -91,10 +94,40 @@ func (c *Client) DeleteMemory(ctx context.Context, agent, id string) error {
 }
 
 // DeleteMemories deletes every memory of agent in project
-// (DELETE .../memories?projectId=).
-func (c *Client) DeleteMemories(ctx context.Context, agent, project string) error {
-	return c.Do(ctx, Call{Method: http.MethodDelete, Path: AgentPath(agent, "memories"),
-		Query: url.Values{"projectId": {project}}}, nil)
+// (DELETE .../memories?projectId=) and returns the job that does it: done
+// with what it removed, or running on in the background when the scope
+// was too large for one request (GetJob, WaitJob follow it).
+func (c *Client) DeleteMemories(ctx context.Context, agent, project string) (agentmem.Job, error) {
+	var j agentmem.Job
+	err := c.Do(ctx, Call{Method: http.MethodDelete, Path: AgentPath(agent, "memories"),
+		Query: url.Values{"projectId": {project}}}, &j)
+	return j, err
+}
+
+// GetJob returns how far a bulk delete got (GET .../jobs/{jobId}).
+func (c *Client) GetJob(ctx context.Context, agent, id string) (agentmem.Job, error) {
+	var j agentmem.Job
+	err := c.Do(ctx, Call{Method: http.MethodGet, Path: AgentPath(agent, "jobs", id)}, &j)
+	return j, err
+}
+
+// jobPoll is the wait between two reads of a running job.
+const jobPoll = 500 * time.Millisecond
+
+// WaitJob reads a job until it is over (done or failed) or ctx ends, and
+// returns it as last read.
+func (c *Client) WaitJob(ctx context.Context, agent, id string) (agentmem.Job, error) {
+	for {
+		j, err := c.GetJob(ctx, agent, id)
+		if err != nil || j.Status != agentmem.JobRunning {
+			return j, err
+		}
+		select {
+		case <-ctx.Done():
+			return j, ctx.Err()
+		case <-time.After(jobPoll):
+		}
+	}
 }
 
 // MemoryMarkdown returns the rendered MEMORY.md (GET .../memory.md); an

@@ -27,3 +27,13 @@ func New(w io.Writer, getenv func(string) string) *slog.Logger {
 	}
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
+
+// Log messages that CloudWatch counts: the stack turns each into a metric
+// with a metric filter on the function's log group ({ $.msg = "..." }) and
+// alarms on it, so the code logging them and the filter share this one
+// definition.
+const (
+	// DreamFailed is logged once for each dream that failed (the model,
+	// the store), whether Lambda saw an error or not.
+	DreamFailed = "dream failed"
+)

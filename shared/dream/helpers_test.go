@@ -117,10 +117,11 @@ func (f *fixture) countersConsistent() {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	want, err := f.store.RecountScope(f.ctx, "nori", "p")
+	rc, err := f.store.RecountScope(f.ctx, "nori", "p")
 	if err != nil {
 		f.t.Fatal(err)
 	}
+	want := rc.After
 	if got.Total != want.Total || got.Bytes != want.Bytes || fmt.Sprint(got.ByType) != fmt.Sprint(want.ByType) {
 		f.t.Errorf("counters %+v drifted from the recount %+v", got, want)
 	}

@@ -40,6 +40,9 @@ type Options struct {
 type Server struct {
 	// Endpoint is the base URL, e.g. http://127.0.0.1:8000.
 	Endpoint string
+	// Port is the port it listens on (Options.Port, or the free one
+	// picked): start it again there to keep Endpoint.
+	Port     int
 	cmd      *exec.Cmd
 	done     chan struct{}
 	waitErr  error
@@ -116,7 +119,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start DynamoDB Local: %w", err)
 	}
-	s := &Server{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), cmd: cmd, done: make(chan struct{})}
+	s := &Server{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), Port: port, cmd: cmd, done: make(chan struct{})}
 	go func() { s.waitErr = cmd.Wait(); close(s.done) }()
 
 	timeout := opts.StartTimeout
@@ -174,6 +177,19 @@ func (s *Server) Stop() error {
 		return s.waitErr
 	}
 	return nil
+}
+
+// Kill ends DynamoDB Local at once with SIGKILL, as a crash would (no
+// shutdown, nothing flushed beyond what it already wrote), and waits for
+// it to exit. Fault tests use it; Stop is the clean way.
+func (s *Server) Kill() {
+	s.stopOnce.Do(func() {
+		if s.cmd.Process == nil {
+			return
+		}
+		_ = s.cmd.Process.Kill()
+		<-s.done
+	})
 }
 
 // Done is closed when the process has exited.

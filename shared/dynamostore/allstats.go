@@ -2,20 +2,14 @@ package dynamostore
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
+	"golang.org/x/sync/errgroup"
 )
-
-// totalsSK is the sort key of a shard's totals item, next to the scope
-// counters in partition "stats#NN". '~' sorts after every character a
-// scope key may hold, so the totals item comes last.
-const totalsSK = "~totals"
 
 // Page sizes of ListScopeCounts.
 const (
@@ -25,58 +19,99 @@ const (
 
 func emptyTotals() agentmem.Totals { return agentmem.Totals{Counts: newCounts()} }
 
-func shardPK(i int) string { return fmt.Sprintf("stats#%02d", i) }
-
-// GetTotals returns the counters summed over every scope: the shard totals
-// items kept next to the scope counters by every write (one BatchGetItem
-// of StatsShards keys, however many scopes there are).
-func (s *Store) GetTotals(ctx context.Context) (agentmem.Totals, error) {
-	keys := make([]dynamo.Keyed, StatsShards)
-	for i := range keys {
-		keys[i] = dynamo.Keys{shardPK(i), totalsSK}
+// shardScopes calls fn for every scope with counters in shard, in sort key
+// order, after the scope key after ("" from the start), each with its
+// slots summed. fn returning false stops the walk.
+func (s *Store) shardScopes(ctx context.Context, shard int, after string, fn func(agentmem.ScopeCounts) bool) error {
+	q := s.journal.Get("pk", shardPK(shard))
+	if after != "" {
+		// "~" sorts after every slot number: skip the whole scope.
+		q = q.Range("sk", dynamo.Greater, after+"#~")
 	}
-	var items []dynamo.Item
-	err := s.journal.Batch("pk", "sk").Get(keys...).All(ctx, &items)
-	if err != nil && !notFound(err) {
-		return agentmem.Totals{}, fmt.Errorf("get shard totals: %w", err)
+	it := q.Iter()
+	var (
+		item    dynamo.Item
+		cur     string
+		slots   []counterSlot
+		stopped bool
+	)
+	emit := func() bool {
+		if cur == "" || len(slots) == 0 {
+			return true
+		}
+		return fn(scopeCountsOf(slots[0].agentName, slots[0].projectID, slots))
 	}
-	t := emptyTotals()
-	for _, item := range items {
-		t.Add(countsFromItem(item).Counts)
-		t.Scopes += intAttr(item, "scopes")
+	for it.Next(ctx, &item) {
+		sl, ok := slotFromItem(item)
+		item = nil
+		if !ok {
+			continue // not a counter slot (an old single counters item)
+		}
+		scope := agentmem.Scope(sl.agentName, sl.projectID)
+		if scope != cur {
+			if !emit() {
+				stopped = true
+				break
+			}
+			cur, slots = scope, slots[:0]
+		}
+		slots = append(slots, sl)
 	}
-	return t, nil
+	if err := it.Err(); err != nil {
+		return fmt.Errorf("read %s: %w", shardPK(shard), err)
+	}
+	if !stopped {
+		emit()
+	}
+	return nil
 }
 
-// RecountTotals rebuilds every shard's totals from the scope counters (one
-// Query per shard, never a scan) and returns the sum. Operators run it to
-// repair drift, e.g. after a process died between a scope update and its
-// shard update.
-func (s *Store) RecountTotals(ctx context.Context) (agentmem.Totals, error) {
-	all := emptyTotals()
+// GetTotals returns the counters summed over every scope, and how many
+// scopes hold memories. They are derived from the scope counters (one
+// Query per shard, StatsShards in parallel, never a scan), so they are as
+// exact as those and no item is written by every writer; the cost grows
+// with the number of scopes (about 150 bytes a counter slot, a few MB for
+// ten thousand busy scopes).
+func (s *Store) GetTotals(ctx context.Context) (agentmem.Totals, error) {
+	parts := make([]agentmem.Totals, StatsShards)
+	g, gctx := errgroup.WithContext(ctx)
 	for i := range StatsShards {
-		var items []dynamo.Item
-		if err := s.journal.Get("pk", shardPK(i)).Range("sk", dynamo.Less, totalsSK).All(ctx, &items); err != nil {
-			return agentmem.Totals{}, fmt.Errorf("read %s: %w", shardPK(i), err)
+		g.Go(func() error {
+			t := emptyTotals()
+			err := s.shardScopes(gctx, i, "", func(c agentmem.ScopeCounts) bool {
+				t.Add(c.Counts)
+				if c.Total > 0 {
+					t.Scopes++
+				}
+				return true
+			})
+			parts[i] = t
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return agentmem.Totals{}, fmt.Errorf("sum the scope counters: %w", err)
+	}
+	all := emptyTotals()
+	for _, t := range parts {
+		all.Add(t.Counts)
+		all.Scopes += t.Scopes
+	}
+	for k, n := range all.ByType {
+		if n == 0 {
+			delete(all.ByType, k)
 		}
-		shard := emptyTotals()
-		for _, item := range items {
-			c := countsFromItem(item)
-			shard.Add(c.Counts)
-			shard.Scopes += boolInt(c.Total > 0)
+	}
+	for k, n := range all.BySource {
+		if n == 0 {
+			delete(all.BySource, k)
 		}
-		shard.UpdatedAt = agentmem.FormatTime(s.now())
-		item := countsItem(shard.Counts)
-		item["pk"], item["sk"] = &types.AttributeValueMemberS{Value: shardPK(i)}, &types.AttributeValueMemberS{Value: totalsSK}
-		item["scopes"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(shard.Scopes, 10)}
-		if err := s.journal.Put(item).Run(ctx); err != nil {
-			return agentmem.Totals{}, fmt.Errorf("put totals of %s: %w", shardPK(i), err)
-		}
-		all.Add(shard.Counts)
-		all.Scopes += shard.Scopes
 	}
 	return all, nil
 }
+
+// scopesBinding is what a scope listing's cursor is sealed to.
+const scopesBinding = "scopes"
 
 // ListScopeCounts returns the counters of the scopes holding memories, up
 // to limit of them (1..MaxScopesPage, 0: DefaultScopesPage), walking the
@@ -88,37 +123,40 @@ func (s *Store) ListScopeCounts(ctx context.Context, cursor string, limit int) (
 	}
 	shard, after := 0, ""
 	if cursor != "" {
-		var err error
-		if shard, after, err = DecodeScopesCursor(cursor); err != nil {
+		pos, err := s.openCursor(ctx, scopesBinding, cursor)
+		if err != nil {
+			return agentmem.ScopeCountsPage{}, err
+		}
+		if shard, after, err = decodeScopesPosition(pos); err != nil {
 			return agentmem.ScopeCountsPage{}, err
 		}
 	}
 	type found struct {
 		shard int
-		sk    string
 		c     agentmem.ScopeCounts
 	}
 	var got []found
 	// One more than asked tells whether another page exists.
 	for ; shard < StatsShards && len(got) <= limit; shard, after = shard+1, "" {
-		q := s.journal.Get("pk", shardPK(shard)).
-			Filter("$ > ? AND attribute_exists($)", "total", 0, "agentName")
-		if after != "" {
-			q = q.Range("sk", dynamo.Greater, after)
-		}
-		var items []dynamo.Item
-		if err := q.Limit(limit+1-len(got)).All(ctx, &items); err != nil {
-			return agentmem.ScopeCountsPage{}, fmt.Errorf("list %s: %w", shardPK(shard), err)
-		}
-		for _, item := range items {
-			got = append(got, found{shard, strAttr(item, "sk"), countsFromItem(item)})
+		err := s.shardScopes(ctx, shard, after, func(c agentmem.ScopeCounts) bool {
+			if c.Total > 0 {
+				got = append(got, found{shard, c})
+			}
+			return len(got) <= limit
+		})
+		if err != nil {
+			return agentmem.ScopeCountsPage{}, fmt.Errorf("list scopes: %w", err)
 		}
 	}
 	page := agentmem.ScopeCountsPage{Scopes: make([]agentmem.ScopeCounts, 0, min(len(got), limit))}
 	for i, f := range got {
 		if i == limit {
 			last := got[limit-1]
-			page.NextCursor = EncodeScopesCursor(last.shard, last.sk)
+			next, err := s.sealCursor(ctx, scopesBinding, encodeScopesPosition(last.shard, agentmem.Scope(last.c.AgentName, last.c.ProjectID)))
+			if err != nil {
+				return agentmem.ScopeCountsPage{}, err
+			}
+			page.NextCursor = next
 			break
 		}
 		page.Scopes = append(page.Scopes, f.c)
@@ -126,40 +164,63 @@ func (s *Store) ListScopeCounts(ctx context.Context, cursor string, limit int) (
 	return page, nil
 }
 
-// EncodeScopesCursor makes the opaque cursor that continues a scope
-// listing after the scope key sk of shard.
-func EncodeScopesCursor(shard int, sk string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprintf("%02d/%s", shard, sk)))
+// EachScope calls fn with the agent and project of every scope that has
+// counters (holding memories or not), shard by shard: the scopes the
+// store knows of, which RecountAll walks. Every write keeps a scope's
+// counters, so a scope with memories has them.
+func (s *Store) EachScope(ctx context.Context, fn func(agentName, projectID string) error) error {
+	for shard := range StatsShards {
+		var ferr error
+		err := s.shardScopes(ctx, shard, "", func(c agentmem.ScopeCounts) bool {
+			ferr = fn(c.AgentName, c.ProjectID)
+			return ferr == nil
+		})
+		if err != nil {
+			return err
+		}
+		if ferr != nil {
+			return ferr
+		}
+	}
+	return nil
 }
 
-// DecodeScopesCursor reverses EncodeScopesCursor; anything else is
-// EInvalid.
-func DecodeScopesCursor(cursor string) (shard int, sk string, err error) {
-	bad := agentmem.Errorf(agentmem.EInvalid, "cursor is malformed")
-	b, err := base64.RawURLEncoding.Strict().DecodeString(cursor)
-	if err != nil || len(b) < 4 || b[2] != '/' || b[0] < '0' || b[0] > '9' || b[1] < '0' || b[1] > '9' {
-		return 0, "", bad
-	}
-	shard = int(b[0]-'0')*10 + int(b[1]-'0')
-	sk = string(b[3:])
-	agent, project, ok := strings.Cut(sk, "#")
-	if shard >= StatsShards || !ok || agentmem.ValidateAgentName(agent) != nil || agentmem.ValidateProjectID(project) != nil {
-		return 0, "", bad
-	}
-	return shard, sk, nil
+// RecountAll recounts every scope the store knows of (EachScope) and
+// returns the reports of those whose counters had drifted, and how many it
+// recounted. The dream function runs it for {"action":"recount"}.
+func (s *Store) RecountAll(ctx context.Context) (drifted []agentmem.Recount, scopes int, err error) {
+	err = s.EachScope(ctx, func(agentName, projectID string) error {
+		r, err := s.RecountScope(ctx, agentName, projectID)
+		if err != nil {
+			return err
+		}
+		scopes++
+		if r.Drifted {
+			drifted = append(drifted, r)
+		}
+		return nil
+	})
+	return drifted, scopes, err
 }
 
-func strAttr(item dynamo.Item, k string) string {
-	if v, ok := item[k].(*types.AttributeValueMemberS); ok {
-		return v.Value
-	}
-	return ""
+// encodeScopesPosition is where a scope listing stops: the shard and the
+// last scope listed.
+func encodeScopesPosition(shard int, scope string) string {
+	return fmt.Sprintf("%02d/%s", shard, scope)
 }
 
-func intAttr(item dynamo.Item, k string) int64 {
-	if v, ok := item[k].(*types.AttributeValueMemberN); ok {
-		n, _ := strconv.ParseInt(v.Value, 10, 64)
-		return n
+// decodeScopesPosition reverses encodeScopesPosition; anything else is
+// errBadCursor.
+func decodeScopesPosition(pos string) (shard int, scope string, err error) {
+	num, scope, ok := strings.Cut(pos, "/")
+	if !ok || len(num) != 2 {
+		return 0, "", errBadCursor
 	}
-	return 0
+	shard, err = strconv.Atoi(num)
+	agent, project, ok := strings.Cut(scope, "#")
+	if err != nil || shard < 0 || shard >= StatsShards || !ok ||
+		agentmem.ValidateAgentName(agent) != nil || agentmem.ValidateProjectID(project) != nil {
+		return 0, "", errBadCursor
+	}
+	return shard, scope, nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -105,6 +104,9 @@ func (s *Store) AcquireDreamLease(ctx context.Context, agentName, projectID, own
 	switch {
 	case err != nil:
 		return DreamState{}, fmt.Errorf("acquire dream lease of %s: %w", agentmem.Scope(agentName, projectID), err)
+	case !wrote && it.LeaseOwner == owner:
+		// The client sent the update again after its first answer was
+		// lost: the lease is this call's.
 	case !wrote:
 		return DreamState{}, agentmem.Errorf(agentmem.EBusy, "a dream of %s/%s is already running (lease held until %s); try again later",
 			agentName, projectID, time.UnixMilli(it.LeaseUntil).UTC().Format(time.RFC3339))
@@ -247,12 +249,25 @@ type dreamItem struct {
 	SK string `dynamo:"sk,range"`
 	agentmem.Dream
 	PlanChunks int `dynamo:"planChunks,omitempty"`
+	// ExpiresAt ends the entry's retention (Store.DreamRetention); 0
+	// keeps it.
+	ExpiresAt int64 `dynamo:"expiresAt,omitempty"`
 }
 
 type planChunk struct {
-	PK   string `dynamo:"pk,hash"`
-	SK   string `dynamo:"sk,range"`
-	Data []byte `dynamo:"data"`
+	PK        string `dynamo:"pk,hash"`
+	SK        string `dynamo:"sk,range"`
+	Data      []byte `dynamo:"data"`
+	ExpiresAt int64  `dynamo:"expiresAt,omitempty"`
+}
+
+// dreamExpiry is when a diary entry or plan written now expires: 0 (never)
+// without a DreamRetention.
+func (s *Store) dreamExpiry() int64 {
+	if s.DreamRetention <= 0 {
+		return 0
+	}
+	return s.now().Add(s.DreamRetention).Unix()
 }
 
 // dreamRef is the part of a diary sort key after "diary#":
@@ -274,19 +289,19 @@ func (s *Store) BeginDream(ctx context.Context, d agentmem.Dream, plan DreamPlan
 	var chunks []any
 	for i := 0; i == 0 || i*planChunkBytes < len(data); i++ {
 		part := data[i*planChunkBytes : min(len(data), (i+1)*planChunkBytes)]
-		chunks = append(chunks, planChunk{PK: pk, SK: fmt.Sprintf("%s%s#%03d", planPrefix, d.ID, i), Data: part})
+		chunks = append(chunks, planChunk{PK: pk, SK: fmt.Sprintf("%s%s#%03d", planPrefix, d.ID, i), Data: part, ExpiresAt: s.dreamExpiry()})
 	}
 	if _, err := s.journal.Batch("pk", "sk").Write().Put(chunks...).Run(ctx); err != nil {
 		return fmt.Errorf("store dream plan %s: %w", d.ID, err)
 	}
 	d.Status = agentmem.DreamCommitting
 	now := s.now()
-	put := s.journal.Put(dreamItem{PK: pk, SK: diaryPrefix + dreamRef(d), Dream: d, PlanChunks: len(chunks)}).
+	put := s.journal.Put(dreamItem{PK: pk, SK: diaryPrefix + dreamRef(d), Dream: d, PlanChunks: len(chunks), ExpiresAt: s.dreamExpiry()}).
 		If("attribute_not_exists($)", "pk")
 	mark := s.journal.Update("pk", pk).Range("sk", dreamStateSK).
 		Set("committing", dreamRef(d)).
 		If("$ = ? AND $ > ?", "leaseOwner", owner, "leaseUntil", now.UnixMilli())
-	err = s.db.WriteTx().Put(put).Update(mark).Run(ctx)
+	err = s.db.WriteTx().Idempotent(true).Put(put).Update(mark).Run(ctx)
 	switch {
 	case dynamo.IsCondCheckFailed(err):
 		return agentmem.Errorf(agentmem.EBusy, "dream %s of %s/%s lost its lease before committing; nothing changed", d.ID, d.AgentName, d.ProjectID)
@@ -331,7 +346,7 @@ func (s *Store) FinishDream(ctx context.Context, d agentmem.Dream, hash string) 
 	if now == "" {
 		now = agentmem.FormatTime(s.now())
 	}
-	tx := s.db.WriteTx()
+	tx := s.db.WriteTx().Idempotent(true)
 	tx.Update(s.journal.Update("pk", pk).Range("sk", diaryPrefix+dreamRef(d)).
 		Set("status", agentmem.DreamCommitted).Set("finishedAt", now).
 		Set("created", d.Created).Set("deleted", d.Deleted))
@@ -359,7 +374,7 @@ func (s *Store) FinishDream(ctx context.Context, d agentmem.Dream, hash string) 
 
 // RecordDream stores a diary entry that changed nothing (a failed dream).
 func (s *Store) RecordDream(ctx context.Context, d agentmem.Dream) error {
-	err := s.journal.Put(dreamItem{PK: dreamPK(d.AgentName, d.ProjectID), SK: diaryPrefix + dreamRef(d), Dream: d}).
+	err := s.journal.Put(dreamItem{PK: dreamPK(d.AgentName, d.ProjectID), SK: diaryPrefix + dreamRef(d), Dream: d, ExpiresAt: s.dreamExpiry()}).
 		If("attribute_not_exists($)", "pk").Run(ctx)
 	if err != nil {
 		return fmt.Errorf("record dream %s: %w", d.ID, err)
@@ -409,11 +424,15 @@ func (s *Store) ListDreams(ctx context.Context, agentName, projectID string, lim
 	if limit <= 0 || limit > agentmem.MaxListLimit {
 		limit = agentmem.DefaultDreamsPage
 	}
+	binding := "dreams\x00" + agentName + "\x00" + projectID
 	q := s.journal.Get("pk", dreamPK(agentName, projectID)).Order(dynamo.Descending)
 	if cursor != "" {
-		ref, err := DecodeDreamCursor(cursor)
+		ref, err := s.openCursor(ctx, binding, cursor)
 		if err != nil {
 			return agentmem.DreamPage{}, err
+		}
+		if !validDreamRef(ref) {
+			return agentmem.DreamPage{}, errBadCursor
 		}
 		// Nothing in the partition sorts below "diary#", so "less than the
 		// cursor" is "older entries".
@@ -427,23 +446,21 @@ func (s *Store) ListDreams(ctx context.Context, agentName, projectID string, lim
 	}
 	page := agentmem.DreamPage{Dreams: dreamsOf(items[:min(limit, len(items))])}
 	if len(items) > limit {
-		page.NextCursor = EncodeCursor(dreamRef(items[limit-1].Dream))
+		next, err := s.sealCursor(ctx, binding, dreamRef(items[limit-1].Dream))
+		if err != nil {
+			return agentmem.DreamPage{}, err
+		}
+		page.NextCursor = next
 	}
 	return page, nil
 }
 
-// DecodeDreamCursor reverses the cursor of a DreamPage.
-func DecodeDreamCursor(cursor string) (string, error) {
-	raw, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil {
-		return "", agentmem.Errorf(agentmem.EInvalid, "cursor is malformed")
-	}
-	ref := string(raw)
+// validDreamRef reports whether ref is a diary entry reference,
+// "<YYYY-MM-DD>#<id>".
+func validDreamRef(ref string) bool {
 	date, id, ok := strings.Cut(ref, "#")
-	if _, derr := agentmem.ParseDate(date); !ok || derr != nil || id == "" || strings.ContainsAny(id, "#") {
-		return "", agentmem.Errorf(agentmem.EInvalid, "cursor is malformed")
-	}
-	return ref, nil
+	_, err := agentmem.ParseDate(date)
+	return ok && err == nil && id != "" && !strings.Contains(id, "#")
 }
 
 // LatestCommittedDream returns the newest diary entry of kind dream that

@@ -61,8 +61,9 @@ func (s *Store) embed(ctx context.Context, m *agentmem.Memory) {
 }
 
 // evictionFields are what eviction reads of each memory: the key, what
-// protects a memory, and when it was last used.
-var evictionFields = []string{"scope", "createdAt", "id", "agentName", "projectId", "pinned", "type", "confidence", "lastAccessedAt"}
+// protects a memory, when it was last used, and what the counters lose
+// with it (counted size, type, source); never the vector.
+var evictionFields = []string{"scope", "createdAt", "id", "agentName", "projectId", "pinned", "type", "source", "confidence", "lastAccessedAt", countedBytesAttr}
 
 // enforceLimit evicts memories of written's scope when total, the scope's
 // count after the write, is over the memory limit. It reads the partition
@@ -89,21 +90,21 @@ func (s *Store) enforceLimit(ctx context.Context, written agentmem.Memory, total
 	if excess <= 0 {
 		return
 	}
-	var candidates []agentmem.Memory
+	var candidates []memoryItem
 	protected := 0
 	for _, it := range items {
 		switch {
 		case it.Protected():
 			protected++
 		case it.ID != written.ID:
-			candidates = append(candidates, it.Memory)
+			candidates = append(candidates, it)
 		}
 	}
-	slices.SortFunc(candidates, func(a, b agentmem.Memory) int {
+	slices.SortFunc(candidates, func(a, b memoryItem) int {
 		return cmp.Or(cmp.Compare(a.LastUsed(), b.LastUsed()), cmp.Compare(a.CreatedAt, b.CreatedAt), cmp.Compare(a.ID, b.ID))
 	})
 	victims := candidates[:min(excess, len(candidates))]
-	deleted, err := s.deleteMemories(ctx, victims)
+	deleted, _, err := s.deleteItems(ctx, written.AgentName, written.ProjectID, victims, nil)
 	ids := make([]string, len(deleted))
 	for i, m := range deleted {
 		ids[i] = m.ID
@@ -124,58 +125,42 @@ func (s *Store) enforceLimit(ctx context.Context, written agentmem.Memory, total
 // touchConcurrency bounds the parallel updates of TouchMemories.
 const touchConcurrency = 10
 
-// counterTimeout bounds the counter update that follows touched memories.
-const counterTimeout = 5 * time.Second
-
 // TouchMemories sets the lastAccessedAt of each memory (identified by
 // agent, project, createdAt and id) to at, as search and pattern
 // suggestion do for their hits, so that eviction keeps what is used. It
 // updates up to ten memories at a time, never moves a lastAccessedAt
 // back, skips memories deleted meanwhile, and returns how many it updated.
-// Pass a context with a short deadline when the caller is answering a
-// request.
+// lastAccessedAt is not counted (MemorySize leaves it out), so a touch
+// changes no counter, and one that lands after its caller gave up on it
+// is harmless. Pass a context with a short deadline when the caller is
+// answering a request.
 func (s *Store) TouchMemories(ctx context.Context, ms []agentmem.Memory, at time.Time) (int, error) {
 	stamp := agentmem.FormatTime(at)
-	firstTouch := make([]bool, len(ms))
 	updated := make([]bool, len(ms))
 	var g errgroup.Group
 	g.SetLimit(touchConcurrency)
 	for i, m := range ms {
 		g.Go(func() error {
-			var old struct {
-				LastAccessedAt *string `dynamo:"lastAccessedAt"`
-			}
 			err := s.memories.Update("scope", agentmem.Scope(m.AgentName, m.ProjectID)).Range("createdAt", m.CreatedAt).
 				Set("lastAccessedAt", stamp).
 				If("$ = ? AND (attribute_not_exists($) OR $ < ?)", "id", m.ID, "lastAccessedAt", "lastAccessedAt", stamp).
-				OnlyUpdatedOldValue(ctx, &old)
+				Run(ctx)
 			switch {
 			case dynamo.IsCondCheckFailed(err):
 				return nil
 			case err != nil:
 				return fmt.Errorf("touch memory %s: %w", m.ID, err)
 			}
-			updated[i], firstTouch[i] = true, old.LastAccessedAt == nil
+			updated[i] = true
 			return nil
 		})
 	}
 	err := g.Wait()
-	// A first lastAccessedAt makes the item bigger: the counters follow.
-	grown := map[[2]string]int64{}
 	n := 0
-	for i, m := range ms {
-		if updated[i] {
+	for _, u := range updated {
+		if u {
 			n++
 		}
-		if firstTouch[i] {
-			grown[[2]string{m.AgentName, m.ProjectID}] += int64(len("lastAccessedAt") + len(stamp))
-		}
-	}
-	// The items changed even when ctx's deadline has passed since.
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), counterTimeout)
-	defer cancel()
-	for k, bytes := range grown {
-		s.adjustCounts(cctx, k[0], k[1], countDelta{bytes: bytes})
 	}
 	return n, err
 }

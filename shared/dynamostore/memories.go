@@ -1,8 +1,8 @@
 package dynamostore
 
 import (
+	"cmp"
 	"context"
-	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -14,6 +14,31 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
+// memoryItem is a memory as stored: the domain type plus its partition key
+// and its counted size.
+type memoryItem struct {
+	Scope string `dynamo:"scope,hash"`
+	agentmem.Memory
+	// CountedBytes is MemorySize when the memory was written: what the
+	// scope's counters hold for it, and what a delete subtracts.
+	CountedBytes int64 `dynamo:"countedBytes,omitempty"`
+}
+
+// newItem returns the stored form of m, its counted size set.
+func newItem(m agentmem.Memory) memoryItem {
+	return memoryItem{Scope: agentmem.Scope(m.AgentName, m.ProjectID), Memory: m, CountedBytes: int64(MemorySize(m))}
+}
+
+// counted is the change to the counters that the item makes, added
+// (sign 1) or removed (sign -1).
+func (it memoryItem) counted(sign int64) countDelta {
+	bytes := it.CountedBytes
+	if bytes == 0 {
+		bytes = int64(MemorySize(it.Memory)) // an item written before countedBytes existed
+	}
+	return deltaOf(it.Type, it.Source, bytes, sign)
+}
+
 // maxCreateAttempts bounds the retries of CreateMemory when another write
 // took the same createdAt in the partition.
 const maxCreateAttempts = 32
@@ -24,11 +49,27 @@ const maxCreateAttempts = 32
 // nanoseconds and tries again, so concurrent writers never overwrite each
 // other. m.AgentName, m.ProjectID, m.Content and m.Source must be set.
 //
+// The put and the scope's counters are one transaction (scopeWrite).
 // Every writer goes through here, so here the memory gets its vector (when
 // the store has an Embedder and m.Embedding is empty; best effort) and the
 // scope its limit: when the write takes the scope over MemoryLimit, the
 // least recently used unprotected memories are evicted (see enforceLimit).
 func (s *Store) CreateMemory(ctx context.Context, m agentmem.Memory) (agentmem.Memory, error) {
+	m, _, err := s.createMemory(ctx, m, nil)
+	return m, err
+}
+
+// CreateMemoryOnce is CreateMemory made idempotent by once: a call with a
+// key already used for the same request returns the memory that call
+// stored, with replayed true, and writes nothing.
+func (s *Store) CreateMemoryOnce(ctx context.Context, m agentmem.Memory, once Once) (_ agentmem.Memory, replayed bool, _ error) {
+	if once.Key == "" {
+		return s.createMemory(ctx, m, nil)
+	}
+	return s.createMemory(ctx, m, &once)
+}
+
+func (s *Store) createMemory(ctx context.Context, m agentmem.Memory, once *Once) (agentmem.Memory, bool, error) {
 	if m.Type == "" {
 		m.Type = agentmem.TypeNote
 	}
@@ -37,7 +78,7 @@ func (s *Store) CreateMemory(ctx context.Context, m agentmem.Memory) (agentmem.M
 		// Callers such as Deep Dream may keep an original timestamp.
 		parsed, err := agentmem.ParseTime(m.CreatedAt)
 		if err != nil {
-			return agentmem.Memory{}, agentmem.Errorf(agentmem.EInvalid, "createdAt %q is not RFC 3339", m.CreatedAt)
+			return agentmem.Memory{}, false, agentmem.Errorf(agentmem.EInvalid, "createdAt %q is not RFC 3339", m.CreatedAt)
 		}
 		t = parsed.UTC()
 	}
@@ -46,22 +87,49 @@ func (s *Store) CreateMemory(ctx context.Context, m agentmem.Memory) (agentmem.M
 	scope := agentmem.Scope(m.AgentName, m.ProjectID)
 	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
 		m.CreatedAt = agentmem.FormatTime(t)
-		err := s.memories.Put(memoryItem{Scope: scope, Memory: m}).
-			If("attribute_not_exists($)", "createdAt").
-			Run(ctx)
-		if err == nil {
-			total := s.adjustCounts(ctx, m.AgentName, m.ProjectID, deltaOf(m, 1))
-			s.enforceLimit(ctx, m, total)
-			return m, nil
+		it := newItem(m)
+		w := s.newScopeWrite(m.AgentName, m.ProjectID)
+		at := w.put(s.memories.Put(it).If("attribute_not_exists($)", "createdAt"), slotOf(m.ID), it.counted(1))
+		if once != nil {
+			rec, err := s.onceRecord(*once, m)
+			if err != nil {
+				return agentmem.Memory{}, false, err
+			}
+			w.alsoPut(rec)
 		}
-		if !dynamo.IsCondCheckFailed(err) {
-			return agentmem.Memory{}, fmt.Errorf("put memory %s in %s: %w", m.ID, scope, err)
+		err := w.run(ctx)
+		if err == nil {
+			s.afterCreate(ctx, m)
+			return m, false, nil
+		}
+		reasons := cancelReasons(err)
+		switch {
+		case once != nil && condFailed(reasons, w.extraIndex(0)):
+			// A call with the same key committed first.
+			var first agentmem.Memory
+			err := s.replayAfterConflict(ctx, *once, &first)
+			return first, err == nil, err
+		case !condFailed(reasons, at):
+			return agentmem.Memory{}, false, fmt.Errorf("put memory %s in %s: %w", m.ID, scope, err)
 		}
 		// Taken: step forward by 1..1000 ns. Randomness spreads concurrent
 		// writers that all collided on the same instant.
 		t = t.Add(time.Duration(1 + rand.IntN(1000)))
 	}
-	return agentmem.Memory{}, agentmem.Errorf(agentmem.EConflict, "could not find a free createdAt in %s after %d attempts", scope, maxCreateAttempts)
+	return agentmem.Memory{}, false, agentmem.Errorf(agentmem.EConflict, "could not find a free createdAt in %s after %d attempts", scope, maxCreateAttempts)
+}
+
+// afterCreate enforces the scope's memory limit after a write: it reads
+// the scope's total (one Query of its counter slots) and evicts when it is
+// over. Failures are logged: the write itself succeeded.
+func (s *Store) afterCreate(ctx context.Context, m agentmem.Memory) {
+	c, err := s.GetScopeCounts(ctx, m.AgentName, m.ProjectID)
+	if err != nil {
+		s.log().WarnContext(ctx, "eviction check skipped: reading the scope's counters failed",
+			"agent", m.AgentName, "project", m.ProjectID, "err", err)
+		return
+	}
+	s.enforceLimit(ctx, m, c.Total)
 }
 
 // ListOptions select a page of memories.
@@ -72,8 +140,14 @@ type ListOptions struct {
 	Limit int
 	// Type keeps only memories of that type when set.
 	Type agentmem.Type
-	// Cursor continues after the last item of a previous page.
+	// Cursor continues after the last item of a previous page; it is
+	// sealed to this agent, project and type (cursors.go).
 	Cursor string
+}
+
+// listBinding is what a memory listing's cursor is sealed to.
+func (o ListOptions) binding() string {
+	return "memories\x00" + o.AgentName + "\x00" + o.ProjectID + "\x00" + string(o.Type)
 }
 
 // ListMemories returns the newest memories of a scope, newest first.
@@ -85,9 +159,12 @@ func (s *Store) ListMemories(ctx context.Context, opt ListOptions) (agentmem.Mem
 	scope := agentmem.Scope(opt.AgentName, opt.ProjectID)
 	q := s.memories.Get("scope", scope).Order(dynamo.Descending)
 	if opt.Cursor != "" {
-		before, err := DecodeCursor(opt.Cursor)
+		before, err := s.openCursor(ctx, opt.binding(), opt.Cursor)
 		if err != nil {
 			return agentmem.MemoryPage{}, err
+		}
+		if _, err := agentmem.ParseTime(before); err != nil {
+			return agentmem.MemoryPage{}, errBadCursor
 		}
 		q = q.Range("createdAt", dynamo.Less, before)
 	}
@@ -102,7 +179,11 @@ func (s *Store) ListMemories(ctx context.Context, opt ListOptions) (agentmem.Mem
 	page := agentmem.MemoryPage{Memories: make([]agentmem.Memory, 0, min(len(items), limit))}
 	for i, it := range items {
 		if i == limit {
-			page.NextCursor = EncodeCursor(items[limit-1].CreatedAt)
+			next, err := s.sealCursor(ctx, opt.binding(), items[limit-1].CreatedAt)
+			if err != nil {
+				return agentmem.MemoryPage{}, err
+			}
+			page.NextCursor = next
 			break
 		}
 		page.Memories = append(page.Memories, it.Memory)
@@ -113,11 +194,17 @@ func (s *Store) ListMemories(ctx context.Context, opt ListOptions) (agentmem.Mem
 // EachMemory calls fn for every memory of a scope, newest first, reading the
 // partition page by page. fn returning an error stops the walk.
 func (s *Store) EachMemory(ctx context.Context, agentName, projectID string, fn func(agentmem.Memory) error) error {
+	return s.eachScopeItem(ctx, agentName, projectID, false, func(it memoryItem) error { return fn(it.Memory) })
+}
+
+// eachScopeItem calls fn for every stored item of a scope, newest first;
+// consistent asks for strongly consistent reads.
+func (s *Store) eachScopeItem(ctx context.Context, agentName, projectID string, consistent bool, fn func(memoryItem) error) error {
 	scope := agentmem.Scope(agentName, projectID)
-	it := s.memories.Get("scope", scope).Order(dynamo.Descending).Iter()
+	it := s.memories.Get("scope", scope).Order(dynamo.Descending).Consistent(consistent).Iter()
 	var item memoryItem
 	for it.Next(ctx, &item) {
-		if err := fn(item.Memory); err != nil {
+		if err := fn(item); err != nil {
 			return err
 		}
 		item = memoryItem{}
@@ -128,176 +215,260 @@ func (s *Store) EachMemory(ctx context.Context, agentName, projectID string, fn 
 	return nil
 }
 
-// GetMemory returns the memory with id if it belongs to agentName. A memory
-// of another agent is reported as not found, so that one agent's id never
-// reaches another agent's memory.
-func (s *Store) GetMemory(ctx context.Context, agentName, id string) (agentmem.Memory, error) {
-	item, err := s.memoryByID(ctx, id, func(it memoryItem) bool { return it.AgentName == agentName })
-	switch {
-	case notFound(err):
-		return agentmem.Memory{}, agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
-	case err != nil:
-		return agentmem.Memory{}, fmt.Errorf("get memory %s: %w", id, err)
-	}
-	return item.Memory, nil
+// memoryKey is what the id-index holds of a memory (KEYS_ONLY: the
+// table's keys and its own).
+type memoryKey struct {
+	Scope     string `dynamo:"scope"`
+	CreatedAt string `dynamo:"createdAt"`
+	ID        string `dynamo:"id"`
 }
 
-// memoryByID finds the memory with id (through the id index) among those
-// keep accepts. Ids are unique, but should two items ever carry one (as a
-// replayed restore once wrote), the one with the earliest createdAt is the
-// answer, always the same, and the duplicate is logged: a reader never
-// fails for it.
-func (s *Store) memoryByID(ctx context.Context, id string, keep func(memoryItem) bool) (memoryItem, error) {
-	var items []memoryItem
-	if err := s.memories.Get("id", id).Index(IDIndex).All(ctx, &items); err != nil {
+// GetMemory returns the memory with id if it belongs to agentName. A memory
+// of another agent is reported as not found, so that one agent's id never
+// reaches another agent's memory. It costs two reads: the id-index, which
+// holds only keys, then the item itself (strongly consistent).
+func (s *Store) GetMemory(ctx context.Context, agentName, id string) (agentmem.Memory, error) {
+	it, err := s.getItem(ctx, agentName, id)
+	return it.Memory, err
+}
+
+// getItem is GetMemory returning the stored item.
+func (s *Store) getItem(ctx context.Context, agentName, id string) (memoryItem, error) {
+	missing := agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
+	key, err := s.findKey(ctx, id, func(k memoryKey) bool { return strings.HasPrefix(k.Scope, agentName+"#") })
+	switch {
+	case notFound(err):
+		return memoryItem{}, missing
+	case err != nil:
 		return memoryItem{}, err
 	}
-	items = slices.DeleteFunc(items, func(it memoryItem) bool { return !keep(it) })
-	if len(items) == 0 {
-		return memoryItem{}, dynamo.ErrNotFound
+	var item memoryItem
+	err = s.memories.Get("scope", key.Scope).Range("createdAt", dynamo.Equal, key.CreatedAt).Consistent(true).One(ctx, &item)
+	switch {
+	case notFound(err) || err == nil && item.ID != id:
+		return memoryItem{}, missing // deleted since the index was read
+	case err != nil:
+		return memoryItem{}, fmt.Errorf("get memory %s: %w", id, err)
 	}
-	if len(items) > 1 {
-		slices.SortFunc(items, func(a, b memoryItem) int {
-			if c := strings.Compare(a.CreatedAt, b.CreatedAt); c != 0 {
-				return c
-			}
-			return strings.Compare(a.Scope, b.Scope)
+	return item, nil
+}
+
+// findKey reads from the id-index where the memory with id is, among the
+// places keep accepts; dynamo.ErrNotFound when there is none. Ids are
+// unique, but should two items ever carry one (as a replayed restore once
+// wrote), the one with the earliest createdAt is the answer, always the
+// same, and the duplicate is logged: a reader never fails for it.
+func (s *Store) findKey(ctx context.Context, id string, keep func(memoryKey) bool) (memoryKey, error) {
+	var keys []memoryKey
+	if err := s.memories.Get("id", id).Index(IDIndex).All(ctx, &keys); err != nil {
+		return memoryKey{}, fmt.Errorf("find memory %s: %w", id, err)
+	}
+	keys = slices.DeleteFunc(keys, func(k memoryKey) bool { return !keep(k) })
+	if len(keys) == 0 {
+		return memoryKey{}, dynamo.ErrNotFound
+	}
+	if len(keys) > 1 {
+		slices.SortFunc(keys, func(a, b memoryKey) int {
+			return cmp.Or(strings.Compare(a.CreatedAt, b.CreatedAt), strings.Compare(a.Scope, b.Scope))
 		})
-		s.log().WarnContext(ctx, "several items carry one memory id; reading the earliest", "id", id, "items", len(items),
-			"scope", items[0].Scope, "createdAt", items[0].CreatedAt)
+		s.log().WarnContext(ctx, "several items carry one memory id; reading the earliest", "id", id, "items", len(keys),
+			"scope", keys[0].Scope, "createdAt", keys[0].CreatedAt)
 	}
-	return items[0], nil
+	return keys[0], nil
 }
 
 // DeleteMemory deletes the memory with id if it belongs to agentName.
 func (s *Store) DeleteMemory(ctx context.Context, agentName, id string) error {
-	m, err := s.GetMemory(ctx, agentName, id)
+	it, err := s.getItem(ctx, agentName, id)
 	if err != nil {
 		return err
 	}
-	old, deleted, err := s.deleteOne(ctx, m)
+	deleted, _, err := s.deleteItems(ctx, it.AgentName, it.ProjectID, []memoryItem{it}, nil)
 	switch {
 	case err != nil:
 		return err
-	case !deleted:
+	case len(deleted) == 0:
 		return agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
 	}
-	s.adjustCounts(ctx, old.AgentName, old.ProjectID, deltaOf(old, -1))
 	return nil
 }
 
-// deleteOne deletes the memory m names (its id, in its scope) and returns
-// it as it was stored. m's createdAt is where it is looked for first; a
-// memory restored or re-created may have moved a little later (a write
-// that finds its createdAt taken steps forward), so when that slot holds
-// another memory or none, the id index says where m is now. The item
-// deleted is what the counters lose, so m itself need only carry the key
-// and id.
-func (s *Store) deleteOne(ctx context.Context, m agentmem.Memory) (agentmem.Memory, bool, error) {
-	scope := agentmem.Scope(m.AgentName, m.ProjectID)
-	old, deleted, err := s.deleteAt(ctx, scope, m.CreatedAt, m.ID)
-	if deleted || err != nil {
-		return old, deleted, err
-	}
-	item, err := s.memoryByID(ctx, m.ID, func(it memoryItem) bool { return it.Scope == scope && it.CreatedAt != m.CreatedAt })
-	switch {
-	case notFound(err):
-		return agentmem.Memory{}, false, nil
-	case err != nil:
-		return agentmem.Memory{}, false, fmt.Errorf("find memory %s: %w", m.ID, err)
-	}
-	return s.deleteAt(ctx, scope, item.CreatedAt, m.ID)
-}
+// deleteTxItems is how many memories one delete transaction removes: with
+// the counter slot and a job's progress it stays under maxTxItems.
+const deleteTxItems = 50
 
-// deleteAt deletes the memory at scope and createdAt if it is the one
-// with id, and returns it as it was.
-func (s *Store) deleteAt(ctx context.Context, scope, createdAt, id string) (agentmem.Memory, bool, error) {
-	var old memoryItem
-	err := s.memories.Delete("scope", scope).
-		Range("createdAt", createdAt).
-		If("$ = ?", "id", id).
-		OldValue(ctx, &old)
-	switch {
-	case dynamo.IsCondCheckFailed(err), notFound(err):
-		return agentmem.Memory{}, false, nil
-	case err != nil:
-		return agentmem.Memory{}, false, fmt.Errorf("delete memory %s: %w", id, err)
+// progressFunc returns the update recording n more memories removed from
+// counter slot slot, committed with the transaction that removes them (a
+// job's progress); nil records nothing.
+type progressFunc func(slot int, n int) *dynamo.Update
+
+// deleteItems deletes items of the scope agent+project, each only if its
+// createdAt still holds it (same id, same counted size), in transactions of
+// up to deleteTxItems memories of one counter slot with that slot's
+// counters (and progress, when given). Slots are worked on in parallel,
+// transactions of one slot in turn, so that they never contend with each
+// other. It returns the items it deleted and those no longer where they
+// were (deleted meanwhile, or moved: DeleteMemories looks for them).
+func (s *Store) deleteItems(ctx context.Context, agentName, projectID string, items []memoryItem, progress progressFunc) (deleted, missing []memoryItem, err error) {
+	bySlot := map[int][]memoryItem{}
+	for _, it := range items {
+		bySlot[slotOf(it.ID)] = append(bySlot[slotOf(it.ID)], it)
 	}
-	return old.Memory, true, nil
-}
-
-// deleteConcurrency bounds the parallel deletes of DeleteMemories.
-const deleteConcurrency = 16
-
-// DeleteMemories deletes the given memories (identified by agent, project
-// and id, looked for at their createdAt first; other fields are ignored)
-// and returns how many it deleted. A memory already gone is skipped, not
-// an error. Deletes run in parallel, each conditional on
-// the id, and the counters lose exactly the items deleted.
-func (s *Store) DeleteMemories(ctx context.Context, ms []agentmem.Memory) (int, error) {
-	deleted, err := s.deleteMemories(ctx, ms)
-	return len(deleted), err
-}
-
-// deleteMemories is DeleteMemories returning the items it deleted.
-func (s *Store) deleteMemories(ctx context.Context, ms []agentmem.Memory) ([]agentmem.Memory, error) {
-	type result struct {
-		m       agentmem.Memory
-		deleted bool
-	}
-	results := make([]result, len(ms))
+	type result struct{ deleted, missing []memoryItem }
+	results := make([]result, CounterSlots)
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(deleteConcurrency)
-	for i, m := range ms {
+	for slot, list := range bySlot {
 		g.Go(func() error {
-			old, deleted, err := s.deleteOne(gctx, m)
-			results[i] = result{old, deleted}
-			return err
+			for len(list) > 0 {
+				chunk := list[:min(deleteTxItems, len(list))]
+				list = list[len(chunk):]
+				d, m, err := s.deleteChunk(gctx, agentName, projectID, slot, chunk, progress)
+				results[slot].deleted = append(results[slot].deleted, d...)
+				results[slot].missing = append(results[slot].missing, m...)
+				if err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 	}
-	err := g.Wait()
-	deltas := map[[2]string]*countDelta{}
-	var deleted []agentmem.Memory
+	err = g.Wait()
 	for _, r := range results {
-		if !r.deleted {
-			continue
-		}
-		deleted = append(deleted, r.m)
-		k := [2]string{r.m.AgentName, r.m.ProjectID}
-		if deltas[k] == nil {
-			deltas[k] = &countDelta{}
-		}
-		deltas[k].add(deltaOf(r.m, -1))
+		deleted = append(deleted, r.deleted...)
+		missing = append(missing, r.missing...)
 	}
-	for k, d := range deltas {
-		s.adjustCounts(ctx, k[0], k[1], *d)
-	}
-	return deleted, err
+	return deleted, missing, err
 }
 
+// deleteChunk deletes items of one counter slot in one transaction. Items
+// whose condition fails are set aside as missing and the rest tried again.
+func (s *Store) deleteChunk(ctx context.Context, agentName, projectID string, slot int, items []memoryItem, progress progressFunc) (deleted, missing []memoryItem, err error) {
+	scope := agentmem.Scope(agentName, projectID)
+	for len(items) > 0 {
+		w := s.newScopeWrite(agentName, projectID)
+		for _, it := range items {
+			del := s.memories.Delete("scope", scope).Range("createdAt", it.CreatedAt)
+			if it.CountedBytes > 0 {
+				del = del.If("$ = ? AND (attribute_not_exists($) OR $ = ?)", "id", it.ID, countedBytesAttr, countedBytesAttr, it.CountedBytes)
+			} else {
+				del = del.If("$ = ?", "id", it.ID)
+			}
+			w.delete(del, slot, it.counted(-1))
+		}
+		if progress != nil {
+			if u := progress(slot, len(items)); u != nil {
+				w.alsoUpdate(u)
+			}
+		}
+		err := w.run(ctx)
+		if err == nil {
+			return append(deleted, items...), missing, nil
+		}
+		reasons := cancelReasons(err)
+		var keep []memoryItem
+		for i, it := range items {
+			if condFailed(reasons, i) {
+				missing = append(missing, it)
+			} else {
+				keep = append(keep, it)
+			}
+		}
+		if len(keep) == len(items) {
+			return deleted, missing, fmt.Errorf("delete %d memories of %s: %w", len(items), scope, err)
+		}
+		items = keep
+	}
+	return deleted, missing, nil
+}
+
+// DeleteMemories deletes the given memories (as read: agent, project, id
+// and createdAt identify each, and the rest must be what is stored, as
+// DreamPlan and CreateMemory give them) and returns how many it deleted.
+// A memory already gone is skipped, not an error; one that moved from its
+// createdAt (a restore steps forward when its slot is taken) or that the
+// caller holds only in part is found again through the id-index. The
+// counters lose exactly the items deleted, in the same transactions.
+func (s *Store) DeleteMemories(ctx context.Context, ms []agentmem.Memory) (int, error) {
+	type scopeKey struct{ agent, project string }
+	byScope := map[scopeKey][]memoryItem{}
+	for _, m := range ms {
+		k := scopeKey{m.AgentName, m.ProjectID}
+		byScope[k] = append(byScope[k], newItem(m))
+	}
+	n := 0
+	for k, items := range byScope {
+		deleted, missing, err := s.deleteItems(ctx, k.agent, k.project, items, nil)
+		n += len(deleted)
+		if err != nil {
+			return n, err
+		}
+		var found []memoryItem
+		for _, it := range missing {
+			cur, ok, err := s.relocate(ctx, it)
+			if err != nil {
+				return n, err
+			}
+			if ok {
+				found = append(found, cur)
+			}
+		}
+		if len(found) > 0 {
+			deleted, _, err := s.deleteItems(ctx, k.agent, k.project, found, nil)
+			n += len(deleted)
+			if err != nil {
+				return n, err
+			}
+		}
+	}
+	return n, nil
+}
+
+// relocate finds the stored item of a memory that is not where the caller
+// thought (or not as the caller holds it): through the id-index, then the
+// item itself, strongly consistent. ok is false when it is gone.
+func (s *Store) relocate(ctx context.Context, it memoryItem) (memoryItem, bool, error) {
+	key, err := s.findKey(ctx, it.ID, func(k memoryKey) bool { return k.Scope == it.Scope })
+	switch {
+	case notFound(err):
+		return memoryItem{}, false, nil
+	case err != nil:
+		return memoryItem{}, false, err
+	}
+	var cur memoryItem
+	err = s.memories.Get("scope", key.Scope).Range("createdAt", dynamo.Equal, key.CreatedAt).Consistent(true).One(ctx, &cur)
+	switch {
+	case notFound(err) || err == nil && cur.ID != it.ID:
+		return memoryItem{}, false, nil
+	case err != nil:
+		return memoryItem{}, false, fmt.Errorf("read memory %s: %w", it.ID, err)
+	}
+	return cur, true, nil
+}
+
+// deletePage is how many memories DeleteMatching reads before deleting.
+const deletePage = 500
+
 // DeleteScope deletes every memory of agent+project, however many, and
-// returns how many it deleted.
+// returns how many it deleted. The API's delete-all runs as a job
+// (StartJob, RunJob), which can stop at a deadline and go on later.
 func (s *Store) DeleteScope(ctx context.Context, agentName, projectID string) (int, error) {
 	return s.DeleteMatching(ctx, agentName, projectID, func(agentmem.Memory) bool { return true })
 }
 
-// deletePage is how many memories DeleteMatching collects before deleting.
-const deletePage = 100
-
 // DeleteMatching deletes the memories of agent+project that match accepts,
 // reading the partition page by page, and returns how many it deleted.
 func (s *Store) DeleteMatching(ctx context.Context, agentName, projectID string, match func(agentmem.Memory) bool) (int, error) {
-	var batch []agentmem.Memory
+	var batch []memoryItem
 	deleted := 0
 	flush := func() error {
-		n, err := s.DeleteMemories(ctx, batch)
-		deleted += n
+		d, _, err := s.deleteItems(ctx, agentName, projectID, batch, nil)
+		deleted += len(d)
 		batch = batch[:0]
 		return err
 	}
-	err := s.EachMemory(ctx, agentName, projectID, func(m agentmem.Memory) error {
-		if match(m) {
-			batch = append(batch, m)
+	err := s.eachScopeItem(ctx, agentName, projectID, false, func(it memoryItem) error {
+		if match(it.Memory) {
+			batch = append(batch, it)
 		}
 		if len(batch) == deletePage {
 			return flush()
@@ -311,21 +482,4 @@ func (s *Store) DeleteMatching(ctx context.Context, agentName, projectID string,
 		return deleted, fmt.Errorf("delete in %s: %w", agentmem.Scope(agentName, projectID), err)
 	}
 	return deleted, nil
-}
-
-// EncodeCursor makes an opaque page cursor from a createdAt value.
-func EncodeCursor(createdAt string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(createdAt))
-}
-
-// DecodeCursor reverses EncodeCursor; a malformed cursor is EInvalid.
-func DecodeCursor(cursor string) (string, error) {
-	b, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil {
-		return "", agentmem.Errorf(agentmem.EInvalid, "cursor is malformed")
-	}
-	if _, err := agentmem.ParseTime(string(b)); err != nil {
-		return "", agentmem.Errorf(agentmem.EInvalid, "cursor is malformed")
-	}
-	return string(b), nil
 }

@@ -45,22 +45,29 @@ func (s *Store) SavePattern(ctx context.Context, m agentmem.Memory) (saved agent
 	cur := *same
 	scope := agentmem.Scope(cur.AgentName, cur.ProjectID)
 	for range maxRaiseAttempts {
-		old := confidence(cur)
+		old, stamp := confidence(cur), agentmem.FormatTime(s.now())
 		u := s.memories.Update("scope", scope).Range("createdAt", cur.CreatedAt).
 			Set("confidence", search.RaiseConfidence(old)).
-			Set("lastAccessedAt", agentmem.FormatTime(s.now()))
+			Set("lastAccessedAt", stamp)
 		if cur.Confidence == nil {
 			u = u.If("$ = ? AND attribute_not_exists($)", "id", cur.ID, "confidence")
 		} else {
 			u = u.If("$ = ? AND $ = ?", "id", cur.ID, "confidence", old)
 		}
-		var after memoryItem
-		err := u.Value(ctx, &after)
+		// Confidence is not counted (MemorySize), but the raise changes
+		// what the scope holds: its slot's seq moves in the same
+		// transaction, so that caches keyed on the scope's Version see it.
+		w := s.newScopeWrite(cur.AgentName, cur.ProjectID)
+		w.update(u, slotOf(cur.ID), countDelta{})
+		err := w.run(ctx)
 		switch {
 		case err == nil:
-			s.adjustCounts(ctx, cur.AgentName, cur.ProjectID, countDelta{bytes: int64(MemorySize(after.Memory) - MemorySize(cur)), content: true})
-			return after.Memory, true, nil
-		case !dynamo.IsCondCheckFailed(err):
+			raised := cur
+			c := search.RaiseConfidence(old)
+			raised.Confidence = &c
+			raised.LastAccessedAt = stamp
+			return raised, true, nil
+		case !condFailed(cancelReasons(err), 0):
 			return agentmem.Memory{}, false, fmt.Errorf("raise confidence of pattern %s: %w", cur.ID, err)
 		}
 		// Someone raised it meanwhile (or deleted it): read it again.

@@ -3,11 +3,27 @@ package dynamostore
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/guregu/dynamo/v2"
 )
+
+// NameIndex lists the personalities by agent name: every item carries the
+// same value in its partition key (personalityItem.Listed), so a page of
+// the listing is one Query of the index, in name order, never a scan.
+// Writes to personalities are rare; the one index partition is no hot
+// spot.
+const NameIndex = "name-index"
+
+// listedAll is the one value of personalityItem.Listed.
+const listedAll = "all"
+
+// personalityItem is a personality as stored.
+type personalityItem struct {
+	agentmem.Personality
+	// Listed is the partition key of NameIndex (listedAll).
+	Listed string `dynamo:"listed" index:"name-index,hash"`
+}
 
 // GetPersonality returns the personality of agentName.
 func (s *Store) GetPersonality(ctx context.Context, agentName string) (agentmem.Personality, error) {
@@ -28,6 +44,28 @@ func (s *Store) GetPersonality(ctx context.Context, agentName string) (agentmem.
 // *expected (0: only if there is none yet), else EConflict. Without it the
 // write replaces whatever is there. Either way the version increases by one.
 func (s *Store) PutPersonality(ctx context.Context, p agentmem.Personality, expected *int) (agentmem.Personality, bool, error) {
+	out, created, _, err := s.putPersonality(ctx, p, expected, nil)
+	return out, created, err
+}
+
+// PutPersonalityOnce is PutPersonality made idempotent by once: a call
+// with a key already used for the same request returns what that call
+// stored and whether it created it, with replayed true, and writes
+// nothing.
+func (s *Store) PutPersonalityOnce(ctx context.Context, p agentmem.Personality, expected *int, once Once) (_ agentmem.Personality, created, replayed bool, _ error) {
+	if once.Key == "" {
+		return s.putPersonality(ctx, p, expected, nil)
+	}
+	return s.putPersonality(ctx, p, expected, &once)
+}
+
+// personalityResult is what an idempotent personality put keeps.
+type personalityResult struct {
+	Personality agentmem.Personality `json:"personality"`
+	Created     bool                 `json:"created"`
+}
+
+func (s *Store) putPersonality(ctx context.Context, p agentmem.Personality, expected *int, once *Once) (agentmem.Personality, bool, bool, error) {
 	p.UpdatedAt = agentmem.FormatTime(s.now())
 	for {
 		var old agentmem.Personality
@@ -41,30 +79,43 @@ func (s *Store) PutPersonality(ctx context.Context, p agentmem.Personality, expe
 				zero := 0
 				prev = &zero
 			case err != nil:
-				return p, false, fmt.Errorf("read personality %s: %w", p.AgentName, err)
+				return p, false, false, fmt.Errorf("read personality %s: %w", p.AgentName, err)
 			default:
 				prev = &old.Version
 			}
 		}
 		p.Version = *prev + 1
-		put := s.personalities.Put(p)
+		put := s.personalities.Put(personalityItem{Personality: p, Listed: listedAll})
 		if *prev == 0 {
 			put = put.If("attribute_not_exists($)", "agentName")
 		} else {
 			put = put.If("$ = ?", "version", *prev)
 		}
-		err := put.Run(ctx)
+		tx := s.db.WriteTx().Idempotent(true).Put(put)
+		if once != nil {
+			rec, err := s.onceRecord(*once, personalityResult{Personality: p, Created: *prev == 0})
+			if err != nil {
+				return p, false, false, err
+			}
+			tx = tx.Put(rec)
+		}
+		err := tx.Run(ctx)
+		reasons := cancelReasons(err)
 		switch {
 		case err == nil:
-			return p, *prev == 0, nil
-		case !dynamo.IsCondCheckFailed(err):
-			return p, false, fmt.Errorf("put personality %s: %w", p.AgentName, err)
+			return p, *prev == 0, false, nil
+		case once != nil && condFailed(reasons, 1):
+			var first personalityResult
+			err := s.replayAfterConflict(ctx, *once, &first)
+			return first.Personality, first.Created, err == nil, err
+		case !condFailed(reasons, 0):
+			return p, false, false, fmt.Errorf("put personality %s: %w", p.AgentName, err)
 		case expected != nil:
-			return p, false, agentmem.Errorf(agentmem.EConflict, "personality %s is not at version %d; read it again and retry", p.AgentName, *expected)
+			return p, false, false, agentmem.Errorf(agentmem.EConflict, "personality %s is not at version %d; read it again and retry", p.AgentName, *expected)
 		}
 		// Unconditional replace raced with another writer: read and retry.
 		if err := ctx.Err(); err != nil {
-			return p, false, err
+			return p, false, false, err
 		}
 	}
 }
@@ -82,16 +133,48 @@ func (s *Store) DeletePersonality(ctx context.Context, agentName string) error {
 	return nil
 }
 
-// ListPersonalities returns every personality, sorted by agent name. The
-// table holds one small item per agent, so a scan is the right tool.
-func (s *Store) ListPersonalities(ctx context.Context) ([]agentmem.Personality, error) {
-	var out []agentmem.Personality
-	if err := s.personalities.Scan().All(ctx, &out); err != nil {
-		return nil, fmt.Errorf("list personalities: %w", err)
+// Page sizes of ListPersonalities.
+const (
+	DefaultPersonalitiesPage = agentmem.DefaultPersonalitiesPage
+	MaxPersonalitiesPage     = agentmem.MaxPersonalitiesPage
+)
+
+// personalitiesBinding is what a personality listing's cursor is sealed
+// to.
+const personalitiesBinding = "personalities"
+
+// ListPersonalities returns a page of personalities in agent name order:
+// limit of them (1..MaxPersonalitiesPage, 0: DefaultPersonalitiesPage),
+// after the previous page's NextCursor. One Query of NameIndex a page.
+func (s *Store) ListPersonalities(ctx context.Context, limit int, cursor string) (agentmem.PersonalityPage, error) {
+	if limit <= 0 || limit > MaxPersonalitiesPage {
+		limit = DefaultPersonalitiesPage
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].AgentName < out[j].AgentName })
-	if out == nil {
-		out = []agentmem.Personality{}
+	q := s.personalities.Get("listed", listedAll).Index(NameIndex).Order(dynamo.Ascending)
+	if cursor != "" {
+		after, err := s.openCursor(ctx, personalitiesBinding, cursor)
+		if err != nil {
+			return agentmem.PersonalityPage{}, err
+		}
+		if agentmem.ValidateAgentName(after) != nil {
+			return agentmem.PersonalityPage{}, errBadCursor
+		}
+		q = q.Range("agentName", dynamo.Greater, after)
 	}
-	return out, nil
+	var items []agentmem.Personality
+	if err := q.Limit(limit+1).All(ctx, &items); err != nil {
+		return agentmem.PersonalityPage{}, fmt.Errorf("list personalities: %w", err)
+	}
+	page := agentmem.PersonalityPage{Personalities: items[:min(limit, len(items))]}
+	if page.Personalities == nil {
+		page.Personalities = []agentmem.Personality{}
+	}
+	if len(items) > limit {
+		next, err := s.sealCursor(ctx, personalitiesBinding, items[limit-1].AgentName)
+		if err != nil {
+			return agentmem.PersonalityPage{}, err
+		}
+		page.NextCursor = next
+	}
+	return page, nil
 }

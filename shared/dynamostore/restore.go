@@ -21,8 +21,8 @@ import (
 // crash) never writes a second copy; the others are put on condition that
 // their slot is free, and a slot taken by another memory moves the
 // createdAt forward by a few nanoseconds, as CreateMemory does. A memory
-// listed twice is restored once. The scope counters are kept, like every
-// write path.
+// listed twice is restored once. Each put and its scope's counters are one
+// transaction, like every write path.
 func (s *Store) RestoreMemories(ctx context.Context, ms []agentmem.Memory) (int, error) {
 	for _, m := range ms {
 		if m.ID == "" || m.AgentName == "" || m.ProjectID == "" || m.Source == "" {
@@ -39,7 +39,7 @@ func (s *Store) RestoreMemories(ctx context.Context, ms []agentmem.Memory) (int,
 	}
 	wrote := make([]bool, len(ms))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(deleteConcurrency)
+	g.SetLimit(restoreConcurrency)
 	for i, m := range ms {
 		key := [2]string{agentmem.Scope(m.AgentName, m.ProjectID), m.ID}
 		if present[key] {
@@ -53,24 +53,17 @@ func (s *Store) RestoreMemories(ctx context.Context, ms []agentmem.Memory) (int,
 		})
 	}
 	err = g.Wait()
-	deltas := map[[2]string]*countDelta{}
 	n := 0
-	for i, m := range ms {
-		if !wrote[i] {
-			continue
+	for _, w := range wrote {
+		if w {
+			n++
 		}
-		n++
-		k := [2]string{m.AgentName, m.ProjectID}
-		if deltas[k] == nil {
-			deltas[k] = &countDelta{}
-		}
-		deltas[k].add(deltaOf(m, 1))
-	}
-	for k, d := range deltas {
-		s.adjustCounts(ctx, k[0], k[1], *d)
 	}
 	return n, err
 }
+
+// restoreConcurrency bounds the parallel transactions of RestoreMemories.
+const restoreConcurrency = 16
 
 // maxRestoreShift is how far after its planned createdAt restoreOne can
 // put a memory: maxCreateAttempts steps of at most maxStep.
@@ -113,7 +106,7 @@ func (s *Store) presentIDs(ctx context.Context, ms []agentmem.Memory) (map[[2]st
 	var mu sync.Mutex
 	present := map[[2]string]bool{}
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(deleteConcurrency)
+	g.SetLimit(restoreConcurrency)
 	for _, w := range windows {
 		g.Go(func() error {
 			var items []memoryItem
@@ -135,7 +128,8 @@ func (s *Store) presentIDs(ctx context.Context, ms []agentmem.Memory) (map[[2]st
 }
 
 // restoreOne puts m at its createdAt, or a little later if another memory
-// holds that slot, and reports what it stored and whether it wrote.
+// holds that slot, with its counters in the same transaction, and reports
+// what it stored and whether it wrote.
 func (s *Store) restoreOne(ctx context.Context, m agentmem.Memory) (agentmem.Memory, bool, error) {
 	if m.Type == "" {
 		m.Type = agentmem.TypeNote
@@ -144,16 +138,22 @@ func (s *Store) restoreOne(ctx context.Context, m agentmem.Memory) (agentmem.Mem
 	scope := agentmem.Scope(m.AgentName, m.ProjectID)
 	for attempt := 0; attempt < maxCreateAttempts; attempt++ {
 		m.CreatedAt = agentmem.FormatTime(t)
-		var cur memoryItem
-		wrote, err := s.memories.Put(memoryItem{Scope: scope, Memory: m}).
-			If("attribute_not_exists($)", "createdAt").
-			CurrentValue(ctx, &cur)
+		it := newItem(m)
+		w := s.newScopeWrite(m.AgentName, m.ProjectID)
+		w.put(s.memories.Put(it).If("attribute_not_exists($)", "createdAt"), slotOf(m.ID), it.counted(1))
+		err := w.run(ctx)
 		switch {
-		case err != nil:
-			return m, false, fmt.Errorf("restore memory %s in %s: %w", m.ID, scope, err)
-		case wrote:
+		case err == nil:
 			return m, true, nil
-		case cur.ID == m.ID:
+		case !condFailed(cancelReasons(err), 0):
+			return m, false, fmt.Errorf("restore memory %s in %s: %w", m.ID, scope, err)
+		}
+		var cur memoryItem
+		err = s.memories.Get("scope", scope).Range("createdAt", dynamo.Equal, m.CreatedAt).Consistent(true).One(ctx, &cur)
+		switch {
+		case err != nil && !notFound(err):
+			return m, false, fmt.Errorf("restore memory %s in %s: %w", m.ID, scope, err)
+		case err == nil && cur.ID == m.ID:
 			return m, false, nil // already there: a replayed plan
 		}
 		t = t.Add(time.Duration(1 + rand.IntN(int(maxStep))))

@@ -97,13 +97,16 @@ func TestReplayedRestoreAfterAClashWritesNoSecondCopy(t *testing.T) {
 	}
 }
 
-func recountOf(t *testing.T, st *dynamostore.Store, agent, project string) agentmem.ScopeCounts {
+func recountOf(t *testing.T, st *dynamostore.Store, agent, project string) agentmem.Counts {
 	t.Helper()
-	c, err := st.RecountScope(context.Background(), agent, project)
+	rc, err := st.RecountScope(context.Background(), agent, project)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	if rc.Drifted {
+		t.Errorf("the counters had drifted: %+v", rc.Drift)
+	}
+	return rc.After
 }
 
 // TestRestoreListingAMemoryTwiceWritesItOnce: a plan that names one memory

@@ -82,6 +82,10 @@ func (s *Store) ClaimRun(ctx context.Context, agentName, projectID, runID string
 			return item.Run, true, nil
 		}
 		if !dynamo.IsCondCheckFailed(err) {
+			// The claim may have been written with its answer lost: give
+			// it back now rather than leave it held until its lease
+			// ends, so that the caller's retry can take the run.
+			s.abandonClaim(ctx, item.Run)
 			return Run{}, false, fmt.Errorf("claim run %s in %s: %w", runID, pk, err)
 		}
 		cur, err := s.GetRun(ctx, agentName, projectID, runID)
@@ -92,10 +96,33 @@ func (s *Store) ClaimRun(ctx context.Context, agentName, projectID, runID string
 			return Run{}, false, err
 		case cur.Status == RunDone:
 			return cur, false, nil
+		case cur.Owner == item.Owner:
+			// The client sent the put again after its first answer was
+			// lost: the claim is this call's.
+			return cur, true, nil
 		}
-		return Run{}, false, agentmem.Errorf(agentmem.EBusy, "run %s of agent %s in project %s is being extracted since %s; retry after %s", runID, agentName, projectID, cur.ClaimedAt, cur.LeaseUntil)
+		busy := agentmem.Errorf(agentmem.EBusy, "run %s of agent %s in project %s is being extracted since %s; retry after %s", runID, agentName, projectID, cur.ClaimedAt, cur.LeaseUntil)
+		if until, err := agentmem.ParseTime(cur.LeaseUntil); err == nil {
+			busy.RetryAfter = max(time.Second, until.Sub(now).Round(time.Second))
+		}
+		return Run{}, false, busy
 	}
 	return Run{}, false, agentmem.Errorf(agentmem.EBusy, "run %s of agent %s in project %s is changing hands; retry", runID, agentName, projectID)
+}
+
+// abandonTimeout bounds the release of a claim whose write failed.
+const abandonTimeout = 2 * time.Second
+
+// abandonClaim releases a claim whose write returned an error (it may
+// have been written nonetheless), on a context of its own: the caller's
+// may be what ended. Failures are logged; the lease still ends the claim.
+func (s *Store) abandonClaim(ctx context.Context, run Run) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abandonTimeout)
+	defer cancel()
+	if err := s.ReleaseRun(cctx, run); err != nil {
+		s.log().WarnContext(ctx, "claim of an extraction run not released after a failed write; its lease ends it",
+			"agent", run.AgentName, "project", run.ProjectID, "runId", run.RunID, "leaseUntil", run.LeaseUntil, "err", err)
+	}
 }
 
 // GetRun returns the record of an extraction run; ENotFound if there is

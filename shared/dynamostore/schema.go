@@ -14,6 +14,15 @@ const (
 	JournalSortKey            = "sk"
 	PendingIndexPartitionKey  = "pendingShard" // pending-index (sparse)
 	PendingIndexSortKey       = "pendingSince"
+	NameIndexPartitionKey     = "listed"    // name-index: one value for every personality
+	NameIndexSortKey          = "agentName" // name-index: the listing's order
+)
+
+// Index projections, as DynamoDB names them.
+const (
+	ProjectKeysOnly = "KEYS_ONLY" // the table's keys and the index's
+	ProjectInclude  = "INCLUDE"   // those and the attributes listed
+	ProjectAll      = "ALL"       // the whole item
 )
 
 // TableSchema is one table's keys, global secondary indexes and TTL
@@ -22,7 +31,7 @@ type TableSchema struct {
 	Name         string
 	PartitionKey string
 	SortKey      string // "" when the table has none
-	// Indexes are global secondary indexes; each projects all attributes.
+	// Indexes are global secondary indexes.
 	Indexes      []IndexSchema
 	TTLAttribute string // "" when the table has none
 }
@@ -32,6 +41,10 @@ type IndexSchema struct {
 	Name         string
 	PartitionKey string
 	SortKey      string // "" when the index has none
+	// Projection is what the index holds of each item: ProjectKeysOnly,
+	// ProjectInclude (the keys and Include) or ProjectAll.
+	Projection string
+	Include    []string
 }
 
 // Schema describes the three tables under the configured names.
@@ -46,17 +59,23 @@ func (c Config) Schema() Schema {
 			Name:         c.MemoriesTable,
 			PartitionKey: MemoriesPartitionKey,
 			SortKey:      MemoriesSortKey,
-			Indexes:      []IndexSchema{{Name: IDIndex, PartitionKey: IDIndexPartitionKey}},
+			// GetMemory and DeleteMemory only need where a memory is: the
+			// index holds keys, not a second copy of every item.
+			Indexes: []IndexSchema{{Name: IDIndex, PartitionKey: IDIndexPartitionKey, Projection: ProjectKeysOnly}},
 		},
 		Personalities: TableSchema{
 			Name:         c.PersonalitiesTable,
 			PartitionKey: PersonalitiesPartitionKey,
+			// ListPersonalities answers whole personalities, a page a Query.
+			Indexes: []IndexSchema{{Name: NameIndex, PartitionKey: NameIndexPartitionKey, SortKey: NameIndexSortKey, Projection: ProjectAll}},
 		},
 		Journal: TableSchema{
 			Name:         c.JournalTable,
 			PartitionKey: JournalPartitionKey,
 			SortKey:      JournalSortKey,
-			Indexes:      []IndexSchema{{Name: PendingIndex, PartitionKey: PendingIndexPartitionKey, SortKey: PendingIndexSortKey}},
+			// The dispatcher reads which scopes are pending, nothing else.
+			Indexes: []IndexSchema{{Name: PendingIndex, PartitionKey: PendingIndexPartitionKey, SortKey: PendingIndexSortKey,
+				Projection: ProjectInclude, Include: []string{"agentName", "projectId"}}},
 			TTLAttribute: TTLAttribute,
 		},
 	}

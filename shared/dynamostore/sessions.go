@@ -2,7 +2,6 @@ package dynamostore
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"strings"
 	"time"
@@ -179,11 +178,15 @@ func (s *Store) ListSessionKeys(ctx context.Context, projectID, sessionID string
 	}
 	page := agentmem.SessionKeyPage{ProjectID: projectID, SessionID: sessionID, Keys: []agentmem.SessionKey{}}
 	prefix := sessionID + "#"
+	binding := "sessions\x00" + projectID + "\x00" + sessionID
 	q := s.journal.Get("pk", sessionPK(projectID)).Consistent(true)
 	if cursor != "" {
-		after, err := DecodeSessionCursor(cursor)
+		after, err := s.openCursor(ctx, binding, cursor)
 		if err != nil {
 			return page, err
+		}
+		if agentmem.ValidateKey(after) != nil {
+			return page, errBadCursor
 		}
 		// Every character a key may hold sorts after '#', so the
 		// session's keys are contiguous: read from the cursor's key on
@@ -201,7 +204,11 @@ func (s *Store) ListSessionKeys(ctx context.Context, projectID, sessionID string
 		}
 		if item.ExpiresAt > now {
 			if len(page.Keys) == limit {
-				page.NextCursor = EncodeSessionCursor(page.Keys[limit-1].Key)
+				next, err := s.sealCursor(ctx, binding, page.Keys[limit-1].Key)
+				if err != nil {
+					return page, err
+				}
+				page.NextCursor = next
 				break
 			}
 			e := item.entry()
@@ -214,20 +221,4 @@ func (s *Store) ListSessionKeys(ctx context.Context, projectID, sessionID string
 		return page, fmt.Errorf("list session keys %s/%s: %w", projectID, sessionID, err)
 	}
 	return page, nil
-}
-
-// EncodeSessionCursor makes the cursor of a page of session keys that
-// ended with key.
-func EncodeSessionCursor(key string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(key))
-}
-
-// DecodeSessionCursor reverses EncodeSessionCursor; a malformed cursor is
-// EInvalid.
-func DecodeSessionCursor(cursor string) (string, error) {
-	b, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil || agentmem.ValidateKey(string(b)) != nil {
-		return "", agentmem.Errorf(agentmem.EInvalid, "cursor is malformed")
-	}
-	return string(b), nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/awsconfig"
+	"github.com/agentmem/agentmem/shared/cursor"
 	"github.com/agentmem/agentmem/shared/embeddings"
 	"github.com/agentmem/agentmem/shared/settings"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -90,9 +91,20 @@ type Store struct {
 	// Log receives the store's warnings and eviction records
 	// (nil: slog.Default()).
 	Log *slog.Logger
+	// DailyRetention is how long a daily record is kept after it is
+	// written, DreamRetention a dream diary entry and its plan (their
+	// TTL); 0 keeps them. Set them before first use.
+	DailyRetention, DreamRetention time.Duration
+	// CursorKey, when set, is the key page cursors are signed with
+	// (AGENTMEM_CURSOR_KEY); otherwise the store keeps a random one in
+	// the journal table (cursors.go). Set it before first use.
+	CursorKey []byte
 
 	idMu      sync.Mutex
 	idEntropy *ulid.MonotonicEntropy
+
+	cursorMu sync.Mutex
+	cursors  *cursor.Sealer
 }
 
 // New returns a store over DynamoDB as awsCfg (the process's AWS
@@ -107,6 +119,7 @@ func New(awsCfg aws.Config, cfg Config) *Store {
 		if cfg.Region != "" {
 			o.Region = cfg.Region
 		}
+		o.APIOptions = append(o.APIOptions, markUnavailable)
 	}}
 	if cfg.Endpoint != "" {
 		ddbOpts = append(ddbOpts, func(o *dynamodb.Options) {

@@ -212,9 +212,9 @@ func TestPersonalityOptimisticConcurrency(t *testing.T) {
 	if err != nil || created || got.Version != 3 {
 		t.Fatalf("unconditional update: got %+v created=%v err=%v", got, created, err)
 	}
-	list, err := st.ListPersonalities(ctx)
-	if err != nil || len(list) != 1 || list[0].Voice != "calm" {
-		t.Fatalf("list: got %+v, %v", list, err)
+	page, err := st.ListPersonalities(ctx, 0, "")
+	if err != nil || len(page.Personalities) != 1 || page.Personalities[0].Voice != "calm" || page.NextCursor != "" {
+		t.Fatalf("list: got %+v, %v", page, err)
 	}
 	if err := st.DeletePersonality(ctx, "miso"); err != nil {
 		t.Fatal(err)

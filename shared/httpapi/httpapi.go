@@ -19,9 +19,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,18 +34,20 @@ import (
 
 // statusByCode is the one mapping from domain error codes to HTTP statuses.
 var statusByCode = map[string]int{
-	agentmem.EInvalid:          http.StatusBadRequest,
-	agentmem.ENotFound:         http.StatusNotFound,
-	agentmem.EConflict:         http.StatusConflict,
-	agentmem.EBusy:             http.StatusConflict,
-	agentmem.ENoRoute:          http.StatusNotFound,
-	agentmem.EUnavailable:      http.StatusServiceUnavailable,
-	agentmem.EMethodNotAllowed: http.StatusMethodNotAllowed,
-	agentmem.ETooLarge:         http.StatusRequestEntityTooLarge,
-	agentmem.EUnsupportedMedia: http.StatusUnsupportedMediaType,
-	agentmem.ELLMUnavailable:   http.StatusServiceUnavailable,
-	agentmem.ELLMFailed:        http.StatusBadGateway,
-	agentmem.EInternal:         http.StatusInternalServerError,
+	agentmem.EInvalid:             http.StatusBadRequest,
+	agentmem.ENotFound:            http.StatusNotFound,
+	agentmem.EConflict:            http.StatusConflict,
+	agentmem.EBusy:                http.StatusConflict,
+	agentmem.ENoRoute:             http.StatusNotFound,
+	agentmem.EForbidden:           http.StatusForbidden,
+	agentmem.EIdempotencyMismatch: http.StatusUnprocessableEntity,
+	agentmem.EUnavailable:         http.StatusServiceUnavailable,
+	agentmem.EMethodNotAllowed:    http.StatusMethodNotAllowed,
+	agentmem.ETooLarge:            http.StatusRequestEntityTooLarge,
+	agentmem.EUnsupportedMedia:    http.StatusUnsupportedMediaType,
+	agentmem.ELLMUnavailable:      http.StatusServiceUnavailable,
+	agentmem.ELLMFailed:           http.StatusBadGateway,
+	agentmem.EInternal:            http.StatusInternalServerError,
 }
 
 // StatusFor returns the HTTP status for a domain error code.
@@ -82,7 +86,19 @@ type Handler struct {
 	fn       routes.Function
 	handlers map[routes.Name]HandlerFunc
 	log      *slog.Logger
+	access   AgentAccess
 }
+
+// AgentAccess decides whether the caller (the IAM ARN API Gateway's
+// authorizer reports) may act for an agent; *agentaccess.Map is one.
+type AgentAccess interface {
+	Check(callerARN, agentName string) error
+}
+
+// RestrictAgents makes the handler refuse, with the error a returns, every
+// request on a route with an {agentName} whose caller a does not allow
+// (agentaccess: a task role mapped to other agents). nil restricts nobody.
+func (h *Handler) RestrictAgents(a AgentAccess) { h.access = a }
 
 var _ LambdaFunc = (*Handler)(nil).Handle
 
@@ -163,6 +179,9 @@ func (h *Handler) serve(ctx context.Context, ev events.APIGatewayV2HTTPRequest, 
 	if err != nil {
 		return ErrorResponse(err), nil
 	}
+	if err := h.checkAgent(ev, params); err != nil {
+		return ErrorResponse(err), err
+	}
 	resp, err = h.handlers[route.Name](ctx, req)
 	if err != nil {
 		if agentmem.ErrorCode(err) == agentmem.EInternal {
@@ -172,6 +191,20 @@ func (h *Handler) serve(ctx context.Context, ev events.APIGatewayV2HTTPRequest, 
 		return ErrorResponse(err), err
 	}
 	return resp, nil
+}
+
+// checkAgent applies the agent restriction to a route with an
+// {agentName}.
+func (h *Handler) checkAgent(ev events.APIGatewayV2HTTPRequest, params map[string]string) error {
+	agent, scoped := params["agentName"]
+	if h.access == nil || !scoped {
+		return nil
+	}
+	caller := ""
+	if a := ev.RequestContext.Authorizer; a != nil && a.IAM != nil {
+		caller = a.IAM.UserARN
+	}
+	return h.access.Check(caller, agent)
 }
 
 // route finds the event's route and path parameters; when there is none
@@ -211,7 +244,11 @@ func (h *Handler) route(ev events.APIGatewayV2HTTPRequest, method, path string) 
 // internal cause) with the status its code maps to.
 func ErrorResponse(err error) Response {
 	env := agentmem.Envelope(err)
-	return JSON(StatusFor(env.Error.Code), env)
+	resp := JSON(StatusFor(env.Error.Code), env)
+	if d := agentmem.RetryAfterOf(err); d > 0 {
+		resp.Headers["Retry-After"] = strconv.Itoa(int(math.Ceil(d.Seconds())))
+	}
+	return resp
 }
 
 // JSON returns a response with v encoded as JSON.

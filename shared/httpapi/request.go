@@ -9,8 +9,11 @@ import (
 	"io"
 	"mime"
 	"net/url"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/routes"
@@ -27,15 +30,19 @@ type Request struct {
 }
 
 func newRequest(ev events.APIGatewayV2HTTPRequest, route routes.Route, params map[string]string) (*Request, error) {
-	q, err := url.ParseQuery(ev.RawQueryString)
+	q, err := parseQuery(ev.RawQueryString)
 	if err != nil {
-		return nil, agentmem.Errorf(agentmem.EInvalid, "malformed query string: %v", err)
+		return nil, err
 	}
 	if len(q) == 0 && len(ev.QueryStringParameters) > 0 {
-		// Hand-written events may carry only the parsed parameters.
+		// Hand-written events may carry only the parsed parameters
+		// (API Gateway joins a repeated one with commas there).
 		for k, v := range ev.QueryStringParameters {
 			q.Set(k, v)
 		}
+	}
+	if err := knownParams(q, route); err != nil {
+		return nil, err
 	}
 	body := []byte(ev.Body)
 	if ev.IsBase64Encoded && ev.Body != "" {
@@ -49,6 +56,47 @@ func newRequest(ev events.APIGatewayV2HTTPRequest, route routes.Route, params ma
 	return &Request{Event: ev, Route: route, Params: params, Query: q, body: body}, nil
 }
 
+// parseQuery parses a raw query string strictly: a parameter given twice
+// is refused rather than resolved to one of its values (a DELETE's scope
+// must not depend on which one a layer picks), and so are values that are
+// not UTF-8 and malformed escapes.
+func parseQuery(raw string) (url.Values, error) {
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return nil, agentmem.Errorf(agentmem.EInvalid, "malformed query string: %v", err)
+	}
+	for k, vs := range q {
+		if len(vs) > 1 {
+			return nil, agentmem.Errorf(agentmem.EInvalid, "query parameter %q is given %d times; give it once", k, len(vs))
+		}
+		if !utf8.ValidString(k) || !utf8.ValidString(vs[0]) {
+			return nil, agentmem.Errorf(agentmem.EInvalid, "query parameter %q is not valid UTF-8", strings.ToValidUTF8(k, "\ufffd"))
+		}
+	}
+	return q, nil
+}
+
+// knownParams refuses a query parameter the route does not take (its
+// routes.Contract's Query): a misspelt or misplaced one would otherwise be
+// ignored, and a filter the caller believes in silently not applied.
+func knownParams(q url.Values, route routes.Route) error {
+	c, _ := routes.ContractOf(route.Name)
+	var names []string
+	for _, p := range c.Query {
+		names = append(names, p.Name)
+	}
+	for k := range q {
+		if !slices.Contains(names, k) {
+			takes := "no query parameters"
+			if len(names) > 0 {
+				takes = "only " + strings.Join(names, ", ")
+			}
+			return agentmem.Errorf(agentmem.EInvalid, "unknown query parameter %q: %s %s takes %s", k, route.Method, route.Path, takes)
+		}
+	}
+	return nil
+}
+
 // Param returns the path parameter name.
 func (r *Request) Param(name string) string { return r.Params[name] }
 
@@ -60,6 +108,14 @@ func (r *Request) Header(name string) string {
 		}
 	}
 	return ""
+}
+
+// IdempotencyKey returns the request's idempotency key: the
+// agentmem.IdempotencyHeader header or clientToken, the body's field (""
+// when neither is set). Both set and different, or malformed, is
+// EInvalid.
+func (r *Request) IdempotencyKey(clientToken string) (string, error) {
+	return agentmem.IdempotencyKey(r.Header(agentmem.IdempotencyHeader), clientToken)
 }
 
 // Accepts reports whether the Accept header names mediaType (e.g.
@@ -113,7 +169,9 @@ func (r *Request) IntQuery(name string, def, min, max int) (int, error) {
 }
 
 // Decode decodes the JSON body into v strictly: the body must be one JSON
-// object with no unknown fields and values of the right types. Every failure
+// object, in UTF-8, with no unknown fields (names match exactly, case
+// included), no field given twice at any depth, no lone surrogate escapes
+// and values of the right types (checkJSON). Every failure
 // is an EInvalid (or ETooLarge, EUnsupportedMedia) error with a message that
 // names the problem.
 func (r *Request) Decode(v any) error { return DecodeJSON(r.Header("Content-Type"), r.body, v) }
@@ -134,6 +192,9 @@ func DecodeJSON(contentType string, body []byte, v any) error {
 	}
 	if trimmed[0] != '{' {
 		return agentmem.Errorf(agentmem.EInvalid, "request body must be a JSON object")
+	}
+	if err := checkJSON(trimmed, reflect.TypeOf(v)); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()

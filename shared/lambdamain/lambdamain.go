@@ -19,7 +19,9 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
+	"time"
 
+	"github.com/agentmem/agentmem/shared/agentaccess"
 	"github.com/agentmem/agentmem/shared/applog"
 	"github.com/agentmem/agentmem/shared/awsconfig"
 	"github.com/agentmem/agentmem/shared/dynamostore"
@@ -51,6 +53,10 @@ type Deps struct {
 	// and the embedder were built from; a function builds its other AWS
 	// clients from it (the dream dispatcher's SQS queue).
 	AWS aws.Config
+	// AgentAccess maps agents to their task roles (AGENTMEM_AGENT_ROLES);
+	// nil when unset. Every API handler restricts its callers with it
+	// (httpapi.Handler.RestrictAgents).
+	AgentAccess *agentaccess.Map
 }
 
 // NewFunc builds a function's API handler from its dependencies.
@@ -81,8 +87,11 @@ func WithEmbedder(fromEnv func(getenv func(string) string, awsCfg aws.Config) (e
 
 // DepsFromEnv loads the process's AWS configuration (awsconfig.Load, once
 // per process), connects to DynamoDB as getenv configures it
-// (dynamostore.ConfigFromEnv, and the per-scope memory limit
-// AGENTMEM_MEMORY_LIMIT, default agentmem.DefaultMemoryLimit) and builds
+// (dynamostore.ConfigFromEnv, the per-scope memory limit
+// AGENTMEM_MEMORY_LIMIT, default agentmem.DefaultMemoryLimit, the retention
+// of daily records and dreams, AGENTMEM_DAILY_RETENTION_DAYS and
+// AGENTMEM_DREAM_RETENTION_DAYS, the cursor key AGENTMEM_CURSOR_KEY), reads
+// the agent role mapping (AGENTMEM_AGENT_ROLES) and builds
 // the optional dependencies opts ask for from the same AWS configuration. storeCfg, when not nil, replaces
 // the store configuration read from the environment (cmd/devserver points
 // it at the DynamoDB Local it started).
@@ -118,8 +127,46 @@ func DepsFromEnv(ctx context.Context, getenv func(string) string, log *slog.Logg
 		}
 		store.MemoryLimit = n
 	}
+	if store.DailyRetention, err = retention(getenv, settings.DailyRetentionDays, DefaultDailyRetentionDays, MinDailyRetentionDays); err != nil {
+		return Deps{}, err
+	}
+	if store.DreamRetention, err = retention(getenv, settings.DreamRetentionDays, DefaultDreamRetentionDays, 1); err != nil {
+		return Deps{}, err
+	}
+	if v := settings.CursorKey.Get(getenv); v != "" {
+		if len(v) < 16 {
+			return Deps{}, fmt.Errorf("%s is %d bytes: want at least 16", settings.CursorKey, len(v))
+		}
+		store.CursorKey = []byte(v)
+	}
+	if deps.AgentAccess, err = agentaccess.Parse(settings.AgentRoles.Get(getenv)); err != nil {
+		return Deps{}, fmt.Errorf("%s: %w", settings.AgentRoles, err)
+	}
 	store.Embedder, store.Log = deps.Embedder, log
 	return deps, nil
+}
+
+// Retention defaults, in days (AGENTMEM_DAILY_RETENTION_DAYS,
+// AGENTMEM_DREAM_RETENTION_DAYS). A daily record must outlive the longest
+// window a dream reads (30 days).
+const (
+	DefaultDailyRetentionDays = 90
+	MinDailyRetentionDays     = 31
+	DefaultDreamRetentionDays = 365
+)
+
+// retention reads a retention in days: def when unset, 0 (keep forever)
+// or at least minDays.
+func retention(getenv func(string) string, st *settings.Setting, def, minDays int) (time.Duration, error) {
+	days := def
+	if v := st.Get(getenv); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 0 && n < minDays || n > 36500 {
+			return 0, fmt.Errorf("%s=%q: want a number of days from %d to 36500, or 0 to keep forever", st, v, minDays)
+		}
+		days = n
+	}
+	return time.Duration(days) * 24 * time.Hour, nil
 }
 
 // Entry is a typed Lambda entry point: the Lambda runtime decodes each
@@ -136,6 +183,7 @@ func Run(newFn NewFunc, opts ...Option) error {
 		if err != nil {
 			return nil, err
 		}
+		h.RestrictAgents(deps.AgentAccess)
 		return h.Handle, nil
 	}, opts...)
 }

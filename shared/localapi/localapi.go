@@ -7,6 +7,7 @@
 package localapi
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -78,7 +79,11 @@ func (s *Server) serve(r *http.Request) httpapi.Response {
 		return httpapi.JSON(http.StatusNotImplemented, agentmem.ErrorEnvelope{Error: agentmem.Errorf(
 			"not_implemented", "the %s function is not served here", fn)})
 	}
-	resp, err := h(r.Context(), ev)
+	// Each request gets its function's deadline, as Lambda and API
+	// Gateway give it (leases and budgets are bounded by it).
+	ctx, cancel := context.WithTimeout(r.Context(), routes.RequestTimeout(fn))
+	defer cancel()
+	resp, err := h(ctx, ev)
 	if err != nil {
 		s.log.Error("handler error", "function", fn, "err", err)
 		return httpapi.ErrorResponse(err)

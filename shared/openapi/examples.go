@@ -56,6 +56,7 @@ var examples = map[reflect.Type]any{
 	reflect.TypeFor[agentmem.SessionInput]():     agentmem.SessionInput{Value: &exampleValue, TTLSeconds: &exampleTTL},
 	reflect.TypeFor[agentmem.CreateDreamInput](): agentmem.CreateDreamInput{ProjectID: "checkout-service", LookbackDays: &exampleLookback},
 	reflect.TypeFor[agentmem.ForgetInput]():      agentmem.ForgetInput{ProjectID: "checkout-service", OlderThan: "30d"},
+	reflect.TypeFor[agentmem.RecountInput]():     agentmem.RecountInput{AgentName: "nori", ProjectID: "checkout-service"},
 
 	// Answers.
 	reflect.TypeFor[agentmem.Memory]():      exampleMemory,
@@ -65,6 +66,8 @@ var examples = map[reflect.Type]any{
 		ProjectID: "checkout-service", SessionID: "run-42", Key: "auth-patterns", Value: exampleValue,
 		CreatedAt: exampleCreated, UpdatedAt: exampleCreated, AccessedAt: exampleCreated, ExpiresAt: "2026-03-02T11:14:05.000000000Z",
 	},
+	reflect.TypeFor[agentmem.Job](): agentmem.Job{ID: "01JD5Q9A0B1C2D3E4F5G6H7J8K", AgentName: "nori", ProjectID: "checkout-service",
+		Kind: agentmem.JobDeleteScope, Status: agentmem.JobRunning, Removed: 4200, CreatedAt: exampleCreated, UpdatedAt: "2026-03-02T09:14:13.734018622Z"},
 	reflect.TypeFor[agentmem.ErrorEnvelope](): agentmem.ErrorEnvelope{Error: &agentmem.Error{Code: agentmem.EInvalid, Message: "projectId is required"}},
 	reflect.TypeFor[agentmem.Health](): agentmem.Health{Status: agentmem.HealthOK, Tables: []agentmem.TableHealth{
 		{Table: "memories", Name: "agent-memories", Status: agentmem.HealthOK, Millis: 4.2},

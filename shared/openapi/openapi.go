@@ -48,8 +48,9 @@ var document = sync.OnceValue(func() []byte {
 })
 
 // commonErrors are the codes every route may answer: bad input, a body
-// over the cap (any request may carry one) and internal failures.
-var commonErrors = []string{agentmem.EInvalid, agentmem.ETooLarge, agentmem.EInternal}
+// over the cap (any request may carry one), the store unreachable or too
+// slow, and internal failures.
+var commonErrors = []string{agentmem.EInvalid, agentmem.ETooLarge, agentmem.EUnavailable, agentmem.EInternal}
 
 // bodyErrors are the codes a route that decodes a JSON body may answer
 // besides.
@@ -105,8 +106,12 @@ func build() *object {
 		"components", obj(
 			"schemas", s.components,
 			"responses", s.responses.set(
-				"Forbidden", obj("description", "API Gateway refused the call: the signature, the credentials, or the role's permission to invoke this route (IAM).",
-					"content", obj("application/json", obj("schema", obj("$ref", "#/components/schemas/GatewayError")))),
+				"Forbidden", obj("description", "API Gateway refused the call: the signature, the credentials, or the role's permission to invoke this route (IAM); or, where agents have task roles of their own (AGENTMEM_AGENT_ROLES), the caller's role is another agent's (`forbidden`).",
+					"content", obj("application/json", obj("schema", obj("oneOf", []any{
+						obj("$ref", "#/components/schemas/GatewayError"),
+						obj("allOf", []any{s.ref(reflectErrorEnvelope), obj(
+							"properties", obj("error", obj("properties", obj("code", obj("enum", []string{agentmem.EForbidden})))))}),
+					})))),
 			).set("TooManyRequests", obj("description", "API Gateway throttled the call; retry after a pause.",
 				"content", obj("application/json", obj("schema", obj("$ref", "#/components/schemas/GatewayError"))))),
 			"securitySchemes", obj("sigv4", obj(
@@ -141,6 +146,11 @@ func operation(s *schemas, r routes.Route, c routes.Contract) *object {
 	}
 	for _, p := range c.Query {
 		params = append(params, queryParam(s, p))
+	}
+	if c.Idempotent {
+		params = append(params, obj("name", agentmem.IdempotencyHeader, "in", "header", "required", false,
+			"description", "a key for this request (or the body's clientToken): a retry with the same key and request gets the first answer back instead of a second write; the same key with another request is 422 idempotency_mismatch. Scoped to the agent and the route, kept 24 hours.",
+			"schema", obj("type", "string", "minLength", 1, "maxLength", agentmem.MaxIdempotencyKeyLen, "pattern", "^[A-Za-z0-9._:~-]+$")))
 	}
 	if len(params) > 0 {
 		op.set("parameters", params)
@@ -244,9 +254,17 @@ func responses(s *schemas, c routes.Contract) *object {
 	out := map[int]*object{}
 	for _, a := range c.Answers {
 		resp := obj("description", a.Doc)
+		headers := obj()
 		if a.Location {
-			resp.set("headers", obj("Location", obj("description", "the path of what the call created",
-				"schema", obj("type", "string"))))
+			headers.set("Location", obj("description", "the path of what the call created, or of the job that goes on",
+				"schema", obj("type", "string")))
+		}
+		if c.Idempotent {
+			headers.set(agentmem.ReplayedHeader, obj("description", "true when the answer is the one given first to a request with the same idempotency key",
+				"schema", obj("type", "string", "enum", []string{"true"})))
+		}
+		if len(headers.keys) > 0 {
+			resp.set("headers", headers)
 		}
 		content := obj()
 		if a.JSON != nil {

@@ -25,10 +25,16 @@ type Contract struct {
 	// body is not the error envelope, such as health's 503).
 	Answers []Answer
 	// Errors are the domain error codes (agentmem.E*) the route answers
-	// besides the ones every route may: invalid, payload_too_large and
-	// internal, and unsupported_media for a route with a Body. Each code's
-	// status comes from httpapi's one code-to-status table.
+	// besides the ones every route may: invalid, payload_too_large,
+	// unavailable and internal, and unsupported_media for a route with a
+	// Body. Each code's status comes from httpapi's one code-to-status
+	// table.
 	Errors []string
+	// Idempotent says the route takes an idempotency key
+	// (agentmem.IdempotencyHeader, or the body's clientToken): a retry
+	// with the key gets the first answer back (agentmem.ReplayedHeader),
+	// another request with it is idempotency_mismatch.
+	Idempotent bool
 }
 
 // Answer is one answer of a route.
@@ -87,10 +93,14 @@ var Contracts = map[Name]Contract{
 	ListMemories: {Tag: "memories",
 		Query:   []Param{projectIDParam, limitParam(agentmem.DefaultListLimit, agentmem.MaxListLimit, "memories"), typeParam, cursorParam},
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.MemoryPage](), Doc: "a page of memories, newest first"}}},
-	CreateMemory: {Tag: "memories", Body: typeOf[agentmem.MemoryInput](),
-		Answers: []Answer{{Status: http.StatusCreated, JSON: typeOf[agentmem.Memory](), Location: true, Doc: "the memory, source manual"}}},
+	CreateMemory: {Tag: "memories", Body: typeOf[agentmem.MemoryInput](), Idempotent: true,
+		Answers: []Answer{{Status: http.StatusCreated, JSON: typeOf[agentmem.Memory](), Location: true, Doc: "the memory, source manual (the first answer again for a retry with its idempotency key)"}},
+		Errors:  []string{agentmem.EIdempotencyMismatch}},
 	DeleteMemories: {Tag: "memories", Query: []Param{projectIDParam},
-		Answers: []Answer{{Status: http.StatusNoContent, Doc: "every memory of the agent in the project is deleted"}}},
+		Answers: []Answer{
+			{Status: http.StatusOK, JSON: typeOf[agentmem.Job](), Doc: "every memory of the agent in the project is deleted: the job, with how many it removed"},
+			{Status: http.StatusAccepted, JSON: typeOf[agentmem.Job](), Location: true, Doc: "the scope was too large for one request: the job goes on in the background (GET .../jobs/{jobId}, the Location)"},
+		}},
 	GetMemory: {Tag: "memories",
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Memory](), Doc: "the memory"}},
 		Errors:  []string{agentmem.ENotFound}},
@@ -106,16 +116,17 @@ var Contracts = map[Name]Contract{
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Bootstrap](), Doc: "personality, memory file and suggested patterns"}}},
 
 	ListPersonalities: {Tag: "personalities",
-		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.PersonalityList](), Doc: "every personality"}}},
+		Query:   []Param{limitParam(agentmem.DefaultPersonalitiesPage, agentmem.MaxPersonalitiesPage, "personalities"), cursorParam},
+		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.PersonalityPage](), Doc: "a page of personalities in agent name order"}}},
 	GetPersonality: {Tag: "personalities",
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Personality](), Doc: "the personality"}},
 		Errors:  []string{agentmem.ENotFound}},
-	PutPersonality: {Tag: "personalities", Body: typeOf[agentmem.PersonalityInput](),
+	PutPersonality: {Tag: "personalities", Body: typeOf[agentmem.PersonalityInput](), Idempotent: true,
 		Answers: []Answer{
 			{Status: http.StatusOK, JSON: typeOf[agentmem.Personality](), Doc: "the personality was replaced"},
 			{Status: http.StatusCreated, JSON: typeOf[agentmem.Personality](), Location: true, Doc: "the personality was created"},
 		},
-		Errors: []string{agentmem.EConflict}},
+		Errors: []string{agentmem.EConflict, agentmem.EIdempotencyMismatch}},
 	DeletePersonality: {Tag: "personalities",
 		Answers: []Answer{{Status: http.StatusNoContent, Doc: "the personality is deleted"}},
 		Errors:  []string{agentmem.ENotFound}},
@@ -124,8 +135,9 @@ var Contracts = map[Name]Contract{
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.ExtractionResult](), Doc: "what was saved, reinforced and skipped (replayed for a runId seen before)"}},
 		Errors:  []string{agentmem.EBusy, agentmem.EConflict, agentmem.ELLMUnavailable, agentmem.ELLMFailed}},
 
-	AppendDaily: {Tag: "daily", Body: typeOf[agentmem.DailyInput](),
-		Answers: []Answer{{Status: http.StatusCreated, JSON: typeOf[agentmem.DailyRecord](), Location: true, Doc: "the record"}}},
+	AppendDaily: {Tag: "daily", Body: typeOf[agentmem.DailyInput](), Idempotent: true,
+		Answers: []Answer{{Status: http.StatusCreated, JSON: typeOf[agentmem.DailyRecord](), Location: true, Doc: "the record (the first answer again for a retry with its idempotency key)"}},
+		Errors:  []string{agentmem.EIdempotencyMismatch}},
 	GetDaily: {Tag: "daily",
 		Query:   []Param{projectIDParam, {Name: "date", Format: "date", Doc: "the UTC day, YYYY-MM-DD (default: today)"}},
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.DailyDay](), Markdown: true, Doc: "the day's records; memory/YYYY-MM-DD.md with Accept: text/markdown"}},
@@ -177,7 +189,10 @@ var Contracts = map[Name]Contract{
 			limitParam(agentmem.DefaultSuggestLimit, agentmem.MaxSearchLimit, "patterns")},
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Suggestions](), Doc: "the relevant patterns, best first"}}},
 	ForgetMemories: {Tag: "search", Body: typeOf[agentmem.ForgetInput](),
-		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Forgotten](), Doc: "how many memories were removed"}}},
+		Answers: []Answer{
+			{Status: http.StatusOK, JSON: typeOf[agentmem.Forgotten](), Doc: "how many memories were removed"},
+			{Status: http.StatusAccepted, JSON: typeOf[agentmem.Forgotten](), Location: true, Doc: "the scope was too large for one request: the rest goes on in the background as the job jobId (GET .../jobs/{jobId}, the Location)"},
+		}},
 	GetStats: {Tag: "stats", Query: []Param{projectIDParam},
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Stats](), Doc: "the scope's counters"}}},
 	GetAllStats: {Tag: "stats",
@@ -191,6 +206,13 @@ var Contracts = map[Name]Contract{
 		}},
 	GetOpenAPI: {Tag: "service",
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[map[string]any](), Doc: "this document"}}},
+
+	GetJob: {Tag: "memories",
+		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Job](), Doc: "the bulk delete: running, done or failed, and how many memories it removed so far"}},
+		Errors:  []string{agentmem.ENotFound}},
+	Recount: {Tag: "stats", Body: typeOf[agentmem.RecountInput](),
+		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Recount](), Doc: "the scope's counters before and after, and the drift repaired"}},
+		Errors:  []string{agentmem.EBusy}},
 }
 
 // ContractOf returns the contract of the route named name, and whether

@@ -7,6 +7,7 @@ package routes
 import (
 	"net/url"
 	"strings"
+	"time"
 )
 
 // Function names one Lambda function (a folder under functions/).
@@ -22,6 +23,29 @@ const (
 
 // Functions lists the API-serving functions in a stable order.
 var Functions = []Function{Memories, Personalities, Extraction, Dream}
+
+// APIGatewayTimeout is how long API Gateway waits for a function's answer
+// (its integration timeout); a route's request never runs longer.
+const APIGatewayTimeout = 30 * time.Second
+
+// Timeouts is how long each function may run on one event: its Lambda
+// timeout, which the stack sets. The API functions answer well within
+// APIGatewayTimeout; the dream function is also the SQS worker, so its
+// timeout is the longest dream it runs. The dev server gives each request
+// its function's timeout (at most APIGatewayTimeout) as its deadline, as
+// Lambda and API Gateway would.
+var Timeouts = map[Function]time.Duration{
+	Memories:      15 * time.Second,
+	Personalities: 10 * time.Second,
+	Extraction:    29 * time.Second,
+	Dream:         300 * time.Second,
+}
+
+// RequestTimeout is the deadline of one API request to fn: its timeout,
+// at most APIGatewayTimeout.
+func RequestTimeout(fn Function) time.Duration {
+	return min(Timeouts[fn], APIGatewayTimeout)
+}
 
 // Name identifies a route to its handler and to its sample event
 // (events/<function>/<name>.json). Handlers are registered under these
@@ -60,6 +84,8 @@ const (
 	ListSessionContext   Name = "ListSessionContext"
 	GetHealth            Name = "GetHealth"
 	GetOpenAPI           Name = "GetOpenAPI"
+	GetJob               Name = "GetJob"
+	Recount              Name = "Recount"
 )
 
 // Route is one method and path of the API.
@@ -126,6 +152,11 @@ var All = []Route{
 	{ListSessionContext, "GET", "/api/projects/{projectId}/sessions/{sessionId}/context", Memories, true, "list a session's live context keys, without their values (limit, cursor)"},
 	{GetHealth, "GET", "/api/health", Memories, false, "200 when every table answers a read, 503 when the store cannot be reached"},
 	{GetOpenAPI, "GET", "/api/openapi.json", Memories, false, "this API's OpenAPI 3.1 document, generated from the route table and the domain types"},
+
+	// Issue 12: bulk deletes that go on in the background, and operations
+	// (not for agents).
+	{GetJob, "GET", "/api/agents/{agentName}/jobs/{jobId}", Memories, true, "how far a bulk delete got (a delete-all or forget that answered 202 goes on in the background)"},
+	{Recount, "POST", "/api/admin/recount", Memories, false, "rebuild a scope's counters from its memories and report the drift repaired (agentName, projectId)"},
 }
 
 // For returns the routes served by fn, in table order.

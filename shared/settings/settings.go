@@ -44,6 +44,7 @@ type Group string
 // The groups, in documentation order.
 const (
 	GroupStorage    Group = "Storage, AWS and logs"
+	GroupSecurity   Group = "Security"
 	GroupMemories   Group = "Memories and search"
 	GroupLLM        Group = "LLM"
 	GroupEmbeddings Group = "Embeddings"
@@ -53,7 +54,7 @@ const (
 )
 
 // Groups lists the groups in documentation order.
-var Groups = []Group{GroupStorage, GroupMemories, GroupLLM, GroupEmbeddings, GroupDream, GroupCLI, GroupLocal}
+var Groups = []Group{GroupStorage, GroupSecurity, GroupMemories, GroupLLM, GroupEmbeddings, GroupDream, GroupCLI, GroupLocal}
 
 // Setting is one environment variable agentmem reads.
 type Setting struct {
@@ -69,6 +70,10 @@ type Setting struct {
 	// Secret marks a credential: never put into a template, a log or a
 	// command line.
 	Secret bool
+	// Reserved marks a name Lambda sets itself and refuses in a
+	// function's configuration (AWS_REGION, ...): the stack never
+	// declares it.
+	Reserved bool
 	// Group places it in the documentation.
 	Group Group
 }

@@ -23,10 +23,10 @@ var (
 	DynamoDBEndpoint = define(Setting{Name: "DYNAMODB_ENDPOINT", Group: GroupStorage, Readers: plus(everyFunction, Tests),
 		Doc: "DynamoDB endpoint override, e.g. DynamoDB Local's `http://127.0.0.1:8000`; without AWS credentials configured, dummy ones are used for it. `make dev` and `make test` start DynamoDB Local when it is unset."})
 	// AWSRegion is the region of the AWS clients.
-	AWSRegion = define(Setting{Name: "AWS_REGION", Default: "the AWS configuration's region", Group: GroupStorage, Readers: plus(everyFunction, CLI),
+	AWSRegion = define(Setting{Name: "AWS_REGION", Default: "the AWS configuration's region", Group: GroupStorage, Readers: plus(everyFunction, CLI), Reserved: true,
 		Doc: "AWS region of DynamoDB, Bedrock and SQS (Lambda sets it); `us-east-1` against a `DYNAMODB_ENDPOINT`."})
 	// AWSAccessKeyID is read only to tell whether credentials are configured.
-	AWSAccessKeyID = define(Setting{Name: "AWS_ACCESS_KEY_ID", Group: GroupStorage, Readers: everyFunction,
+	AWSAccessKeyID = define(Setting{Name: "AWS_ACCESS_KEY_ID", Group: GroupStorage, Readers: everyFunction, Reserved: true,
 		Doc: "The AWS SDK's static credentials (with `AWS_SECRET_ACCESS_KEY`); agentmem only checks whether it is set, to use dummy credentials against a `DYNAMODB_ENDPOINT` when neither it nor `AWS_PROFILE` is."})
 	// AWSProfile is read only to tell whether credentials are configured.
 	AWSProfile = define(Setting{Name: "AWS_PROFILE", Group: GroupStorage, Readers: everyFunction,
@@ -38,8 +38,18 @@ var (
 	LogFormat = define(Setting{Name: "LOG_FORMAT", Default: "json in Lambda, text elsewhere", Group: GroupStorage, Readers: everyFunction,
 		Doc: "`json` (one object a line) or `text`."})
 	// LambdaFunctionName is set by Lambda.
-	LambdaFunctionName = define(Setting{Name: "AWS_LAMBDA_FUNCTION_NAME", Group: GroupStorage, Readers: everyFunction,
+	LambdaFunctionName = define(Setting{Name: "AWS_LAMBDA_FUNCTION_NAME", Group: GroupStorage, Readers: everyFunction, Reserved: true,
 		Doc: "Set by Lambda; where it is set, logs are JSON unless `LOG_FORMAT` says otherwise."})
+)
+
+// Security.
+var (
+	// AgentRoles maps agents to their task roles (package agentaccess).
+	AgentRoles = define(Setting{Name: "AGENTMEM_AGENT_ROLES", Group: GroupSecurity, Readers: everyFunction,
+		Doc: "JSON object mapping agent names to the IAM role ARN of each agent's task, e.g. `{\"nori\":\"arn:aws:iam::123456789012:role/nori-task\"}`; a caller with a mapped role may only use its own agents' `/api/agents/<name>/...` routes (403 otherwise). The stack sets it from `-c agentRoles`; unset, IAM alone decides."})
+	// CursorKey signs page cursors.
+	CursorKey = define(Setting{Name: "AGENTMEM_CURSOR_KEY", Default: "a random key kept in the journal table", Group: GroupSecurity, Readers: everyFunction, Secret: true,
+		Doc: "Key (any string of 16 bytes or more) that page cursors are signed with, so that a cursor from another listing or an altered one is refused (400); unset, the functions share a random key they create in the journal table on first use."})
 )
 
 // Memories and search.
@@ -53,6 +63,12 @@ var (
 	// SearchCache bounds the in-process search cache.
 	SearchCache = define(Setting{Name: "AGENTMEM_SEARCH_CACHE", Default: "10000", Group: GroupMemories, Readers: memoriesReaders,
 		Doc: "Memories the search cache of a warm function holds over all scopes; `0` turns it off."})
+	// DailyRetentionDays is how long daily records are kept.
+	DailyRetentionDays = define(Setting{Name: "AGENTMEM_DAILY_RETENTION_DAYS", Default: "90", Group: GroupMemories, Readers: everyFunction,
+		Doc: "Days a daily log record is kept after it is written (DynamoDB TTL); at least 31 (a dream reads up to 30 days back), `0` keeps them forever."})
+	// JobsQueueURL is where unfinished bulk deletes continue.
+	JobsQueueURL = define(Setting{Name: "AGENTMEM_JOBS_QUEUE_URL", Group: GroupMemories, Readers: []Binary{Memories},
+		Doc: "SQS queue the memories function hands the rest of a bulk delete to when it cannot finish before its deadline (the dream queue, whose worker runs it on; the stack sets it). Unset, the rest runs on in the process (`make dev`)."})
 )
 
 // LLM.
@@ -137,8 +153,11 @@ var (
 	// DreamWorkerConcurrency is how many dreams one worker invocation runs.
 	DreamWorkerConcurrency = define(Setting{Name: "DREAM_WORKER_CONCURRENCY", Default: "4", Group: GroupDream, Readers: []Binary{Dream},
 		Doc: "Dreams one SQS worker invocation runs at once (1 to 100)."})
+	// DreamRetentionDays is how long dream diaries and plans are kept.
+	DreamRetentionDays = define(Setting{Name: "AGENTMEM_DREAM_RETENTION_DAYS", Default: "365", Group: GroupDream, Readers: everyFunction,
+		Doc: "Days a dream diary entry and its plan (what a revert restores) are kept (DynamoDB TTL); `0` keeps them forever."})
 	// SQSEndpoint overrides the SQS endpoint.
-	SQSEndpoint = define(Setting{Name: "AGENTMEM_SQS_ENDPOINT", Group: GroupDream, Readers: []Binary{Dream},
+	SQSEndpoint = define(Setting{Name: "AGENTMEM_SQS_ENDPOINT", Group: GroupDream, Readers: []Binary{Memories, Dream},
 		Doc: "SQS endpoint override (a VPC endpoint or a local stand-in)."})
 )
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/agentmem/agentmem/shared/awsconfig"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -83,6 +84,25 @@ func (q *Queue) Send(ctx context.Context, bodies []string) (int, error) {
 	}
 	_ = g.Wait()
 	return failed, errors.Join(errs...)
+}
+
+// MaxDelay is the longest SQS lets a message wait before it is delivered.
+const MaxDelay = 15 * time.Minute
+
+// SendAfter sends one body, to be delivered after delay (whole seconds,
+// at most MaxDelay).
+func (q *Queue) SendAfter(ctx context.Context, body string, delay time.Duration) error {
+	secs := int32(min(MaxDelay, max(0, delay)).Round(time.Second) / time.Second)
+	out, err := q.client.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(q.url), Entries: []types.SendMessageBatchRequestEntry{
+		{Id: aws.String("0"), MessageBody: aws.String(body), DelaySeconds: secs},
+	}})
+	switch {
+	case err != nil:
+		return fmt.Errorf("send a message: %w", err)
+	case len(out.Failed) > 0:
+		return fmt.Errorf("message refused: %s: %s", aws.ToString(out.Failed[0].Code), aws.ToString(out.Failed[0].Message))
+	}
+	return nil
 }
 
 // sendBatch sends up to BatchSize bodies and returns how many it could

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
 )
 
@@ -61,17 +62,52 @@ func (c *clearCommand) Run(ctx context.Context, in *Invocation) error {
 	}
 	tctx, cancel := in.WithTimeout(ctx)
 	defer cancel()
-	if err := client.DeleteMemories(tctx, agent, project); err != nil {
+	j, err := client.DeleteMemories(tctx, agent, project)
+	if err != nil {
 		return err
 	}
-	if c.json {
-		return writeJSON(in.Stdout, struct {
-			AgentName string `json:"agentName"`
-			ProjectID string `json:"projectId"`
-			Cleared   bool   `json:"cleared"`
-		}{agent, project, true})
+	if j.Status == agentmem.JobRunning {
+		// A large scope: the server goes on in the background. Follow it
+		// while the command's time lasts.
+		if j, err = client.WaitJob(tctx, agent, j.ID); err != nil && j.ID == "" {
+			return err
+		}
 	}
-	in.Printf("deleted %s\n", what)
+	if c.json {
+		out := struct {
+			AgentName string             `json:"agentName"`
+			ProjectID string             `json:"projectId"`
+			Cleared   bool               `json:"cleared"`
+			Removed   int64              `json:"removed"`
+			Status    agentmem.JobStatus `json:"status"`
+			JobID     string             `json:"jobId,omitempty"`
+		}{agent, project, j.Status == agentmem.JobDone, j.Removed, j.Status, ""}
+		if j.Status == agentmem.JobRunning {
+			out.JobID = j.ID
+		}
+		if err := writeJSON(in.Stdout, out); err != nil {
+			return err
+		}
+		if j.Status == agentmem.JobFailed {
+			return fmt.Errorf("deleting %s stopped after %d memor%s: %s", what, j.Removed, pluralY(int(j.Removed)), j.Error)
+		}
+		return nil
+	}
+	return reportJob(in, j, what)
+}
+
+// reportJob prints how a bulk delete ended, or where it stands when it
+// goes on in the background; a failed job is an error.
+func reportJob(in *Invocation, j agentmem.Job, what string) error {
+	switch j.Status {
+	case agentmem.JobDone:
+		in.Printf("deleted %s: %d memor%s removed\n", what, j.Removed, pluralY(int(j.Removed)))
+	case agentmem.JobRunning:
+		in.Printf("deleting %s: %d memor%s removed so far; the server goes on in the background (job %s)\n",
+			what, j.Removed, pluralY(int(j.Removed)), j.ID)
+	default:
+		return fmt.Errorf("deleting %s stopped after %d memor%s: %s", what, j.Removed, pluralY(int(j.Removed)), j.Error)
+	}
 	return nil
 }
 

@@ -85,7 +85,26 @@ func (c *forgetCommand) Run(ctx context.Context, in *Invocation) error {
 	if c.json {
 		return writeJSON(in.Stdout, res)
 	}
-	in.Printf("forgot %d memor%s of %s in %s (created before %s UTC)\n", res.Removed, pluralY(res.Removed), agent, project, shortTime(res.Cutoff))
+	if res.Status == agentmem.JobRunning {
+		// A large scope: the server goes on in the background. Follow it
+		// while the command's time lasts.
+		j, err := client.WaitJob(tctx, agent, res.JobID)
+		if err != nil && j.ID == "" {
+			in.Printf("forgetting memories of %s in %s created before %s UTC: %d removed so far; the server goes on in the background (job %s)\n",
+				agent, project, shortTime(res.Cutoff), res.Removed, res.JobID)
+			return nil
+		}
+		res.Removed, res.Status = j.Removed, j.Status
+		if j.Status == agentmem.JobFailed {
+			return fmt.Errorf("forgetting stopped after %d memor%s: %s", j.Removed, pluralY(int(j.Removed)), j.Error)
+		}
+		if j.Status == agentmem.JobRunning {
+			in.Printf("forgetting memories of %s in %s created before %s UTC: %d removed so far; the server goes on in the background (job %s)\n",
+				agent, project, shortTime(res.Cutoff), j.Removed, res.JobID)
+			return nil
+		}
+	}
+	in.Printf("forgot %d memor%s of %s in %s (created before %s UTC)\n", res.Removed, pluralY(int(res.Removed)), agent, project, shortTime(res.Cutoff))
 	return nil
 }
 

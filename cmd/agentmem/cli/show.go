@@ -89,7 +89,7 @@ func noteEmptyScope(ctx context.Context, in *Invocation, client *apiclient.Clien
 	var elsewhere, agents []string
 	seen := map[string]bool{}
 	for cursor, first := "", true; first || cursor != ""; first = false {
-		page, err := client.GetAllStats(ctx, agentmem.MaxScopesPage, cursor)
+		page, err := client.GetAllStats(ctx, in.scopesPage(), cursor)
 		if err != nil {
 			break
 		}

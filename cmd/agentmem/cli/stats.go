@@ -85,9 +85,14 @@ func writeStats(w io.Writer, s agentmem.Stats) {
 	_ = tw.Flush()
 }
 
-// maxScopesPage is how many scopes stats asks for per page: the API's
-// maximum, unless Env.ScopesPage lowers it.
-const maxScopesPage = 1000
+// scopesPage is how many scopes a command asks the stats route for per
+// page: the API's maximum, unless Env.ScopesPage lowers it.
+func (in *Invocation) scopesPage() int {
+	if in.ScopesPage > 0 {
+		return in.ScopesPage
+	}
+	return agentmem.MaxScopesPage
+}
 
 // allStats prints the totals and every scope from cursor on (at most
 // limit, 0: all).
@@ -103,10 +108,7 @@ func allStats(ctx context.Context, in *Invocation, limit int, cursor string, asJ
 	out.Scopes = []agentmem.ScopeCounts{}
 	more := false
 	for first := true; first || cursor != ""; first = false {
-		n := maxScopesPage
-		if in.ScopesPage > 0 {
-			n = in.ScopesPage
-		}
+		n := in.scopesPage()
 		if limit > 0 {
 			n = min(limit-len(out.Scopes), n)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/applog"
 	"github.com/agentmem/agentmem/shared/dream"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/httpapi"
@@ -94,6 +95,9 @@ func (a *API) CreateDream(ctx context.Context, r *httpapi.Request) (httpapi.Resp
 		ModelBudget: a.ModelBudget,
 	})
 	if err != nil {
+		if code := agentmem.ErrorCode(err); code != agentmem.EBusy && code != agentmem.EInvalid && code != agentmem.ENotFound && code != agentmem.ELLMUnavailable {
+			a.Log.WarnContext(ctx, applog.DreamFailed, "agent", agent, "project", in.ProjectID, "trigger", agentmem.TriggerAPI, "err", err)
+		}
 		return httpapi.Response{}, err
 	}
 	if res.Status == agentmem.DreamStatusSkipped {

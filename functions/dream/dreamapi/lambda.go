@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/bulkjobs"
 	"github.com/agentmem/agentmem/shared/dream"
+	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/settings"
@@ -29,6 +33,9 @@ type Lambda struct {
 	API        *httpapi.Handler
 	Dispatcher *dream.Dispatcher
 	Worker     *Worker
+	// Store serves the operators' {"action":"recount"}.
+	Store *dynamostore.Store
+	Log   *slog.Logger
 }
 
 // NewLambda builds the entry point from deps. The dispatcher sends to
@@ -43,6 +50,7 @@ func NewLambda(deps lambdamain.Deps) (*Lambda, error) {
 	if err != nil {
 		return nil, err
 	}
+	h.RestrictAgents(deps.AgentAccess)
 	concurrency := DefaultWorkerConcurrency
 	if v := settings.DreamWorkerConcurrency.Get(deps.Getenv); v != "" {
 		if concurrency, err = strconv.Atoi(v); err != nil || concurrency < 1 || concurrency > 100 {
@@ -50,14 +58,16 @@ func NewLambda(deps lambdamain.Deps) (*Lambda, error) {
 		}
 	}
 	d := &dream.Dispatcher{Store: deps.Store, Log: a.Log}
+	w := &Worker{Dreamer: a.Dreamer, Store: deps.Store, Concurrency: concurrency, Log: a.Log}
 	if u := settings.DreamQueueURL.Get(deps.Getenv); u != "" {
 		q, err := sqsqueue.New(deps.AWS, u, settings.SQSEndpoint.Get(deps.Getenv))
 		if err != nil {
 			return nil, err
 		}
 		d.Queue = q
+		w.Jobs = &bulkjobs.Queue{Q: q}
 	}
-	return &Lambda{API: h, Dispatcher: d, Worker: &Worker{Dreamer: a.Dreamer, Concurrency: concurrency, Log: a.Log}}, nil
+	return &Lambda{API: h, Dispatcher: d, Worker: w, Store: deps.Store, Log: a.Log}, nil
 }
 
 // NewEntry returns the dream function's Lambda entry point, built from
@@ -71,9 +81,26 @@ func NewEntry(deps lambdamain.Deps) (lambdamain.Entry[Event, Output], error) {
 	return l.Handle, nil
 }
 
-// ScheduleInput is the EventBridge Scheduler input of the nightly run.
+// ScheduleInput is an action event: the EventBridge Scheduler input of the
+// nightly run ({"action":"dispatch"}), or an operator's
+// {"action":"recount"} (aws lambda invoke), which rebuilds the counters of
+// every scope from its memories and reports the drift it repaired.
 type ScheduleInput struct {
 	Action string `json:"action"`
+}
+
+// Actions of a ScheduleInput.
+const (
+	ActionDispatch = "dispatch"
+	ActionRecount  = "recount"
+)
+
+// RecountResult is the answer to {"action":"recount"}: how many scopes
+// were recounted and the counters of those that had drifted, before and
+// after.
+type RecountResult struct {
+	Scopes  int                `json:"scopes"`
+	Drifted []agentmem.Recount `json:"drifted"`
 }
 
 // Event is one event of the dream function, in one of its three shapes;
@@ -133,6 +160,7 @@ type Output struct {
 	API      *events.APIGatewayV2HTTPResponse
 	Dispatch *dream.DispatchResult
 	SQS      *events.SQSEventResponse
+	Recount  *RecountResult
 }
 
 // MarshalJSON encodes the answer that is set (null when none is).
@@ -144,6 +172,8 @@ func (o Output) MarshalJSON() ([]byte, error) {
 		return json.Marshal(o.Dispatch)
 	case o.SQS != nil:
 		return json.Marshal(o.SQS)
+	case o.Recount != nil:
+		return json.Marshal(o.Recount)
 	}
 	return []byte("null"), nil
 }
@@ -156,11 +186,19 @@ func (l *Lambda) Handle(ctx context.Context, ev Event) (Output, error) {
 		resp, err := l.Worker.Handle(ctx, *ev.SQS)
 		return Output{SQS: &resp}, err
 	case ev.Schedule != nil:
-		if ev.Schedule.Action != "dispatch" {
-			return Output{}, fmt.Errorf("dream: unknown scheduled action %q (want \"dispatch\")", ev.Schedule.Action)
+		switch ev.Schedule.Action {
+		case ActionDispatch:
+			res, err := l.Dispatcher.Dispatch(ctx)
+			return Output{Dispatch: &res}, err
+		case ActionRecount:
+			drifted, n, err := l.Store.RecountAll(ctx)
+			if drifted == nil {
+				drifted = []agentmem.Recount{}
+			}
+			l.Log.InfoContext(ctx, "recounted every scope", "scopes", n, "drifted", len(drifted), "err", err)
+			return Output{Recount: &RecountResult{Scopes: n, Drifted: drifted}}, err
 		}
-		res, err := l.Dispatcher.Dispatch(ctx)
-		return Output{Dispatch: &res}, err
+		return Output{}, fmt.Errorf("dream: unknown action %q (want %q or %q)", ev.Schedule.Action, ActionDispatch, ActionRecount)
 	case ev.API != nil:
 		resp, err := l.API.Handle(ctx, *ev.API)
 		return Output{API: &resp}, err

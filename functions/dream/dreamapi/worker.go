@@ -5,9 +5,13 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/applog"
+	"github.com/agentmem/agentmem/shared/bulkjobs"
 	"github.com/agentmem/agentmem/shared/dream"
+	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/aws/aws-lambda-go/events"
 	"golang.org/x/sync/errgroup"
@@ -20,6 +24,11 @@ type Worker struct {
 	Dreamer     *dream.Dreamer
 	Concurrency int
 	Log         *slog.Logger
+	// Store runs the bulk delete jobs the memories function hands over
+	// (dynamostore.JobMessage) and Jobs queues them again while they are
+	// not done; without Jobs, a job message is retried by SQS instead.
+	Store *dynamostore.Store
+	Jobs  bulkjobs.Continuer
 }
 
 // Handle processes one batch. A message is retried (listed as a failure)
@@ -51,9 +60,20 @@ func (w *Worker) Handle(ctx context.Context, ev events.SQSEvent) (events.SQSEven
 	return events.SQSEventResponse{BatchItemFailures: failures}, nil
 }
 
-// one dreams the scope of one message and reports whether to retry it.
+// jobMargin is what a job run leaves of the worker's time.
+const jobMargin = 10 * time.Second
+
+// one handles one message (a bulk delete job, or a scope to dream) and
+// reports whether to retry it.
 func (w *Worker) one(ctx context.Context, rec events.SQSMessage) (retry bool) {
 	log := w.Log.With("messageId", rec.MessageId)
+	if ref, isJob, err := dynamostore.ParseJobMessage(rec.Body); isJob {
+		if err != nil {
+			log.ErrorContext(ctx, "not a job message", "err", err)
+			return true
+		}
+		return w.job(ctx, log, ref)
+	}
 	msg, err := dream.ParseMessage(rec.Body)
 	if err != nil {
 		log.ErrorContext(ctx, "not a dream message", "err", err)
@@ -73,9 +93,46 @@ func (w *Worker) one(ctx context.Context, rec events.SQSMessage) (retry bool) {
 		// diary); the cause tells whether a later attempt may succeed.
 		var le *llm.Error
 		temporary := errors.As(err, &le) && le.Temporary()
-		log.WarnContext(ctx, "dream failed", "temporary", temporary, "err", err)
+		log.WarnContext(ctx, applog.DreamFailed, "temporary", temporary, "err", err)
 		return temporary
 	}
-	log.ErrorContext(ctx, "dream failed", "err", err)
+	log.ErrorContext(ctx, applog.DreamFailed, "err", err)
 	return true
+}
+
+// job runs a bulk delete job until it is done or the worker's time nears
+// its end, then queues it again, and reports whether to retry the
+// message (when it could not be queued again, or the database failed).
+func (w *Worker) job(ctx context.Context, log *slog.Logger, ref dynamostore.JobRef) (retry bool) {
+	log = log.With("agent", ref.AgentName, "job", ref.ID)
+	if w.Store == nil {
+		log.ErrorContext(ctx, "job message, but the worker has no store")
+		return true
+	}
+	run := ctx
+	if d, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		run, cancel = context.WithDeadline(ctx, d.Add(-jobMargin))
+		defer cancel()
+	}
+	j, err := w.Store.RunJob(run, ref.AgentName, ref.ID)
+	switch {
+	case agentmem.ErrorCode(err) == agentmem.ENotFound:
+		log.WarnContext(ctx, "job gone (expired)")
+		return false
+	case err != nil:
+		log.ErrorContext(ctx, "job run failed", "err", err)
+		return true
+	case j.Status != agentmem.JobRunning:
+		log.InfoContext(ctx, "job over", "status", j.Status, "removed", j.Removed)
+		return false
+	case w.Jobs == nil:
+		return true // SQS delivers it again after its visibility timeout
+	}
+	if err := w.Jobs.Continue(ctx, ref, 0); err != nil {
+		log.ErrorContext(ctx, "job not queued again; SQS retries the message", "err", err)
+		return true
+	}
+	log.InfoContext(ctx, "job goes on", "removed", j.Removed)
+	return false
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/agentmem/agentmem/shared/search"
 )
 
@@ -53,11 +54,12 @@ func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 	return httpapi.NewExtractionHandler(a, a.Log)
 }
 
-// Lease bounds: a claim outlives the request's deadline by leaseMargin,
-// and lasts defaultLease when the request has none (cmd/devserver).
+// Lease bounds: a claim outlives the request's deadline by leaseMargin
+// (clocks a little apart), so a holder that dies, or is killed at its
+// deadline, loses the run soon after; a request without a deadline holds it
+// as long as the function's timeout allows (routes.Timeouts).
 const (
-	leaseMargin  = time.Minute
-	defaultLease = 15 * time.Minute
+	leaseMargin = 5 * time.Second
 	// cleanupTimeout bounds releasing a claim and undoing writes after a
 	// failure, which run even when the request's context has ended.
 	cleanupTimeout = 10 * time.Second
@@ -287,7 +289,7 @@ func leaseUntil(ctx context.Context) time.Time {
 	if d, ok := ctx.Deadline(); ok {
 		return d.Add(leaseMargin)
 	}
-	return time.Now().Add(defaultLease)
+	return time.Now().Add(routes.Timeouts[routes.Extraction] + leaseMargin)
 }
 
 func unavailable(cause error) error {

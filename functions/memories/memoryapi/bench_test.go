@@ -87,3 +87,76 @@ func BenchmarkHandlerOverheadList50(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGetMemory is GET .../memories/{id} through the handler on
+// DynamoDB Local: the id-index lookup, and the item itself.
+func BenchmarkGetMemory(b *testing.B) {
+	a := newAPITest(b)
+	m := decode[agentmem.Memory](b, a.do("POST", "/api/agents/nori/memories", `{"projectId":"p","type":"finding","content":"the checkout service retries webhooks three times"}`))
+	ev := localapi.Event(httptest.NewRequest("GET", "/api/agents/nori/memories/"+m.ID, nil), nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, _ := a.h.Handle(context.Background(), ev)
+		if resp.StatusCode != 200 {
+			b.Fatal(resp.Body)
+		}
+	}
+}
+
+// BenchmarkCreateParallel is POST .../memories from 8 concurrent callers
+// into one scope, the contention a scope's counters see when several
+// pipelines write at once.
+func BenchmarkCreateParallel(b *testing.B) {
+	a := newAPITest(b)
+	body := `{"projectId":"p","type":"finding","content":"the checkout service retries webhooks three times"}`
+	ev := localapi.Event(httptest.NewRequest("POST", "/api/agents/nori/memories", strings.NewReader(body)), []byte(body))
+	b.ReportAllocs()
+	b.SetParallelism(4) // 4 x GOMAXPROCS (2 here) = 8 callers
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			resp, _ := a.h.Handle(context.Background(), ev)
+			if resp.StatusCode != 201 {
+				b.Error(resp.Body)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkDeleteScope2000 is DELETE .../memories?projectId= of a scope
+// holding 2,000 memories (seeded through the store, outside the timing).
+func BenchmarkDeleteScope2000(b *testing.B) {
+	a := newAPITest(b)
+	ctx := context.Background()
+	ev := localapi.Event(httptest.NewRequest("DELETE", "/api/agents/nori/memories?projectId=p", nil), nil)
+	for b.Loop() {
+		b.StopTimer()
+		seedMany(b, a, 2000)
+		b.StartTimer()
+		resp, _ := a.h.Handle(ctx, ev)
+		if resp.StatusCode/100 != 2 {
+			b.Fatal(resp.Body)
+		}
+	}
+}
+
+// seedMany stores n memories in nori/p through the store, 16 at a time.
+func seedMany(b *testing.B, a *apiTest, n int) {
+	ctx := context.Background()
+	sem := make(chan struct{}, 16)
+	errs := make(chan error, n)
+	for i := range n {
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			_, err := a.store.CreateMemory(ctx, agentmem.Memory{AgentName: "nori", ProjectID: "p", Source: agentmem.SourceManual,
+				Type: agentmem.TypeFinding, Content: fmt.Sprintf("finding %d about the checkout service and its webhook retries", i)})
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			b.Fatal(err)
+		}
+	}
+}

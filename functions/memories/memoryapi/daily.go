@@ -7,8 +7,10 @@ import (
 	"net/url"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/markdown"
+	"github.com/agentmem/agentmem/shared/routes"
 )
 
 // AppendDaily serves POST /api/agents/{agentName}/daily.
@@ -26,12 +28,22 @@ func (a *API) AppendDaily(ctx context.Context, r *httpapi.Request) (httpapi.Resp
 	if err := in.Validate(now); err != nil {
 		return httpapi.Response{}, err
 	}
-	rec, err := a.Store.AppendDaily(ctx, in.Record(agent, now))
+	key, err := r.IdempotencyKey(in.ClientToken)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	in.ClientToken = ""
+	once, err := dynamostore.NewOnce(key, string(routes.AppendDaily), agent, in)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	rec, replayed, err := a.Store.AppendDailyOnce(ctx, in.Record(agent, now), once)
 	if err != nil {
 		return httpapi.Response{}, err
 	}
 	resp := httpapi.JSON(http.StatusCreated, rec)
 	resp.Headers["Location"] = fmt.Sprintf("/api/agents/%s/daily?projectId=%s&date=%s", agent, url.QueryEscape(rec.ProjectID), rec.Date())
+	markReplayed(resp, replayed)
 	return resp, nil
 }
 

@@ -30,15 +30,18 @@ func (a *API) ForgetMemories(ctx context.Context, r *httpapi.Request) (httpapi.R
 		return httpapi.Response{}, err
 	}
 	cutoff := agentmem.FormatTime(a.Store.Now().Add(-age))
-	n, err := a.Store.DeleteMatching(ctx, agent, in.ProjectID, func(m agentmem.Memory) bool {
-		return m.CreatedAt < cutoff && (in.IncludePinned || !m.Pinned)
-	})
+	j, err := a.runJob(ctx, agentmem.Job{Kind: agentmem.JobForget, AgentName: agent, ProjectID: in.ProjectID,
+		Cutoff: cutoff, IncludePinned: in.IncludePinned})
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	a.Log.InfoContext(ctx, "forgot memories", "agent", agent, "project", in.ProjectID, "olderThan", in.OlderThan,
-		"includePinned", in.IncludePinned, "removed", n)
-	return httpapi.JSON(http.StatusOK, agentmem.Forgotten{Removed: n, Cutoff: cutoff}), nil
+	a.Log.InfoContext(ctx, "forget memories", "agent", agent, "project", in.ProjectID, "olderThan", in.OlderThan,
+		"includePinned", in.IncludePinned, "job", j.ID, "status", j.Status, "removed", j.Removed)
+	out := agentmem.Forgotten{Removed: j.Removed, Cutoff: cutoff, Status: j.Status}
+	if j.Status == agentmem.JobRunning {
+		out.JobID = j.ID
+	}
+	return jobResponse(j, out), nil
 }
 
 // GetStats serves GET /api/agents/{agentName}/stats.

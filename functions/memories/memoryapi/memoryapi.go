@@ -11,15 +11,19 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/bulkjobs"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/embeddings"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/markdown"
+	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/agentmem/agentmem/shared/search"
 	"github.com/agentmem/agentmem/shared/settings"
+	"github.com/agentmem/agentmem/shared/sqsqueue"
 )
 
 // API serves the memories function's routes.
@@ -31,16 +35,24 @@ type API struct {
 	// MinConfidence is the confidence a pattern must exceed to be
 	// suggested (AGENTMEM_PATTERN_MIN_CONFIDENCE, default 0.7).
 	MinConfidence float64
+	// Jobs continues the bulk deletes a request could not finish: the
+	// jobs queue (AGENTMEM_JOBS_QUEUE_URL) in AWS, goroutines otherwise.
+	Jobs bulkjobs.Continuer
+	// JobBudget is how long a request works on a bulk delete before it
+	// answers 202 and leaves the rest to Jobs (at most until just before
+	// its deadline); DefaultJobBudget when 0.
+	JobBudget time.Duration
 
 	cache *indexCache // nil: search reads the scope every time
 }
 
 // New returns the Lambda handler of the memories function. Settings:
 // AGENTMEM_PATTERN_MIN_CONFIDENCE, the default threshold of pattern
-// suggestions (0..1, default search.DefaultMinConfidence), and
+// suggestions (0..1, default search.DefaultMinConfidence);
 // AGENTMEM_SEARCH_CACHE, how many memories the in-process search cache
 // holds over all scopes (default DefaultSearchCacheMemories; 0 turns it
-// off).
+// off); AGENTMEM_JOBS_QUEUE_URL, the queue that continues the bulk deletes
+// a request cannot finish (unset: goroutines of this process).
 func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 	log := deps.Log
 	if log == nil {
@@ -65,6 +77,15 @@ func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 	}
 	if cacheSize > 0 {
 		a.cache = newIndexCache(cacheSize)
+	}
+	if u := settings.JobsQueueURL.Get(getenv); u != "" {
+		q, err := sqsqueue.New(deps.AWS, u, settings.SQSEndpoint.Get(getenv))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", settings.JobsQueueURL, err)
+		}
+		a.Jobs = &bulkjobs.Queue{Q: q}
+	} else {
+		a.Jobs = &bulkjobs.InProcess{Store: deps.Store, Log: log}
 	}
 	return httpapi.NewMemoriesHandler(a, log)
 }
@@ -110,27 +131,47 @@ func (a *API) CreateMemory(ctx context.Context, r *httpapi.Request) (httpapi.Res
 	if err := in.Validate(); err != nil {
 		return httpapi.Response{}, err
 	}
-	m, err := a.Store.CreateMemory(ctx, in.Memory(agent, agentmem.SourceManual))
+	key, err := r.IdempotencyKey(in.ClientToken)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	in.ClientToken = ""
+	once, err := dynamostore.NewOnce(key, string(routes.CreateMemory), agent, in)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	m, replayed, err := a.Store.CreateMemoryOnce(ctx, in.Memory(agent, agentmem.SourceManual), once)
 	if err != nil {
 		return httpapi.Response{}, err
 	}
 	resp := httpapi.JSON(http.StatusCreated, m)
 	resp.Headers["Location"] = fmt.Sprintf("/api/agents/%s/memories/%s", agent, m.ID)
+	markReplayed(resp, replayed)
 	return resp, nil
 }
 
-// DeleteMemories serves DELETE /api/agents/{agentName}/memories.
+// markReplayed sets agentmem.ReplayedHeader on an answer replayed for an
+// idempotency key.
+func markReplayed(resp httpapi.Response, replayed bool) {
+	if replayed {
+		resp.Headers[agentmem.ReplayedHeader] = "true"
+	}
+}
+
+// DeleteMemories serves DELETE /api/agents/{agentName}/memories: 200 with
+// the finished job (what it removed), or 202 with the job going on in the
+// background.
 func (a *API) DeleteMemories(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, project, err := scope(r)
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	n, err := a.Store.DeleteScope(ctx, agent, project)
+	j, err := a.runJob(ctx, agentmem.Job{Kind: agentmem.JobDeleteScope, AgentName: agent, ProjectID: project})
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	a.Log.InfoContext(ctx, "deleted scope", "agent", agent, "project", project, "deleted", n)
-	return httpapi.NoContent(), nil
+	a.Log.InfoContext(ctx, "delete scope", "agent", agent, "project", project, "job", j.ID, "status", j.Status, "removed", j.Removed)
+	return jobResponse(j, j), nil
 }
 
 // ulidPattern is the shape of a memory id (Crockford base32, 26 chars).

@@ -109,15 +109,16 @@ func (c *indexCache) remove(el *list.Element) {
 }
 
 // scopeIndex returns the ranked form of a scope's memories of type typ
-// (all when ""), from the cache when the scope's version (when a memory
-// was last written or deleted, and how many there are) has not moved.
+// (all when ""), from the cache when the scope's Version (moved by every
+// write that creates, deletes or rewrites one of its memories, in the same
+// transaction) has not moved.
 func (a *API) scopeIndex(ctx context.Context, agent, project string, typ agentmem.Type) (*scopeIndex, error) {
 	c, err := a.Store.GetScopeCounts(ctx, agent, project)
 	if err != nil {
 		return nil, err
 	}
 	key := agentmem.Scope(agent, project) + "#" + string(typ)
-	version := c.ChangedAt + "/" + strconv.FormatInt(c.Total, 10)
+	version := strconv.FormatInt(c.Version, 10)
 	if a.cache != nil {
 		if e := a.cache.get(key, version); e != nil {
 			return e, nil

@@ -10,6 +10,7 @@ import (
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
+	"github.com/agentmem/agentmem/shared/routes"
 )
 
 // API serves the personalities function's routes.
@@ -23,13 +24,18 @@ func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 	return httpapi.NewPersonalitiesHandler(a, deps.Log)
 }
 
-// ListPersonalities serves GET /api/personalities.
+// ListPersonalities serves GET /api/personalities: a page in agent name
+// order (limit, cursor).
 func (a *API) ListPersonalities(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
-	list, err := a.Store.ListPersonalities(ctx)
+	limit, err := r.IntQuery("limit", dynamostore.DefaultPersonalitiesPage, 1, dynamostore.MaxPersonalitiesPage)
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	return httpapi.JSON(http.StatusOK, agentmem.PersonalityList{Personalities: list}), nil
+	page, err := a.Store.ListPersonalities(ctx, limit, r.Query.Get("cursor"))
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	return httpapi.JSON(http.StatusOK, page), nil
 }
 
 // GetPersonality serves GET /api/agents/{agentName}/personality.
@@ -59,16 +65,28 @@ func (a *API) PutPersonality(ctx context.Context, r *httpapi.Request) (httpapi.R
 	if err := in.Validate(); err != nil {
 		return httpapi.Response{}, err
 	}
-	p, created, err := a.Store.PutPersonality(ctx, in.Personality(agent), in.Version)
+	key, err := r.IdempotencyKey(in.ClientToken)
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	if created {
-		resp := httpapi.JSON(http.StatusCreated, p)
-		resp.Headers["Location"] = "/api/agents/" + agent + "/personality"
-		return resp, nil
+	in.ClientToken = ""
+	once, err := dynamostore.NewOnce(key, string(routes.PutPersonality), agent, in)
+	if err != nil {
+		return httpapi.Response{}, err
 	}
-	return httpapi.JSON(http.StatusOK, p), nil
+	p, created, replayed, err := a.Store.PutPersonalityOnce(ctx, in.Personality(agent), in.Version, once)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	resp := httpapi.JSON(http.StatusOK, p)
+	if created {
+		resp = httpapi.JSON(http.StatusCreated, p)
+		resp.Headers["Location"] = "/api/agents/" + agent + "/personality"
+	}
+	if replayed {
+		resp.Headers[agentmem.ReplayedHeader] = "true"
+	}
+	return resp, nil
 }
 
 // DeletePersonality serves DELETE /api/agents/{agentName}/personality.

@@ -1,0 +1,133 @@
+// Package agentaccess maps agents to the IAM roles their tasks run as, so
+// that the API can refuse one agent's task acting for another agent: when
+// the mapping is configured (AGENTMEM_AGENT_ROLES, which the stack sets
+// from its agentRoles context), a caller whose IAM role is mapped may use
+// the /api/agents/<name>/... routes of the agents mapped to that role
+// only. Callers whose role is not mapped (people, operators, a role shared
+// by every agent) are left to IAM, which authorized the route already.
+//
+// The mapping is a JSON object from agent name to role ARN:
+//
+//	{"nori": "arn:aws:iam::123456789012:role/agents/nori-task",
+//	 "kai":  "arn:aws:iam::123456789012:role/agents/kai-task"}
+//
+// Several agents may share a role. A caller is identified by the ARN API
+// Gateway's IAM authorizer reports (requestContext.authorizer.iam.userArn):
+// for a task role, "arn:aws:sts::<account>:assumed-role/<role name>/<session>".
+// Role names are unique in an account, so account and role name identify
+// the role, whatever its path.
+package agentaccess
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+)
+
+// Map is a parsed agent-to-role mapping. The zero value and nil restrict
+// nobody.
+type Map struct {
+	roles  map[string]string   // agent -> role ARN, as given
+	agents map[string][]string // account/role name -> agents, sorted
+}
+
+// Parse reads a mapping (JSON object, agent name to IAM role ARN); ""
+// gives nil, which restricts nobody.
+func Parse(s string) (*Map, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var roles map[string]string
+	dec := json.NewDecoder(strings.NewReader(s))
+	if err := dec.Decode(&roles); err != nil {
+		return nil, fmt.Errorf("agent roles: want a JSON object of agent name to IAM role ARN: %w", err)
+	}
+	return New(roles)
+}
+
+// New builds a mapping from agent names to role ARNs.
+func New(roles map[string]string) (*Map, error) {
+	m := &Map{roles: map[string]string{}, agents: map[string][]string{}}
+	for agent, arn := range roles {
+		if err := agentmem.ValidateAgentName(agent); err != nil {
+			return nil, fmt.Errorf("agent roles: %s", agentmem.ErrorMessage(err))
+		}
+		key, ok := RoleKey(arn)
+		if !ok || !strings.Contains(arn, ":iam::") || !strings.Contains(arn, ":role/") {
+			return nil, fmt.Errorf("agent roles: %s: %q is not an IAM role ARN (arn:aws:iam::<account>:role/<name>)", agent, arn)
+		}
+		m.roles[agent] = arn
+		m.agents[key] = append(m.agents[key], agent)
+	}
+	for _, list := range m.agents {
+		sort.Strings(list)
+	}
+	return m, nil
+}
+
+// RoleKey returns "<account>/<role name>" for an IAM role ARN
+// (arn:<partition>:iam::<account>:role/<path>/<name>) or an assumed-role
+// session ARN (arn:<partition>:sts::<account>:assumed-role/<name>/<session>);
+// ok is false for any other ARN (a user, a service).
+func RoleKey(arn string) (string, bool) {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) != 6 || parts[0] != "arn" || parts[4] == "" {
+		return "", false
+	}
+	account, resource := parts[4], parts[5]
+	switch {
+	case parts[2] == "iam" && strings.HasPrefix(resource, "role/"):
+		segs := strings.Split(resource, "/")
+		name := segs[len(segs)-1]
+		if name == "" {
+			return "", false
+		}
+		return account + "/" + name, true
+	case parts[2] == "sts" && strings.HasPrefix(resource, "assumed-role/"):
+		segs := strings.Split(resource, "/")
+		if len(segs) < 3 || segs[1] == "" {
+			return "", false
+		}
+		return account + "/" + segs[1], true
+	}
+	return "", false
+}
+
+// Check returns agentmem.EForbidden when caller (an IAM ARN) is the role of
+// some agents and agentName is not one of them; nil otherwise.
+func (m *Map) Check(caller, agentName string) error {
+	if m == nil {
+		return nil
+	}
+	key, ok := RoleKey(caller)
+	if !ok {
+		return nil
+	}
+	agents, mapped := m.agents[key]
+	if !mapped || slices.Contains(agents, agentName) {
+		return nil
+	}
+	return agentmem.Errorf(agentmem.EForbidden, "the role %s is the task role of agent %s: it may not read or write the memory of agent %s",
+		strings.SplitN(key, "/", 2)[1], strings.Join(agents, ", "), agentName)
+}
+
+// Roles returns the mapping, agent name to role ARN.
+func (m *Map) Roles() map[string]string {
+	out := map[string]string{}
+	if m != nil {
+		for k, v := range m.roles {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// String encodes the mapping as the setting takes it (JSON, keys sorted).
+func (m *Map) String() string {
+	b, _ := json.Marshal(m.Roles())
+	return string(b)
+}
