@@ -16,6 +16,7 @@ import (
 
 var (
 	qualityMarkdown = flag.Bool("quality.markdown", false, "print the figures as the Markdown tables of docs/BENCHMARKS.md")
+	qualityAblation = flag.String("quality.ablation", "", "print, for the splits named (comma-separated, e.g. tune,holdout) in cited mode, what each check alone drops")
 	qualityShow     = flag.String("quality.show", "", "list the cases judged wrongly in this split (tune, holdout or all) and mode (cited or pool), e.g. tune/cited")
 )
 
@@ -50,7 +51,7 @@ func (c labelledCase) claim() support.Claim {
 // labelledFiles are the labelled sets under testdata: claims.json (split
 // tune and holdout) and fresh.json (split fresh, written after the test
 // was tuned on claims.json and never tuned on).
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/fresh.json", "testdata/fresh2.json"}
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/fresh.json", "testdata/fresh2.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.
@@ -209,6 +210,9 @@ func TestLabelledSetFigures(t *testing.T) {
 	if *qualityMarkdown {
 		printMarkdown(js, old)
 	}
+	if *qualityAblation != "" {
+		printAblation(set, pools, strings.Split(*qualityAblation, ","))
+	}
 	if *qualityShow != "" {
 		split, mode, _ := strings.Cut(*qualityShow, "/")
 		if mode == "" {
@@ -337,4 +341,73 @@ func overlapGuard(c support.Claim, pool []support.Source, cited []string) bool {
 		}
 	}
 	return terms > 0 && float64(found)/float64(terms) >= 0.75 && !digitMissing
+}
+
+// printAblation prints, for each check (function/class) of the support
+// test, in cited mode over the splits named: the faithful claims it drops
+// and the fabrications it catches, in all and alone (no other check
+// objects to the claim), as a Markdown table.
+func printAblation(set labelled, pools map[string][]support.Source, splits []string) {
+	want := map[string]bool{}
+	for _, s := range splits {
+		want[s] = true
+	}
+	type row struct{ faithAll, faithAlone, fabAll, fabAlone int }
+	rows := map[string]*row{}
+	get := func(k string) *row {
+		if rows[k] == nil {
+			rows[k] = &row{}
+		}
+		return rows[k]
+	}
+	cs := corpora{}
+	faithful, fabricated := 0, 0
+	for _, c := range set.Cases {
+		if !want[c.Split] {
+			continue
+		}
+		if c.Label == "faithful" {
+			faithful++
+		} else {
+			fabricated++
+		}
+		_, checks := cs.get(c.Project, pools[c.Project]).CheckTraced(c.claim(), c.Cites...)
+		distinct := map[string]bool{}
+		for _, k := range checks {
+			distinct[k] = true
+		}
+		for k := range distinct {
+			r := get(k)
+			alone := len(distinct) == 1
+			if c.Label == "faithful" {
+				r.faithAll++
+				if alone {
+					r.faithAlone++
+				}
+			} else {
+				r.fabAll++
+				if alone {
+					r.fabAlone++
+				}
+			}
+		}
+	}
+	keys := make([]string, 0, len(rows))
+	for k := range rows {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := rows[keys[i]], rows[keys[j]]
+		if a.faithAlone != b.faithAlone {
+			return a.faithAlone > b.faithAlone
+		}
+		return keys[i] < keys[j]
+	})
+	fmt.Printf("Splits %s, cited mode: %d faithful, %d fabricated claims.\n\n", strings.Join(splits, "+"), faithful, fabricated)
+	fmt.Println("| check (function/class) | faithful dropped: alone / in all | fabricated caught: alone / in all |")
+	fmt.Println("|---|---|---|")
+	for _, k := range keys {
+		r := rows[k]
+		fmt.Printf("| `%s` | %d / %d | %d / %d |\n", k, r.faithAlone, r.faithAll, r.fabAlone, r.fabAll)
+	}
 }

@@ -1,6 +1,7 @@
 package support
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -104,6 +105,9 @@ type link struct {
 	// layout matches"); why: a reason given in parentheses ("(why: ...)"),
 	// which may be a purpose too
 	so, why bool
+	// hedged: the cause itself is only supposed ("possibly because X",
+	// "probably due to X", "X may be the cause")
+	hedged bool
 }
 
 func (c *conj) effective() map[string]bool {
@@ -372,6 +376,11 @@ func hasHedge(lower string) bool {
 			continue
 		}
 		if w == "looks" && i+1 < len(fields) && fields[i+1] != "like" && !isAdjectiveLike(fields[i+1]) {
+			continue
+		}
+		// "only the billing team may export", "may only run": a
+		// permission, not a doubt
+		if w == "may" && (i+1 < len(fields) && fields[i+1] == "only" || slices.Contains(fields[:i], "only")) {
 			continue
 		}
 		return true
@@ -1161,7 +1170,7 @@ func (s *sent) buildLinks() {
 					addAll(effect, s.conjs[j].effective())
 				}
 			}
-			s.links = append(s.links, link{cause: cause, effect: effect, why: c.marker == "("})
+			s.links = append(s.links, link{cause: cause, effect: effect, why: c.marker == "(", hedged: c.hedged})
 		case roleEffect:
 			cause := map[string]bool{}
 			for j := i - 1; j >= 0; j-- {
@@ -1181,7 +1190,7 @@ func (s *sent) buildLinks() {
 		}
 		// "X causes Y", "X leads to Y"
 		if c.verb >= 0 && causalVerb(s.d.toks, c.verb) {
-			s.links = append(s.links, link{cause: setOf(c.left), effect: setOf(c.right)})
+			s.links = append(s.links, link{cause: setOf(c.left), effect: setOf(c.right), hedged: c.hedged})
 		}
 		// in a source, "X comes from Y" names a cause too
 		if s.d.source {
