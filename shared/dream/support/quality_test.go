@@ -49,8 +49,9 @@ func (c labelledCase) claim() support.Claim {
 }
 
 // labelledFiles are the labelled sets under testdata: claims.json (split
-// tune and holdout) and fresh.json (split fresh, written after the test
-// was tuned on claims.json and never tuned on).
+// tune and holdout), tune2-5.json (split tune) and fresh.json, fresh2.json
+// (splits fresh and fresh2, written before the test was run on them and
+// never tuned on).
 var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/fresh.json", "testdata/fresh2.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
@@ -180,9 +181,9 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 // TestLabelledSetFigures runs the support test over the labelled sets
 // (testdata/claims.json: 512 claims from 16 projects, 13 tuned on and 3
 // held out at first and tuned on since; tune2.json, tune3.json and
-// tune4.json: 112 claims from 5 projects written later to tune on;
-// fresh.json: 156 claims from 6 projects written before the test was run
-// on them and never tuned on) in three modes: against the sources each
+// tune4.json, tune5.json: 142 claims from 7 projects written later to
+// tune on; fresh.json and fresh2.json: 156 and 120 claims from 6 projects
+// each, written before the test was run on them and never tuned on) in three modes: against the sources each
 // claim cites, against its project's every source (what a dream without
 // citations checks against), and against every project's sources at once
 // (a crowded scope).
@@ -226,8 +227,9 @@ func TestLabelledSetFigures(t *testing.T) {
 	}
 	// Issue 10's aim is at least 85% of fabrications dropped with at
 	// least 95% of faithful claims kept. It is met on the claims the test
-	// was tuned on (tune, holdout); on the fresh set it is not (faithful
-	// claims kept: about 72%, see docs/BENCHMARKS.md). The rows are floors
+	// was tuned on (tune, holdout); on the two sets it never saw (fresh,
+	// fresh2) the drop half is met and the keep half is not (faithful
+	// claims kept: about 73% and 68%, see docs/BENCHMARKS.md). The rows are floors
 	// a little under the figures measured, so that a regression fails;
 	// the last column checks the sets stay hard for the word-overlap
 	// guard.
@@ -236,15 +238,18 @@ func TestLabelledSetFigures(t *testing.T) {
 		kept, dropped    float64
 		oldDroppedAtMost float64
 	}{
-		{"tune", "cited", 96, 97, 20},
-		{"tune", "pool", 95, 97, 20},
+		{"tune", "cited", 96, 96, 20},
+		{"tune", "pool", 95, 96, 20},
 		{"holdout", "cited", 97, 95, 20},
 		{"holdout", "pool", 97, 95, 20},
-		{"fresh", "cited", 68, 88, 20},
-		{"fresh", "pool", 68, 85, 20},
-		{"fresh2", "cited", 65, 90, 20},
-		{"all", "cited", 88, 95, 20},
-		{"all", "crowd", 86, 93, 20},
+		// the shortfall on unseen claims, documented, not hidden: the aim
+		// is 95% kept, these sets measure about 70%
+		{"fresh", "cited", 70, 90, 20},
+		{"fresh", "pool", 70, 87, 20},
+		{"fresh2", "cited", 66, 90, 20},
+		{"fresh2", "pool", 66, 90, 20},
+		{"all", "cited", 88, 94, 20},
+		{"all", "crowd", 84, 92, 20},
 	}
 	for _, fl := range floors {
 		f, o := sum(js, fl.split, fl.mode), sum(old, fl.split, fl.mode)
