@@ -130,14 +130,9 @@ func (k *checker) fail(c Class, format string, args ...any) {
 	}
 }
 
-// check runs every check of claim against srcs.
-func check(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus) Verdict {
-	v, _ := checkTraced(claim, srcs, minOverlap, corpus, false)
-	return v
-}
-
-// checkTraced is check that, with trace set, also returns the check
-// ("function/class") behind each problem found, repeats included.
+// checkTraced runs every check of claim against srcs; with trace set it
+// also returns the check ("function/class") behind each problem found,
+// repeats included.
 func checkTraced(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus, trace bool) (Verdict, []string) {
 	text := claimText(claim)
 	k := &checker{claim: claim, cd: analyse(text), srcs: srcs, used: map[*source]bool{}, claimTerms: map[string]bool{}, corpus: corpus, trace: trace}
