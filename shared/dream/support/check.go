@@ -1274,9 +1274,19 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				break
 			}
 		}
+		// a prohibition drawn from a limitation the source states ("never
+		// put X in private methods" for "@Transactional does not apply to
+		// private methods"): the claim negates a term the source negates
+		// and never affirms
+		agrees := false
+		for t := range a.neg {
+			if t != head && negU[t] && !posU[t] && !genericLemmas[t] && !verbLemmas[t] {
+				agrees = true
+			}
+		}
 		switch {
 		case head != "" && negU[head]:
-		case head != "" && posU[head]:
+		case head != "" && posU[head] && !agrees:
 			k.fail(Negation, "%q negates what the source affirms", phrase)
 			return
 		default:
@@ -1646,10 +1656,13 @@ func (k *checker) status() {
 		// one closing "the blocker", says so
 		solved := false
 		for _, st := range s.d.sents {
-			if !st.resolved {
-				continue
+			if !st.resolved || st.hedged {
+				continue // "seems to fix it", "not confirmed yet": not solved
 			}
 			text := strings.ToLower(st.d.raw[st.d.toks[st.from].start:st.d.toks[st.to-1].end])
+			if pendingFix(text) {
+				continue // a fix tried, "not yet rolled out": not solved
+			}
 			if overlapCount(about, st.terms) > 0 || strings.Contains(text, "blocker") {
 				solved = true
 			}
@@ -1670,6 +1683,19 @@ func (k *checker) status() {
 			k.fail(StatusChange, "the blocker is marked open, but a cited source says it was solved")
 		}
 	}
+}
+
+// pendingPhrases say a fix is not in place yet.
+var pendingPhrases = []string{"not yet", "yet to", "untested", "not tested", "not rolled out", "not merged", "not deployed", "in a quick test"}
+
+// pendingFix reports whether a sentence says its fix is not in place yet.
+func pendingFix(lower string) bool {
+	for _, p := range pendingPhrases {
+		if strings.Contains(lower, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func overlapCount(a, b map[string]bool) int {
