@@ -49,7 +49,7 @@ func (c labelledCase) claim() support.Claim {
 }
 
 // labelledFiles are the labelled sets under testdata: claims.json (split
-// tune and holdout), tune2-5.json (split tune) and fresh.json, fresh2.json
+// tune and holdout), tune2-6.json (split tune) and fresh.json, fresh2.json
 // (splits fresh and fresh2, written before the test was run on them and
 // never tuned on).
 var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/fresh.json", "testdata/fresh2.json"}
@@ -181,8 +181,8 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 // TestLabelledSetFigures runs the support test over the labelled sets
 // (testdata/claims.json: 512 claims from 16 projects, 13 tuned on and 3
 // held out at first and tuned on since; tune2.json, tune3.json and
-// tune4.json, tune5.json: 142 claims from 7 projects written later to
-// tune on; fresh.json and fresh2.json: 156 and 120 claims from 6 projects
+// tune4.json, tune5.json, tune6.json: 172 claims from 9 projects written
+// later to tune on; fresh.json and fresh2.json: 156 and 120 claims from 6 projects
 // each, written before the test was run on them and never tuned on) in three modes: against the sources each
 // claim cites, against its project's every source (what a dream without
 // citations checks against), and against every project's sources at once
@@ -229,7 +229,7 @@ func TestLabelledSetFigures(t *testing.T) {
 	// least 95% of faithful claims kept. It is met on the claims the test
 	// was tuned on (tune, holdout); on the two sets it never saw (fresh,
 	// fresh2) the drop half is met and the keep half is not (faithful
-	// claims kept: about 73% and 68%, see docs/BENCHMARKS.md). The rows are floors
+	// claims kept: about 77% and 70%, see docs/BENCHMARKS.md). The rows are floors
 	// a little under the figures measured, so that a regression fails;
 	// the last column checks the sets stay hard for the word-overlap
 	// guard.
@@ -238,16 +238,16 @@ func TestLabelledSetFigures(t *testing.T) {
 		kept, dropped    float64
 		oldDroppedAtMost float64
 	}{
-		{"tune", "cited", 96, 96, 20},
-		{"tune", "pool", 95, 96, 20},
+		{"tune", "cited", 94, 96, 20},
+		{"tune", "pool", 93, 96, 20},
 		{"holdout", "cited", 97, 95, 20},
 		{"holdout", "pool", 97, 95, 20},
 		// the shortfall on unseen claims, documented, not hidden: the aim
-		// is 95% kept, these sets measure about 70%
-		{"fresh", "cited", 70, 90, 20},
-		{"fresh", "pool", 70, 87, 20},
-		{"fresh2", "cited", 66, 90, 20},
-		{"fresh2", "pool", 66, 90, 20},
+		// is 95% kept, these sets measure 77% and 70%
+		{"fresh", "cited", 74, 90, 20},
+		{"fresh", "pool", 74, 88, 20},
+		{"fresh2", "cited", 68, 90, 20},
+		{"fresh2", "pool", 68, 90, 20},
 		{"all", "cited", 88, 94, 20},
 		{"all", "crowd", 84, 92, 20},
 	}
