@@ -18,10 +18,12 @@
 //     unit and with its own words around it, not another number's
 //     (NumberContext);
 //   - each clause of the claim rests on one sentence of one source (or two
-//     sentences of one source about the same subject); a clause that
-//     needs several sources is UnsupportedCombination, one that moves a
-//     term into another entity's place is RoleSwap, one with too few of
-//     its words in the sources is LowOverlap;
+//     sentences of one source about the same subject, or one cited
+//     source's sentences together); a clause that needs several sources
+//     is UnsupportedCombination, one that moves a term into another
+//     entity's place is RoleSwap, one with few of its words in the
+//     sources and a name none of them has is LowOverlap, as is a claim
+//     mostly of words no source has or with a superlative none says;
 //   - negations agree (Negation), as do words and their opposites
 //     ("before"/"after", "read"/"write": Opposite);
 //   - a hedge stays a hedge: a certain claim from an uncertain source is
