@@ -237,7 +237,8 @@ type SessionUsage struct {
 	Usage
 }
 
-// ScopeUsage breaks a project's usage down by the scopes of seed 003.
+// ScopeUsage breaks a project's usage down by scope: the agent's
+// long-term memories in the project and the project's session context.
 type ScopeUsage struct {
 	// Project is the agent's long-term memories in the project.
 	Project Usage `json:"project"`
@@ -410,7 +411,8 @@ type ExtractionResult struct {
 
 // Learning is one learning as the extraction answer format and the
 // extraction route's learnings body carry it: a memory type, the content
-// and the typed fields of BRIEF §3.
+// and the fields of that type (rationale, status, trigger, context,
+// solution, confidence).
 type Learning struct {
 	Type       Type     `json:"type"`
 	Content    string   `json:"content"`

@@ -17,8 +17,8 @@ const (
 	MaxTraitBytes       = 100
 )
 
-// Personality is an agent's persona, shared by all its projects (seed 002
-// decision 5): it is keyed by agent name.
+// Personality is an agent's persona, shared by all its projects: it is
+// keyed by agent name.
 type Personality struct {
 	AgentName   string   `json:"agentName" dynamo:"agentName,hash" index:"name-index,range"`
 	DisplayName string   `json:"displayName,omitempty" dynamo:"displayName,omitempty"`

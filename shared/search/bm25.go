@@ -60,7 +60,9 @@ const linearTerms = 12
 
 // bm25 returns the BM25 score of each of the n texts for the distinct
 // terms. It tokenizes each text once, counting its length and the
-// occurrences of the query terms only; no per-document map is built.
+// occurrences of the query terms only; no per-document map is built. It
+// returns nil when there are no terms or no texts, else n scores (all 0
+// when no text has a token: "x", "-", "?").
 func bm25(terms []string, n int, text func(i int) string) []float64 {
 	if len(terms) == 0 || n == 0 {
 		return nil
@@ -108,7 +110,7 @@ func bm25(terms []string, n int, text func(i int) string) []float64 {
 		total += int64(count)
 	}
 	if total == 0 {
-		return nil
+		return make([]float64, n)
 	}
 	avgdl := float64(total) / float64(n)
 

@@ -51,6 +51,26 @@ func TestSuggestPatterns(t *testing.T) {
 	}
 }
 
+// TestSuggestPatternsWithoutWords: patterns whose text has no token at
+// all (one letter, punctuation) are no match for a task, and no panic.
+func TestSuggestPatternsWithoutWords(t *testing.T) {
+	t.Parallel()
+	pats := []agentmem.Memory{pattern("x", "t", "x", 0.9), pattern("dash", "-", "?", 0.95)}
+	for _, task := range []string{"fix ci", "t", ""} {
+		got := hitIDs(SuggestPatterns(task, pats, 0.5, 5))
+		want := []string(nil)
+		if task != "fix ci" {
+			want = []string{"dash", "x"} // a task without words lists by confidence
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("SuggestPatterns(%q) = %v, want %v", task, got, want)
+		}
+	}
+	if got := Lexical("fix ci", []Doc{{ID: "a", Text: "-"}, {ID: "b", Text: "x"}}); len(got) != 0 {
+		t.Errorf("Lexical over texts without words = %v, want none", got)
+	}
+}
+
 func TestSuggestPatternsScore(t *testing.T) {
 	t.Parallel()
 	pats := []agentmem.Memory{
