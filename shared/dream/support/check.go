@@ -373,7 +373,8 @@ func (k *checker) allParts(w string) bool {
 // A number of a rejected alternative ("300 ms now instead of 6 s") is a
 // role swap only where the claim chooses it; a claim that also has a
 // number that keeps its side in the sources compares the two ("from 6 s
-// down to 300 ms", "stay on 3.3; 3.4 broke the tests").
+// down to 300 ms", "stay on 3.3; 3.4 broke the tests"), unless it makes
+// the rejected value the "to" of "from X to Y".
 func (k *checker) numbers(v *Verdict) {
 	type result struct {
 		n      numOcc
@@ -397,7 +398,7 @@ func (k *checker) numbers(v *Verdict) {
 		if class == "" {
 			continue
 		}
-		if class == RoleSwap && !n.rejected && comparesKept(n, kept) {
+		if class == RoleSwap && !n.rejected && n.pairFrom == "" && comparesKept(n, kept) {
 			continue
 		}
 		if class == NumberMissing {
@@ -427,6 +428,35 @@ func (k *checker) superlatives() {
 			k.fail(LowOverlap, "says %q, which no cited source says", t.raw)
 		}
 	}
+}
+
+// movedFrom reports whether every term of terms follows "from" in the
+// unit's sentences ("moved the job from cron to a queue worker"): the
+// side a change left, which a claim may name as the one rejected.
+func movedFrom(u *unit, terms map[string]bool) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	left := map[string]bool{}
+	for _, st := range u.sents {
+		toks := st.d.toks
+		for i := st.from; i < st.to; i++ {
+			if !toks[i].isWord("from") {
+				continue
+			}
+			for j := i + 1; j < st.to && j <= i+3 && !toks[j].isWord("to"); j++ {
+				if toks[j].term != "" {
+					left[toks[j].term] = true
+				}
+			}
+		}
+	}
+	for t := range terms {
+		if !left[t] {
+			return false
+		}
+	}
+	return true
 }
 
 // comparesKept reports whether the claim has another number, of another
@@ -476,7 +506,12 @@ func (k *checker) clause(a *conj) {
 	inherited := setOf(a.inherited)
 	best := k.bestUnit(withNumbers, inherited, setOf(a.left), a.effTerms(), a.s.terms)
 	if best == nil {
-		return // nothing of it is anywhere: the overlap check says so
+		// nothing of it is in the sources: an invented clause when it
+		// names something no cited source has
+		if t, ok := k.unsupportedSalient(need); ok {
+			k.fail(LowOverlap, "%q is not stated by the sources (%s is in none)", clauseText(k.cd, a), t)
+		}
+		return
 	}
 	k.used[best.src] = true
 	cov := 0.0
@@ -1228,6 +1263,10 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 			}
 		}
 	}
+	if a.role == roleRejected && movedFrom(u, a.neg) {
+		// "Y instead of X" where a source says it "moved from X to Y"
+		return
+	}
 	if a.role == roleRejected && unitRejects(u, a.neg) {
 		// "Instead of adding read replicas, ..." where a source says
 		// "adding read replicas was rejected"
@@ -1278,15 +1317,23 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		// put X in private methods" for "@Transactional does not apply to
 		// private methods"): the claim negates a term the source negates
 		// and never affirms
+		negS, posS := map[string]bool{}, map[string]bool{}
+		for _, st := range u.src.d.sents {
+			for _, c := range st.conjs {
+				addAll(negS, c.neg)
+				addAll(posS, c.pos)
+			}
+		}
 		agrees := false
 		for t := range a.neg {
-			if t != head && negU[t] && !posU[t] && !genericLemmas[t] && !verbLemmas[t] {
+			if t != head && negS[t] && !posS[t] && !genericLemmas[t] {
 				agrees = true
 			}
 		}
 		switch {
+		case agrees:
 		case head != "" && negU[head]:
-		case head != "" && posU[head] && !agrees:
+		case head != "" && posU[head]:
 			k.fail(Negation, "%q negates what the source affirms", phrase)
 			return
 		default:

@@ -546,7 +546,17 @@ func (s *sent) split() {
 			// starts with a preposition and a determiner speaks of the
 			// whole sentence, not of the rejected alternative
 			scoped := j+1 < len(c.toks) && sentencePrepositions[t.lower] && determiners[toks[c.toks[j+1]].lower]
-			if t.kind == tkWord && (auxiliaries[t.lower] || past && !byNext || scoped) {
+			// "instead of 1.9 s after adding an index": a subordinate
+			// clause of the whole sentence; "instead of cron and alerts
+			// after 3 missed runs": a second verb of the subject
+			subordinate := j+1 < len(c.toks) && rejectedEnds[t.lower] && strings.HasSuffix(toks[c.toks[j+1]].lower, "ing")
+			secondVerb := false
+			if t.isWord("and") && j+2 < len(c.toks) {
+				v, after := toks[c.toks[j+1]], toks[c.toks[j+2]]
+				secondVerb = verbLemmas[v.term] && (strings.HasSuffix(v.lower, "s") || strings.HasSuffix(v.lower, "ed")) &&
+					(after.kind == tkNumber || sentencePrepositions[after.lower] || rejectedEnds[after.lower] || determiners[after.lower] || after.isWord("up"))
+			}
+			if t.kind == tkWord && (auxiliaries[t.lower] || past && !byNext || scoped || subordinate || secondVerb) {
 				rest := &conj{s: s, marker: "", role: rolePlain, toks: c.toks[j:]}
 				c.toks = c.toks[:j]
 				kept = append(kept, rest)
@@ -556,6 +566,10 @@ func (s *sent) split() {
 	}
 	s.conjs = kept
 }
+
+// rejectedEnds are the words that, before a verb in -ing, start a clause
+// of the whole sentence after a rejected alternative.
+var rejectedEnds = words("after before when while since until once by without")
 
 func lowerWords(ts []token) []string {
 	out := make([]string, len(ts))
