@@ -1232,7 +1232,7 @@ func nearest(side []string, left bool) string {
 
 // polarity compares what the clause negates with what its source negates.
 func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
-	negU, posU := map[string]bool{}, map[string]bool{}
+	negU, posU, posPlain := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	rejected := map[string]bool{}
 	heads := map[string]bool{}
 	// inheritedNeg: terms negated only as what a rejected alternative
@@ -1243,6 +1243,16 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		for _, c := range st.conjs {
 			addAll(negU, c.neg)
 			addAll(posU, c.pos)
+			addAll(posPlain, c.pos)
+			// the parts of an affirmed name are affirmed: "pdf" of
+			// "print-to-PDF" where "a PDF library" was rejected
+			for _, i := range c.toks {
+				if t := st.d.toks[i]; len(t.parts) > 1 && c.pos[t.term] {
+					for _, p := range t.parts {
+						posU[p] = true
+					}
+				}
+			}
 			if c.negHead != "" {
 				heads[c.negHead] = true
 			}
@@ -1357,7 +1367,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 	}
 	onlyNeg := 0
 	for t := range a.pos {
-		if negU[t] && !posU[t] && !genericLemmas[t] {
+		if negU[t] && !posPlain[t] && !genericLemmas[t] {
 			onlyNeg++
 		}
 	}
