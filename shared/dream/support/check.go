@@ -338,13 +338,44 @@ func (k *checker) identifiers(text string) {
 				break
 			}
 		}
-		if !found && id.soft && !k.allParts(id.text) {
+		if !found && (id.soft && !k.allParts(id.text) || plainHyphenated(id.text) && k.asPhrase(id.text)) {
 			continue
 		}
 		if !found {
 			k.fail(IdentifierMissing, "%q is in no cited source", id.text)
 		}
 	}
+}
+
+// asPhrase reports whether a cited source has a hyphenated word's parts
+// as one phrase, in order ("push notifications" for "Push-notification"):
+// the source's words hyphenated, not a name built from them.
+func (k *checker) asPhrase(w string) bool {
+	phrase := strings.ReplaceAll(strings.ToLower(w), "-", " ")
+	for _, s := range k.srcs {
+		if i := strings.Index(s.lower, phrase); i >= 0 && (i == 0 || !isWordByte(s.lower[i-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainHyphenated reports whether w is words joined by hyphens, letters
+// only ("Push-notification", not "itest-postgres2" or "v1-api.go").
+func plainHyphenated(w string) bool {
+	if !strings.Contains(w, "-") || strings.HasPrefix(w, "-") || strings.HasSuffix(w, "-") {
+		return false
+	}
+	for _, r := range w {
+		if r != '-' && !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '-' || b == '.' || b == '/'
 }
 
 // allParts reports whether one cited source has every part of a

@@ -170,6 +170,7 @@ func TestEvidenceRule(t *testing.T) {
 		{"a record's sentences together", agentmem.TypeNote, "", "The SLA timer job now runs every minute on a queue worker instead of cron and alerts after 3 missed runs", []string{"d3"}},
 		{"a fact of the rejected alternative", agentmem.TypeDecision, "", "Search runs on Postgres full-text search rather than Elasticsearch, which cost $900 a month for 40,000 tickets", []string{"m4"}},
 		{"a part of the chosen name", agentmem.TypeDecision, "", "PDF invoices come from Chromium's print-to-PDF rather than a PDF library", []string{"m5"}},
+		{"source words hyphenated", agentmem.TypeFinding, "", "Ticket-list p95 is 120 ms now instead of 1.9 s after adding an index on `tickets.updated_at`", []string{"d1"}},
 		{"fix not yet deployed keeps a blocker open", agentmem.TypeBlocker, agentmem.StatusOpen, "Safari fails on attachments over 25 MB; a 5 MB chunk size got a 40 MB file through in a quick test, not yet deployed", []string{"m3", "d2"}},
 	}
 	caught := []deskCase{
@@ -182,6 +183,7 @@ func TestEvidenceRule(t *testing.T) {
 		{"a clause with a name no source has", agentmem.TypeDecision, "", "Search uses Postgres full-text search, and Meilisearch indexes the attachments", []string{"m4"}},
 		{"rejected alternative chosen", agentmem.TypeDecision, "", "Search uses Elasticsearch rather than Postgres full-text search, which cost $900 a month", []string{"m4"}},
 		{"rejected library affirmed", agentmem.TypeDecision, "", "Invoices are rendered with a PDF library", []string{"m5"}},
+		{"a name built from source words", agentmem.TypeFinding, "", "Ticket-export p95 is 120 ms after adding an index on `tickets.updated_at`", []string{"d1"}},
 		{"fix not yet deployed closes the blocker", agentmem.TypeBlocker, agentmem.StatusResolved, "A 5 MB chunk size fixed Safari uploads of attachments over 25 MB", []string{"m3", "d2"}},
 	}
 	for _, set := range []struct {
