@@ -238,8 +238,8 @@ func TestLabelledSetFigures(t *testing.T) {
 		kept, dropped    float64
 		oldDroppedAtMost float64
 	}{
-		{"tune", "cited", 94, 96, 20},
-		{"tune", "pool", 93, 96, 20},
+		{"tune", "cited", 95, 96, 20},
+		{"tune", "pool", 94, 96, 20},
 		{"holdout", "cited", 97, 95, 20},
 		{"holdout", "pool", 97, 95, 20},
 		// the shortfall on unseen claims, documented, not hidden: the aim
