@@ -366,7 +366,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 		dr.Notes = append(dr.Notes, "the verifier failed; the support test's result stands: "+rep.Error)
 	}
 	dr.Dropped = append(rv.dropped, refused...)
-	if len(changes) == 0 && len(dr.Dropped) > 0 {
+	if len(changes) == 0 && unsupportedOnly(dr.Dropped) {
 		capDropped(&dr)
 		return agentmem.DreamResult{}, d.fail(ctx, dr, agentmem.Errorf(agentmem.ELLMFailed, "none of the answer's %d operations is supported by the sources it cites", proposed))
 	}
@@ -436,6 +436,21 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 		"created", dr.Created, "updated", dr.Updated, "retired", dr.Retired, "unchanged", dr.Unchanged, "kept", dr.Kept,
 		"dropped", len(dr.Dropped), "compressed", dr.Compressed)
 	return agentmem.DreamResult{Status: agentmem.DreamStatusDreamed, Dream: &dr}, nil
+}
+
+// unsupportedOnly reports whether an answer that changed nothing had
+// operations and all of them were refused as unsupported, uncited or
+// invalid: a model that only fabricates fails the dream (a metric and an
+// alarm), while one whose changes were already made (duplicates) or not
+// allowed does not.
+func unsupportedOnly(dropped []agentmem.DroppedBullet) bool {
+	for _, b := range dropped {
+		switch b.Class {
+		case ClassDuplicate, ClassConflictingOp, ClassFixedMemory:
+			return false
+		}
+	}
+	return len(dropped) > 0
 }
 
 // joinDiaries is the dream's prose: each answer's, in order, within

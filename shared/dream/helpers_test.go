@@ -60,8 +60,9 @@ func newFixture(t testing.TB) *fixture {
 
 func (f *fixture) advance(d time.Duration) { f.mu.Lock(); f.clock = f.clock.Add(d); f.mu.Unlock() }
 
+// dreamer is a dreamer without the verifier (verify_test.go tests it).
 func (f *fixture) dreamer(client llm.Client) *dream.Dreamer {
-	return dream.New(f.store, client, quiet, dream.Config{})
+	return dream.New(f.store, client, quiet, dream.Config{NoVerify: true})
 }
 
 // memory creates a memory in nori/p.
@@ -79,11 +80,23 @@ func (f *fixture) memory(m agentmem.Memory) agentmem.Memory {
 }
 
 // daily appends a record to nori/p at the given time.
-func (f *fixture) daily(title, content, at string) {
+func (f *fixture) daily(title, content, at string) agentmem.DailyRecord {
 	f.t.Helper()
-	if _, err := f.store.AppendDaily(f.ctx, agentmem.DailyRecord{AgentName: "nori", ProjectID: "p", Title: title, Content: content, At: at}); err != nil {
+	r, err := f.store.AppendDaily(f.ctx, agentmem.DailyRecord{AgentName: "nori", ProjectID: "p", Title: title, Content: content, At: at})
+	if err != nil {
 		f.t.Fatal(err)
 	}
+	return r
+}
+
+// history returns the versions of memory id of nori.
+func (f *fixture) history(id string) agentmem.MemoryHistory {
+	f.t.Helper()
+	h, err := f.store.MemoryHistory(f.ctx, "nori", id, 50, "")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return h
 }
 
 // core returns the scope's memories by id.
@@ -150,7 +163,31 @@ func run(d *dream.Dreamer, req dream.Request) (agentmem.DreamResult, error) {
 	return d.Run(context.Background(), req)
 }
 
-// answer builds a dream answer from "## Heading" and "- bullet" lines.
-func answer(lines ...string) string {
-	return "[MEMORY]\n" + strings.Join(lines, "\n") + "\n\n[DREAM]\nI consolidated the records of the last days.\n"
+// ops builds a dream answer from operations written as JSON objects, in
+// a fence with a line of prose before it, as models answer.
+func ops(list ...string) string {
+	return "Here are my operations.\n```json\n{\"operations\": [\n" + strings.Join(list, ",\n") +
+		"\n], \"dream\": \"I consolidated the records of the last days.\"}\n```\n"
+}
+
+// add, update and retire write one operation of an answer.
+func add(typ agentmem.Type, content string, cite ...string) string {
+	return fmt.Sprintf(`{"op": "add", "type": %q, "content": %q, "cite": %s}`, typ, content, jsonList(cite))
+}
+
+func update(id string, typ agentmem.Type, content string, cite ...string) string {
+	return fmt.Sprintf(`{"op": "update", "id": %q, "type": %q, "content": %q, "cite": %s}`, id, typ, content, jsonList(cite))
+}
+
+func retire(id string, cite ...string) string {
+	return fmt.Sprintf(`{"op": "retire", "id": %q, "cite": %s, "note": "out of date"}`, id, jsonList(cite))
+}
+
+func keep(id string) string { return fmt.Sprintf(`{"op": "keep", "id": %q}`, id) }
+
+func jsonList(s []string) string {
+	if len(s) == 0 {
+		return "[]"
+	}
+	return `["` + strings.Join(s, `", "`) + `"]`
 }

@@ -250,16 +250,16 @@ func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.
 			r.dropped = append(r.dropped, droppedOp(p.op, m, p.cites, ClassInvalid, agentmem.ErrorMessage(err)))
 			continue
 		}
-		if v := src.corpus.Check(support.ClaimOf(m), p.cites...); !v.Supported {
-			r.dropped = append(r.dropped, droppedVerdict(p.op, m, p.cites, v))
-			continue
-		}
 		if dup, _, ok := live.Find(m); ok {
 			what := "memory " + dup.ID
 			if dup.ID == "" {
 				what = "an earlier addition of this dream"
 			}
 			r.dropped = append(r.dropped, droppedOp(p.op, m, p.cites, ClassDuplicate, "says what "+what+" already says"))
+			continue
+		}
+		if v := src.corpus.Check(support.ClaimOf(m), p.cites...); !v.Supported {
+			r.dropped = append(r.dropped, droppedVerdict(p.op, m, p.cites, v))
 			continue
 		}
 		live.Add(m)
@@ -296,11 +296,11 @@ func retireReason(target agentmem.Memory, cites []string, src sourceIndex, curre
 		if v.Overlap < retireOverlap {
 			continue // about something else
 		}
-		if !v.Supported && contradicting[v.Class] {
-			return agentmem.RetireContradicted, ""
-		}
 		if obsolete.MatchString(src.text(id)) {
 			return agentmem.RetireObsolete, ""
+		}
+		if !v.Supported && contradicting[v.Class] {
+			return agentmem.RetireContradicted, ""
 		}
 	}
 	if others == 0 {
