@@ -120,20 +120,20 @@ type opsObject struct {
 // lastOpsObject finds the last top-level JSON value of text that is an
 // object with an operations list or a list of operation objects; end is
 // where it ends. The candidates are the '{' and '[' that open a line,
-// follow a fence, a colon or '>', or open the text, tried in order; a
-// candidate inside a value already read is part of it. A candidate that
+// follow a fence, a colon or '>', or open the text, tried in order (at
+// most maxJSONCandidates of them that are not inside a value read
+// already: those are part of it). A candidate that
 // names operations and runs to the end of the text unfinished means the
 // answer was cut off, whatever came before it.
 func lastOpsObject(text string) (opsObject, int, error) {
-	starts := candidateStarts(text)
-	if len(starts) > maxJSONCandidates {
-		starts = starts[len(starts)-maxJSONCandidates:]
-	}
 	var best *opsObject
-	bestEnd, spanEnd := 0, 0
-	for _, start := range starts {
+	bestEnd, spanEnd, attempts := 0, 0, 0
+	for _, start := range candidateStarts(text) {
 		if start < spanEnd {
 			continue // inside a value read already
+		}
+		if attempts++; attempts > maxJSONCandidates {
+			break
 		}
 		dec := json.NewDecoder(strings.NewReader(text[start:]))
 		dec.UseNumber()

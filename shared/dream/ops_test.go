@@ -141,3 +141,22 @@ func FuzzParseOps(f *testing.F) {
 		}
 	})
 }
+
+// TestParseOpsReadsLongAnswers: an answer of many operations, one per
+// line, is one object, whatever the number of lines.
+func TestParseOpsReadsLongAnswers(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("{\"operations\": [\n")
+	for i := range 500 {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		b.WriteString(`{"op": "keep", "id": "m` + strings.Repeat("1", 1+i%3) + `"}`)
+	}
+	b.WriteString("\n], \"dream\": \"long night\"}")
+	a, err := dream.ParseOps(b.String())
+	if err != nil || len(a.Ops) != 500 || a.Diary != "long night" {
+		t.Errorf("got %d operations, diary %q, %v", len(a.Ops), a.Diary, err)
+	}
+}
