@@ -376,12 +376,16 @@ var shortRef = regexp.MustCompile(`^(?i)([mr])0*([0-9]{1,6})$`)
 // prompt shows: "m3" / "r2" for the short references, upper case for
 // ids; "" for nothing.
 func NormalizeRef(s string) string {
-	s = strings.TrimSpace(s)
-	s = strings.Trim(s, "[]()#`'\".:")
-	low := strings.ToLower(s)
+	s = strings.ToLower(strings.TrimSpace(s))
 	for _, p := range []string{"memory ", "record ", "daily ", "mem "} {
-		low = strings.TrimPrefix(low, p)
+		s = strings.TrimPrefix(s, p)
 	}
+	fields := strings.FieldsFunc(s, refSep)
+	if len(fields) == 0 {
+		return ""
+	}
+	s = strings.Trim(fields[0], "[]()#`'\".:")
+	low := s
 	if m := shortRef.FindStringSubmatch(low); m != nil {
 		return strings.ToLower(m[1]) + m[2]
 	}
