@@ -12,7 +12,6 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
-	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/agentmem/agentmem/shared/markdown"
@@ -873,7 +872,7 @@ func TestPlanKeepsTheCitedSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]dynamostore.PlanSource{}
+	got := map[string]agentmem.DreamSource{}
 	for _, src := range plan.Sources {
 		got[src.ID] = src
 	}

@@ -78,10 +78,10 @@ func (d *Dreamer) planOf(dreamID string, changes []change, src sourceIndex, drop
 	}
 	for _, id := range order {
 		if m, ok := src.memories[id]; ok {
-			plan.Sources = append(plan.Sources, dynamostore.PlanSource{ID: id, Kind: "memory", Type: string(m.Type), At: m.CreatedAt,
+			plan.Sources = append(plan.Sources, agentmem.DreamSource{ID: id, Kind: "memory", Type: m.Type, At: m.CreatedAt,
 				Text: truncate(oneLine(markdown.Bullet(snapshotOf(m))), planSourceBytes)})
 		} else if r, ok := src.records[id]; ok {
-			plan.Sources = append(plan.Sources, dynamostore.PlanSource{ID: id, Kind: "daily", Title: r.Title, At: r.At,
+			plan.Sources = append(plan.Sources, agentmem.DreamSource{ID: id, Kind: "daily", Title: r.Title, At: r.At,
 				Text: truncate(r.Content, planSourceBytes)})
 		}
 	}

@@ -192,7 +192,7 @@ type DreamPlan struct {
 	CreatedBy map[string]agentmem.ChangeBy
 	Ops       []PlanOp
 	Delete  []agentmem.Memory
-	Sources []PlanSource
+	Sources []agentmem.DreamSource
 }
 
 // Kinds of PlanOp.
@@ -220,15 +220,31 @@ type PlanOp struct {
 	By agentmem.ChangeBy `json:"by"`
 }
 
-// PlanSource is a source a dream cited: a memory or a daily record, its
-// text cut to a few hundred bytes.
-type PlanSource struct {
-	ID    string `json:"id"`
-	Kind  string `json:"kind"` // "memory" or "daily"
-	Title string `json:"title,omitempty"`
-	At    string `json:"at,omitempty"`
-	Type  string `json:"type,omitempty"`
-	Text  string `json:"text"`
+// Written lists what the plan writes: its new memories, the new versions
+// of those it updates, and the versions it restores.
+func (p DreamPlan) Written() []agentmem.Memory {
+	out := append([]agentmem.Memory(nil), p.Create...)
+	for _, op := range p.Ops {
+		switch {
+		case op.Kind == PlanUpdate && op.After != nil:
+			out = append(out, *op.After)
+		case op.Kind == PlanRestore:
+			out = append(out, op.Before)
+		}
+	}
+	return out
+}
+
+// Replaced lists the memories as they were before the plan changed them:
+// those it updates or retires, and those it deletes.
+func (p DreamPlan) Replaced() []agentmem.Memory {
+	out := append([]agentmem.Memory(nil), p.Delete...)
+	for _, op := range p.Ops {
+		if op.Kind == PlanUpdate || op.Kind == PlanRetire {
+			out = append(out, op.Before)
+		}
+	}
+	return out
 }
 
 // planMemory carries a memory's embedding, which its JSON form leaves out.
@@ -242,7 +258,7 @@ type planJSON struct {
 	CreatedBy map[string]agentmem.ChangeBy `json:"createdBy,omitempty"`
 	Ops     []PlanOp     `json:"ops,omitempty"`
 	Delete  []planMemory `json:"delete"`
-	Sources []PlanSource `json:"sources,omitempty"`
+	Sources []agentmem.DreamSource `json:"sources,omitempty"`
 }
 
 func encodePlan(p DreamPlan) ([]byte, error) {
