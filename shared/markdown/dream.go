@@ -43,7 +43,10 @@ func writeDream(b *strings.Builder, d agentmem.Dream) {
 	b.WriteString(".\n")
 	switch {
 	case d.Kind == agentmem.DreamKindRevert:
-		fmt.Fprintf(b, "\nRestored the core as it was before dream `%s`: %d memories put back, %d removed.\n", d.RevertOf, d.Created, d.Deleted)
+		fmt.Fprintf(b, "\nRestored the core as it was before dream `%s`: %d memories put back, %d retired.\n", d.RevertOf, d.Created, d.Deleted)
+		for _, n := range d.Notes {
+			fmt.Fprintf(b, "- %s\n", oneLine(n))
+		}
 		return
 	case d.Status == agentmem.DreamFailed:
 		fmt.Fprintf(b, "\nThe dream failed; nothing changed. %s\n", oneLine(d.Error))
