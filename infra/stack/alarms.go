@@ -3,12 +3,23 @@ package stack
 import (
 	"strconv"
 
+	"github.com/agentmem/agentmem/shared/applog"
+	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatchactions"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssnssubscriptions"
 	"github.com/aws/jsii-runtime-go"
+)
+
+// The stack's own metrics.
+const (
+	// MetricNamespace holds the metrics agentmem defines.
+	MetricNamespace = "agentmem"
+	// DreamFailuresMetric counts failed dreams.
+	DreamFailuresMetric = "DreamFailures"
 )
 
 // Alarm thresholds.
@@ -20,7 +31,8 @@ const (
 )
 
 // addAlarms defines the alarms: errors and throttles of every function,
-// messages in the dream dead-letter queue, and the API's 5xx rate. They
+// failed dreams (a metric from the dream function's logs), messages in the
+// dream dead-letter queue, and the API's 5xx rate. They
 // notify the SNS topic given by context, or a new topic with an email
 // subscription, or nobody (visible in the console).
 func (s *Stack) addAlarms() {
@@ -64,6 +76,21 @@ func (s *Stack) addAlarms() {
 		id := logicalName(string(fn), "")
 		alarm(id+"ErrorsAlarm", "agentmem "+string(fn)+": function errors (failed invocations) in 5 minutes", f.MetricErrors(sum), 1)
 		alarm(id+"ThrottlesAlarm", "agentmem "+string(fn)+": throttled invocations in 5 minutes", f.MetricThrottles(sum), 1)
+	}
+	if f, ok := s.Functions[routes.Dream]; ok {
+		// A failed dream (the model failed, its answers could not be
+		// used, the store failed) is counted from the dream function's
+		// log line applog.DreamFailed, whether Lambda saw an error or not
+		// (an API dream answers 502, a scheduled one may be retried).
+		failures := awslogs.NewMetricFilter(s.Stack, jsii.String("DreamFailuresFilter"), &awslogs.MetricFilterProps{
+			LogGroup:        f.LogGroup(),
+			FilterPattern:   awslogs.FilterPattern_StringValue(jsii.String("$.msg"), jsii.String("="), jsii.String(applog.DreamFailed)),
+			MetricNamespace: jsii.String(MetricNamespace),
+			MetricName:      jsii.String(DreamFailuresMetric),
+			MetricValue:     jsii.String("1"),
+		})
+		alarm("DreamFailuresAlarm", "agentmem Deep Dream: dreams that failed (nothing changed; the scope stays pending) in 5 minutes; the diary entries say why",
+			failures.Metric(sum), 1)
 	}
 	if s.DreamDLQ != nil {
 		alarm("DreamDLQAlarm", "agentmem Deep Dream: scopes that failed every attempt wait in the dead-letter queue",

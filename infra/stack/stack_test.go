@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/infra/stack"
+	"github.com/agentmem/agentmem/shared/applog"
 	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
@@ -389,15 +390,24 @@ func TestAlarms(t *testing.T) {
 			}
 		}
 		for metric, want := range map[string]int{
-			"AWS/Lambda/Errors":                          len(routes.Functions),
-			"AWS/Lambda/Throttles":                       len(routes.Functions),
-			"AWS/SQS/ApproximateNumberOfMessagesVisible": 1,
+			"AWS/Lambda/Errors":                                     len(routes.Functions),
+			"AWS/Lambda/Throttles":                                  len(routes.Functions),
+			"AWS/SQS/ApproximateNumberOfMessagesVisible":            1,
+			stack.MetricNamespace + "/" + stack.DreamFailuresMetric: 1,
 			"5xx rate": 1,
 		} {
 			if seen[metric] != want {
 				t.Errorf("%s: %d alarms on %s, want %d", name, seen[metric], metric, want)
 			}
 		}
+		check(t, name+" failed-dream metric", func() {
+			s.assert.HasResourceProperties(jsii.String("AWS::Logs::MetricFilter"), &map[string]any{
+				"FilterPattern": `{ $.msg = "` + applog.DreamFailed + `" }`,
+				"MetricTransformations": []any{map[string]any{
+					"MetricNamespace": stack.MetricNamespace, "MetricName": stack.DreamFailuresMetric, "MetricValue": "1",
+				}},
+			})
+		})
 		if s.cfg.AlarmEmail != "" {
 			check(t, name+" email subscription", func() {
 				s.assert.HasResourceProperties(jsii.String("AWS::SNS::Subscription"), &map[string]any{
