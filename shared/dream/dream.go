@@ -552,19 +552,6 @@ func fitRecords(records []agentmem.DailyRecord, budget int) ([]agentmem.DailyRec
 	return records[len(records)-n:], len(records) - n
 }
 
-// renderRecords shows the model the daily records, one "###" block each.
-func renderRecords(records []agentmem.DailyRecord) string {
-	var b strings.Builder
-	for i, r := range records {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		at, _ := agentmem.ParseTime(r.At)
-		fmt.Fprintf(&b, "### %s — %s\n%s\n", at.UTC().Format("2006-01-02 15:04"), oneLine(r.Title), strings.TrimSpace(r.Content))
-	}
-	return b.String()
-}
-
 // hashRecords is the hash of the window's daily content: every record's
 // id, time, title and content, in order.
 func hashRecords(records []agentmem.DailyRecord) string {

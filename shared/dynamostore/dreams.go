@@ -191,8 +191,8 @@ type DreamPlan struct {
 	// id, citations and note), for its history; the system otherwise.
 	CreatedBy map[string]agentmem.ChangeBy
 	Ops       []PlanOp
-	Delete  []agentmem.Memory
-	Sources []agentmem.DreamSource
+	Delete    []agentmem.Memory
+	Sources   []agentmem.DreamSource
 }
 
 // Kinds of PlanOp.
@@ -256,9 +256,9 @@ type planMemory struct {
 type planJSON struct {
 	Create    []planMemory                 `json:"create"`
 	CreatedBy map[string]agentmem.ChangeBy `json:"createdBy,omitempty"`
-	Ops     []PlanOp     `json:"ops,omitempty"`
-	Delete  []planMemory `json:"delete"`
-	Sources []agentmem.DreamSource `json:"sources,omitempty"`
+	Ops       []PlanOp                     `json:"ops,omitempty"`
+	Delete    []planMemory                 `json:"delete"`
+	Sources   []agentmem.DreamSource       `json:"sources,omitempty"`
 }
 
 func encodePlan(p DreamPlan) ([]byte, error) {
