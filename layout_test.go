@@ -151,6 +151,7 @@ var testRules = []rule{
 
 // TestImportsFlowOneWay checks every package's imports against the rules.
 func TestImportsFlowOneWay(t *testing.T) {
+	t.Parallel()
 	for _, p := range packages(t) {
 		check := func(rules []rule, imports []string, kind string) {
 			for _, r := range rules {
@@ -172,6 +173,7 @@ func TestImportsFlowOneWay(t *testing.T) {
 // TestRulesCatchWrongWayImports feeds the rules the wrong-way imports this
 // module once had, so that a rule that stops matching is noticed.
 func TestRulesCatchWrongWayImports(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		rules    []rule
 		from, to string
@@ -203,6 +205,7 @@ func TestRulesCatchWrongWayImports(t *testing.T) {
 // link no LLM provider, no function links the dev-only local API or a
 // test helper, and the agent-side CLI links no server code.
 func TestBinariesLinkOnlyWhatTheyUse(t *testing.T) {
+	t.Parallel()
 	providers := []string{
 		"shared/llm/providers", "shared/llm/anthropic", "shared/llm/bedrock", "shared/llm/claude",
 		"github.com/anthropics/anthropic-sdk-go", "github.com/aws/aws-sdk-go-v2/service/bedrockruntime",
@@ -224,6 +227,7 @@ func TestBinariesLinkOnlyWhatTheyUse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.ReplaceAll(tt.binary, "/", "_"), func(t *testing.T) {
+			t.Parallel()
 			var bad []string
 			for _, dep := range strings.Fields(goList(t, "-deps", "./"+tt.binary)) {
 				dep = rel(dep)

@@ -23,6 +23,7 @@ var binary string // the agentmem binary, put first on the script's PATH
 func TestMain(m *testing.M) { os.Exit(apitest.MainWithBinary(m, "../cmd/agentmem", &binary)) }
 
 func TestAgentEntrypoint(t *testing.T) {
+	t.Parallel()
 	api := apitest.New(t, nil)
 	ctx := context.Background()
 	p, _, err := api.Store.PutPersonality(ctx, agentmem.Personality{AgentName: "nori", DisplayName: "Nori",
@@ -106,5 +107,42 @@ func TestAgentEntrypoint(t *testing.T) {
 				t.Errorf("the output log was left behind: %v", leftovers)
 			}
 		})
+	}
+}
+
+// TestAgentEntrypointTemporaryWorkspace: without WORKSPACE the step works
+// in a temporary directory and removes it at the end, unless
+// KEEP_WORKSPACE is set; it says what step 6b will do without an LLM.
+func TestAgentEntrypointTemporaryWorkspace(t *testing.T) {
+	t.Parallel()
+	api := apitest.New(t, nil)
+	for _, keep := range []bool{false, true} {
+		tmp := t.TempDir()
+		cmd := exec.Command("bash", "agent-entrypoint.sh")
+		cmd.Env = []string{
+			"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH"),
+			"HOME=" + tmp, "TMPDIR=" + tmp, "GIT_CONFIG_NOSYSTEM=1",
+			"AGENTMEM_AUTH=none", "AGENTMEM_API_URL=" + api.URL,
+			"AGENT_NAME=nori", "PROJECT_ID=checkout-service", "AGENT_CMD=./fake-agent.sh",
+		}
+		if keep {
+			cmd.Env = append(cmd.Env, "KEEP_WORKSPACE=1")
+		}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("keep %v: %v\n%s", keep, err, out)
+		}
+		left, _ := filepath.Glob(filepath.Join(tmp, "agent-workspace.*"))
+		if (len(left) == 1) != keep {
+			t.Errorf("keep %v: workspaces left %v\n%s", keep, left, out)
+		}
+		if said := strings.Contains(string(out), "(temporary: removed at the end; KEEP_WORKSPACE=1 keeps it)"); said == keep {
+			t.Errorf("keep %v: says the workspace is removed: %v\n%s", keep, said, out)
+		}
+		for _, want := range []string{"answers 503 llm_unavailable", "agentmem: warning: extract failed"} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("keep %v: the output lacks %q:\n%s", keep, want, out)
+			}
+		}
 	}
 }

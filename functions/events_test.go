@@ -16,6 +16,7 @@ import (
 	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/openapi/openapitest"
 	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/aws/aws-lambda-go/events"
 )
@@ -48,6 +49,9 @@ var wantStatus = map[routes.Name]int{
 	routes.AppendDaily: 201, routes.PutSessionContext: 201, routes.GetSessionContext: 200, routes.DeleteSessionContext: 204, routes.EndSession: 200,
 	// AppendDaily gave the scope daily content; the replay has no LLM.
 	routes.CreateDream: 503, routes.ListDreams: 200,
+
+	// Issue 14.
+	routes.ListSessionContext: 200, routes.GetHealth: 200, routes.GetOpenAPI: 200,
 }
 
 func loadEvent(t *testing.T, path string) events.APIGatewayV2HTTPRequest {
@@ -66,6 +70,7 @@ func loadEvent(t *testing.T, path string) events.APIGatewayV2HTTPRequest {
 // TestEveryRouteHasAnEvent keeps events/ in step with the route table, and
 // each event in step with its route, as API Gateway with IAM auth sends it.
 func TestEveryRouteHasAnEvent(t *testing.T) {
+	t.Parallel()
 	for _, r := range routes.All {
 		path := filepath.Join("..", "events", string(r.Function), string(r.Name)+".json")
 		if _, err := os.Stat(path); err != nil {
@@ -86,8 +91,14 @@ func TestEveryRouteHasAnEvent(t *testing.T) {
 }
 
 // TestReplayEvents sends every API event in events/ through its function's
-// handler over DynamoDB Local.
+// handler over DynamoDB Local, and checks each answer against the OpenAPI
+// document.
 func TestReplayEvents(t *testing.T) {
+	t.Parallel()
+	v, err := openapitest.New()
+	if err != nil {
+		t.Fatal(err)
+	}
 	store := dynamotest.NewStore(t)
 	handlers, err := functions.Handlers(lambdamain.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), LLM: llm.Disabled{}, Getenv: func(string) string { return "" }})
 	if err != nil {
@@ -120,6 +131,9 @@ func TestReplayEvents(t *testing.T) {
 				t.Errorf("got %d %s, want %d", resp.StatusCode, resp.Body, want)
 			case !listed && resp.StatusCode >= 500:
 				t.Errorf("got %d %s, want < 500", resp.StatusCode, resp.Body)
+			}
+			if err := v.Response(r.Method, ev.RawPath, resp.StatusCode, resp.Headers["Content-Type"], []byte(resp.Body)); err != nil {
+				t.Errorf("the answer does not match the OpenAPI document: %v", err)
 			}
 		})
 	}

@@ -20,6 +20,7 @@ import (
 // function's route. The generated per-function interfaces of httpapi make
 // a missing handler method a compile error; this pins the wiring.
 func TestEachFunctionServesExactlyItsRoutes(t *testing.T) {
+	t.Parallel()
 	if len(functions.API) != len(routes.Functions) {
 		t.Errorf("functions.API has %d functions, the route table %d", len(functions.API), len(routes.Functions))
 	}
@@ -30,6 +31,7 @@ func TestEachFunctionServesExactlyItsRoutes(t *testing.T) {
 	}
 	for _, fn := range routes.Functions {
 		t.Run(string(fn), func(t *testing.T) {
+			t.Parallel()
 			h := handlers[fn]
 			if h == nil {
 				t.Fatalf("function %s has no handler in functions.API", fn)

@@ -26,6 +26,7 @@ func deps(t *testing.T, pkg string) map[string]bool {
 // OpenAI-compatible client conventions); the memories function links the
 // embeddings providers but no LLM provider.
 func TestBinariesLinkOnlyWhatTheyUse(t *testing.T) {
+	t.Parallel()
 	const mod = "github.com/agentmem/agentmem/"
 	llmProviders := []string{mod + "shared/llm/providers", mod + "shared/llm/openai", mod + "shared/llm/bedrock", mod + "shared/llm/anthropic", mod + "shared/llm/claude",
 		"github.com/aws/aws-sdk-go-v2/service/bedrockruntime", "github.com/anthropics/anthropic-sdk-go"}

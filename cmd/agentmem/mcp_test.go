@@ -19,6 +19,7 @@ import (
 // Code's .mcp.json: command agentmem, args mcp, the configuration in the
 // environment) and uses the memory tools over its standard input and output.
 func TestMCPOverStdio(t *testing.T) {
+	t.Parallel()
 	api := apitest.New(t, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

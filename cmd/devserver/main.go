@@ -1,7 +1,10 @@
-// Command devserver is `make dev`: it starts DynamoDB Local (data kept in
-// .data/ so a restart keeps memories), creates the tables, and serves the
-// whole agentmem API on http://127.0.0.1:3000 by passing each request
-// through the same Lambda handlers API Gateway would invoke.
+// Command devserver is `make dev`: it takes the port (a busy one is an
+// error before anything starts), locks the data directory (a second dev
+// server on the same data, or make dev-reset, is refused), starts DynamoDB
+// Local (data kept in .data/ so a restart keeps memories), creates the
+// tables, and serves the whole agentmem API on http://127.0.0.1:3000 by
+// passing each request through the same Lambda handlers API Gateway would
+// invoke. It says it is ready once GET /api/health answers 200.
 //
 // Usage:
 //
@@ -23,6 +26,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -74,14 +78,31 @@ func run() error {
 		return os.Getenv(k)
 	})
 
+	// The port first: a busy one fails here, before DynamoDB Local starts.
+	ln, err := net.Listen("tcp", net.JoinHostPort(*addr, strconv.Itoa(*port)))
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("port %d on %s is in use (another make dev?): stop what holds it, or pick another port: PORT=%d make dev", *port, *addr, *port+1)
+		}
+		return fmt.Errorf("listen: %w (set PORT to use another port)", err)
+	}
+	defer ln.Close()
+
 	cfg := dynamostore.ConfigFromEnv(os.Getenv)
 	var db *supervisor
 	if cfg.Endpoint == "" {
 		opts := dynamolocal.Options{}
+		where := "in memory"
 		if !*inMemory {
+			lock, err := lockData(*data)
+			if err != nil {
+				return err
+			}
+			defer lock.release()
 			opts.DBPath = filepath.Join(*data, "dynamodb")
+			where = "data in " + opts.DBPath
 		}
-		var err error
+		fmt.Printf("devserver: starting DynamoDB Local (%s; a few seconds)...\n", where)
 		if db, err = supervise(ctx, opts, log); err != nil {
 			return err
 		}
@@ -92,21 +113,18 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	fmt.Println("devserver: creating the tables if they are missing...")
 	if err := deps.Store.EnsureTables(ctx); err != nil {
 		return fmt.Errorf("create tables: %w", err)
 	}
 	if db != nil {
-		db.afterStart = deps.Store.EnsureTables
+		db.prepareWith(deps.Store.EnsureTables)
 	}
 	handlers, err := functions.Handlers(deps)
 	if err != nil {
 		return err
 	}
 
-	ln, err := net.Listen("tcp", net.JoinHostPort(*addr, strconv.Itoa(*port)))
-	if err != nil {
-		return fmt.Errorf("listen: %w (set PORT to use another port)", err)
-	}
 	var api http.Handler = localapi.New(handlers, log)
 	if db != nil {
 		api = db.guard(api)
@@ -114,11 +132,16 @@ func run() error {
 	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	base := "http://" + ln.Addr().String()
+	if err := waitHealthy(ctx, base); err != nil {
+		return err
+	}
 	where := "in memory"
 	if !*inMemory && settings.DynamoDBEndpoint.Get(os.Getenv) == "" {
 		where = "data in " + *data
 	}
-	fmt.Printf("agentmem API ready at http://%s (DynamoDB Local at %s, %s; Ctrl-C stops)\n", ln.Addr(), cfg.Endpoint, where)
+	fmt.Printf("agentmem API ready at %s (GET /api/health answered 200; DynamoDB Local at %s, %s; the API's description: %s/api/openapi.json; Ctrl-C stops)\n",
+		base, cfg.Endpoint, where, base)
 
 	select {
 	case err := <-errc:
@@ -131,4 +154,32 @@ func run() error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(shutdown)
+}
+
+// waitHealthy asks the server's own health route until it answers: ready
+// on 200, an error with the route's account otherwise.
+func waitHealthy(ctx context.Context, base string) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	client := &http.Client{Timeout: 5 * time.Second}
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/api/health", nil)
+		if err != nil {
+			return err
+		}
+		resp, err := client.Do(req)
+		if err == nil {
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+			return fmt.Errorf("GET /api/health answered %d: %s", resp.StatusCode, body)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("GET /api/health: %w", err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }

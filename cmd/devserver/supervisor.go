@@ -70,8 +70,11 @@ func (s *supervisor) watch(ctx context.Context) {
 		wait := 200 * time.Millisecond
 		for {
 			next, err := dynamolocal.Start(ctx, s.opts)
-			if err == nil && s.afterStart != nil {
-				if err = s.afterStart(ctx); err != nil {
+			s.mu.Lock()
+			prepare := s.afterStart
+			s.mu.Unlock()
+			if err == nil && prepare != nil {
+				if err = prepare(ctx); err != nil {
 					_ = next.Stop()
 				}
 			}
@@ -95,6 +98,14 @@ func (s *supervisor) watch(ctx context.Context) {
 			wait = min(2*wait, restartWait)
 		}
 	}
+}
+
+// prepareWith has f run on every DynamoDB Local started again, before
+// requests reach it (the tables).
+func (s *supervisor) prepareWith(f func(context.Context) error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.afterStart = f
 }
 
 // stop ends DynamoDB Local for good.

@@ -1,13 +1,16 @@
 // Package apitest serves the real agentmem API for tests: every function's
 // handler (functions.Handlers, as make dev serves them) behind an
 // httptest server, over fresh DynamoDB Local tables (shared/dynamotest),
-// with no LLM configured. Tests of API clients (apiclient, the MCP
+// with no LLM configured, every answer checked against the OpenAPI
+// document (openapitest). Tests of API clients (apiclient, the MCP
 // server, the CLI, the entrypoint example) run against it instead of a
 // fake. It lives beside package functions, whose handlers it serves: the
 // shared packages' own code never imports it, only their tests.
 package apitest
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,6 +28,7 @@ import (
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/openapi/openapitest"
 )
 
 // Server is the API on a local URL.
@@ -70,12 +74,49 @@ func Start(t testing.TB, opt Options) *Server {
 		t.Fatalf("build the function handlers: %v", err)
 	}
 	var h http.Handler = localapi.New(handlers, quiet)
+	h = checkAnswers(t, h)
 	if opt.Wrap != nil {
 		h = opt.Wrap(h)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &Server{URL: srv.URL, Store: store}
+}
+
+// checkAnswers holds every answer of the API to the OpenAPI document
+// (openapitest): a status, content type or body the document does not
+// describe fails the test, with what to change. Answers to a method and
+// path that name no route (404 no_route, 405) have no operation to check.
+func checkAnswers(t testing.TB, next http.Handler) http.Handler {
+	v, err := openapitest.New()
+	if err != nil {
+		t.Fatalf("the OpenAPI document: %v", err)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		err := v.Response(r.Method, r.URL.EscapedPath(), rec.status, rec.Header().Get("Content-Type"), rec.body.Bytes())
+		if err != nil && !errors.Is(err, openapitest.ErrNoOperation) {
+			t.Errorf("the answer does not match the OpenAPI document (shared/routes/contracts.go, the agentmem types): %v", err)
+		}
+	})
+}
+
+// recorder passes an answer on and keeps a copy of its status and body.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) WriteHeader(status int) {
+	r.status = status
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	r.body.Write(b)
+	return r.ResponseWriter.Write(b)
 }
 
 // build compiles the main package at pkg (a path go build understands,

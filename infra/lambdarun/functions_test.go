@@ -54,24 +54,29 @@ func functionDirs(t testing.TB) []string {
 var (
 	buildOnce sync.Once
 	buildDir  string
+	buildErr  error
 )
 
-// bootstrap builds (once per test binary) and returns the host-arch
-// bootstrap binary of fn.
+// bootstrap returns the host-arch bootstrap binary of fn. The first call
+// builds every function's, in one go build (which links them in
+// parallel), into a temporary folder kept for the test binary's life.
 func bootstrap(t testing.TB, fn string) string {
 	t.Helper()
+	fns := functionDirs(t)
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "agentmem-bootstrap-")
-		if err != nil {
-			t.Fatal(err)
+		if buildDir, buildErr = os.MkdirTemp("", "agentmem-bootstrap-"); buildErr != nil {
+			return
 		}
-		buildDir = dir
+		var pkgs []string
+		for _, f := range fns {
+			pkgs = append(pkgs, "./"+filepath.Join(root, "functions", f))
+		}
+		buildErr = goBuild(buildDir+string(filepath.Separator), pkgs...)
 	})
-	bin := filepath.Join(buildDir, fn, "bootstrap")
-	if _, err := os.Stat(bin); err != nil {
-		build(t, "./"+filepath.Join(root, "functions", fn), bin)
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	return bin
+	return filepath.Join(buildDir, fn)
 }
 
 // sampleEvent is one file of events/<fn>/.
@@ -130,10 +135,13 @@ func sampleEvents(t testing.TB, fn string) []sampleEvent {
 // failures. The LLM is an OpenAI-compatible stand-in and SQS a JSON-protocol
 // stand-in, both on loopback.
 func TestFunctionsAnswerEvents(t *testing.T) {
+	t.Parallel()
 	llmURL := fakeLLM(t)
 	sqsURL, sent := fakeSQS(t)
+	t.Cleanup(func() { t.Logf("messages sent to the SQS stand-in: %d", sent()) })
 	for _, fn := range functionDirs(t) {
 		t.Run(fn, func(t *testing.T) {
+			t.Parallel()
 			bin := bootstrap(t, fn)
 			binStore, refStore := dynamotest.NewStore(t), dynamotest.NewStore(t)
 			settings := map[string]string{
@@ -213,7 +221,6 @@ func TestFunctionsAnswerEvents(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("messages sent to the SQS stand-in: %d", sent())
 }
 
 // checkNonAPI feeds a schedule or SQS event: it must succeed, and an SQS

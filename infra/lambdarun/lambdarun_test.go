@@ -3,6 +3,7 @@ package lambdarun_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,17 +22,28 @@ func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
 // flags of `make build`.
 func build(t testing.TB, pkg, out string) {
 	t.Helper()
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
+	if err := goBuild(out, pkg); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// goBuild runs go build with the flags of `make build` (CGO_ENABLED=0):
+// out is the binary, or with several packages a folder ending in a
+// separator, which gets one binary per package, named after its folder.
+func goBuild(out string, pkgs ...string) error {
+	cmd := exec.Command("go", append([]string{"build", "-trimpath", "-ldflags=-s -w", "-o", out}, pkgs...)...)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+		return fmt.Errorf("go build %s: %v\n%s", strings.Join(pkgs, " "), err, msg)
 	}
+	return nil
 }
 
 // TestRuntimeAPI checks the stand-in itself against a tiny aws-lambda-go
 // function: responses, function errors, request ids, and a process that
 // dies before asking for an event.
 func TestRuntimeAPI(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "bootstrap")
 	build(t, "./testdata/echo", bin)
 	rt, err := lambdarun.Start(lambdarun.Options{Binary: bin, FunctionName: "echo"})

@@ -59,6 +59,7 @@ func (s *Stack) addAPI() error {
 		Retention:     awslogs.RetentionDays(retentionDays[s.Config.LogRetentionDays]),
 		RemovalPolicy: s.removalPolicy(),
 	})
+	s.AccessLogs = logs
 	format, err := json.Marshal(accessLogFormat)
 	if err != nil {
 		return fmt.Errorf("access log format: %w", err)

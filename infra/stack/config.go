@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentmem/agentmem/shared/agentaccess"
 	"github.com/agentmem/agentmem/shared/embeddings"
 	"github.com/agentmem/agentmem/shared/embeddings/bedrock"
 	"github.com/agentmem/agentmem/shared/llm"
@@ -15,25 +16,29 @@ import (
 // Context keys (`cdk synth -c key=value`, or "context" in cdk.json). Every
 // one is optional; docs/DEPLOY.md describes them.
 const (
-	CtxStage               = "stage"               // suffix of the stack and resource names, e.g. "dev"
-	CtxAssetDir            = "assetDir"            // folder holding <function>/bootstrap (default .build)
-	CtxThrowaway           = "throwaway"           // true: tables and logs are destroyed with the stack
-	CtxTableKMSKeyARN      = "tableKmsKeyArn"      // customer managed KMS key for the tables
-	CtxLogRetentionDays    = "logRetentionDays"    // function and access log retention (default 30)
-	CtxThrottleRate        = "throttleRate"        // API steady-state requests per second (default 50)
-	CtxThrottleBurst       = "throttleBurst"       // API burst (default 100)
-	CtxCORSOrigins         = "corsOrigins"         // comma-separated allowed origins; CORS is off when empty
-	CtxDreamSchedule       = "dreamSchedule"       // EventBridge Scheduler expression (default nightly)
-	CtxDreamTimeZone       = "dreamTimeZone"       // IANA time zone of the schedule (default UTC)
-	CtxDreamMaxConcurrency = "dreamMaxConcurrency" // concurrent dream workers (default 5, 2..1000)
-	CtxLLM                 = "llm"                 // AGENTMEM_LLM of extraction and dream (default bedrock)
-	CtxLLMModel            = "llmModel"            // AGENTMEM_LLM_MODEL (default DefaultLLMModel)
-	CtxLLMEndpoint         = "llmEndpoint"         // AGENTMEM_LLM_ENDPOINT (anthropic, openai)
-	CtxEmbeddings          = "embeddings"          // AGENTMEM_EMBEDDINGS of memories: bedrock or none (default bedrock)
-	CtxEmbeddingsModel     = "embeddingsModel"     // AGENTMEM_EMBEDDINGS_MODEL (default DefaultEmbeddingsModel)
-	CtxAgentTaskRoleARN    = "agentTaskRoleArn"    // the ECS task role to grant; a role is created when empty
-	CtxAlarmEmail          = "alarmEmail"          // subscribe this address to a new alarm topic
-	CtxAlarmTopicARN       = "alarmTopicArn"       // send alarms to this existing SNS topic
+	CtxStage                 = "stage"                 // suffix of the stack and resource names, e.g. "dev"
+	CtxAssetDir              = "assetDir"              // folder holding <function>/bootstrap (default .build)
+	CtxThrowaway             = "throwaway"             // true: tables and logs are destroyed with the stack
+	CtxTableKMSKeyARN        = "tableKmsKeyArn"        // customer managed KMS key for the tables
+	CtxLogRetentionDays      = "logRetentionDays"      // function and access log retention (default 30)
+	CtxThrottleRate          = "throttleRate"          // API steady-state requests per second (default 50)
+	CtxThrottleBurst         = "throttleBurst"         // API burst (default 100)
+	CtxCORSOrigins           = "corsOrigins"           // comma-separated allowed origins; CORS is off when empty
+	CtxDreamSchedule         = "dreamSchedule"         // EventBridge Scheduler expression (default nightly)
+	CtxDreamTimeZone         = "dreamTimeZone"         // IANA time zone of the schedule (default UTC)
+	CtxDreamMaxConcurrency   = "dreamMaxConcurrency"   // concurrent dream workers (default 5, 2..1000)
+	CtxLLM                   = "llm"                   // AGENTMEM_LLM of extraction and dream (default bedrock)
+	CtxLLMModel              = "llmModel"              // AGENTMEM_LLM_MODEL (default DefaultLLMModel)
+	CtxLLMEndpoint           = "llmEndpoint"           // AGENTMEM_LLM_ENDPOINT (anthropic, openai)
+	CtxEmbeddings            = "embeddings"            // AGENTMEM_EMBEDDINGS of memories: bedrock or none (default bedrock)
+	CtxEmbeddingsModel       = "embeddingsModel"       // AGENTMEM_EMBEDDINGS_MODEL (default DefaultEmbeddingsModel)
+	CtxAgentTaskRoleARN      = "agentTaskRoleArn"      // the ECS task role to grant; a role is created when empty
+	CtxAgentRoles            = "agentRoles"            // per-agent task roles: JSON object (or name=arn,...) agent -> role ARN
+	CtxAlarmEmail            = "alarmEmail"            // subscribe this address to a new alarm topic
+	CtxAlarmTopicARN         = "alarmTopicArn"         // send alarms to this existing SNS topic
+	CtxExtractionConcurrency = "extractionConcurrency" // reserved concurrency of the extraction function (default 10)
+	CtxDailyRetentionDays    = "dailyRetentionDays"    // AGENTMEM_DAILY_RETENTION_DAYS (default 90; 0 keeps forever)
+	CtxDreamRetentionDays    = "dreamRetentionDays"    // AGENTMEM_DREAM_RETENTION_DAYS (default 365; 0 keeps forever)
 )
 
 // Defaults.
@@ -47,6 +52,11 @@ const (
 	DefaultDreamSchedule       = "cron(0 3 * * ? *)"
 	DefaultDreamTimeZone       = "UTC"
 	DefaultDreamMaxConcurrency = 5
+	// DefaultExtractionConcurrency caps the extraction function's
+	// concurrent runs (reserved concurrency): each calls the model, whose
+	// rate limit it must respect, and a burst of pipelines must not take
+	// the account's concurrency from the API.
+	DefaultExtractionConcurrency = 10
 	// DefaultLLMModel is a Bedrock cross-region inference profile every
 	// commercial region offers (Claude Haiku 4.5): fast and cheap enough
 	// for extraction and nightly dreams.
@@ -89,8 +99,16 @@ type Config struct {
 	EmbeddingsModel string
 
 	AgentTaskRoleARN string
-	AlarmEmail       string
-	AlarmTopicARN    string
+	// AgentRoles maps agents to their own task roles (per-agent mode);
+	// nil when every agent shares AgentTaskRoleARN's grant.
+	AgentRoles    *agentaccess.Map
+	AlarmEmail    string
+	AlarmTopicARN string
+
+	ExtractionConcurrency int
+	// DailyRetentionDays and DreamRetentionDays are the retention
+	// settings of the functions; -1 leaves the code's default.
+	DailyRetentionDays, DreamRetentionDays int
 }
 
 // retentionDays are the log retention periods CloudWatch Logs accepts.
@@ -128,8 +146,13 @@ func ConfigFromContext(get func(key string) any) (Config, error) {
 		Embeddings:          r.str(CtxEmbeddings, EmbeddingsBedrock),
 		EmbeddingsModel:     r.str(CtxEmbeddingsModel, ""),
 		AgentTaskRoleARN:    r.str(CtxAgentTaskRoleARN, ""),
+		AgentRoles:          r.agentRoles(CtxAgentRoles),
 		AlarmEmail:          r.str(CtxAlarmEmail, ""),
 		AlarmTopicARN:       r.str(CtxAlarmTopicARN, ""),
+
+		ExtractionConcurrency: r.integer(CtxExtractionConcurrency, DefaultExtractionConcurrency),
+		DailyRetentionDays:    r.integer(CtxDailyRetentionDays, -1),
+		DreamRetentionDays:    r.integer(CtxDreamRetentionDays, -1),
 	}
 	if cfg.Stage != "" {
 		cfg.StackName += "-" + cfg.Stage
@@ -194,6 +217,20 @@ func (c Config) Validate() error {
 	}
 	if c.AgentTaskRoleARN != "" && !strings.Contains(c.AgentTaskRoleARN, ":role/") {
 		bad(CtxAgentTaskRoleARN, "%q is not an IAM role ARN", c.AgentTaskRoleARN)
+	}
+	for agent, arn := range c.AgentRoles.Roles() {
+		if c.AgentTaskRoleARN != "" && arn == c.AgentTaskRoleARN {
+			bad(CtxAgentRoles, "agent %s has the shared task role %s, which may call every agent's routes; give each agent a role of its own", agent, arn)
+		}
+	}
+	if c.ExtractionConcurrency < 1 || c.ExtractionConcurrency > 1000 {
+		bad(CtxExtractionConcurrency, "%d: want 1 to 1000", c.ExtractionConcurrency)
+	}
+	if d := c.DailyRetentionDays; d != -1 && d != 0 && (d < 31 || d > 36500) {
+		bad(CtxDailyRetentionDays, "%d: want 31 to 36500 days (a dream reads up to 30 days back), or 0 to keep forever", d)
+	}
+	if d := c.DreamRetentionDays; d != -1 && (d < 0 || d > 36500) {
+		bad(CtxDreamRetentionDays, "%d: want 1 to 36500 days, or 0 to keep forever", d)
 	}
 	if c.AlarmEmail != "" && c.AlarmTopicARN != "" {
 		bad(CtxAlarmEmail, "give alarmEmail or alarmTopicArn, not both")
@@ -311,6 +348,55 @@ func (r *ctxReader) number(key string, def float64) float64 {
 		return def
 	}
 	return f
+}
+
+// agentRoles reads the per-agent role mapping: a JSON object (as a string
+// with -c, or an object in cdk.json), or "name=arn,name=arn".
+func (r *ctxReader) agentRoles(key string) *agentaccess.Map {
+	v := r.get(key)
+	if v == nil {
+		return nil
+	}
+	roles := map[string]string{}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, arn := range x {
+			s, ok := arn.(string)
+			if !ok {
+				r.errs = append(r.errs, fmt.Sprintf("%s: the role of %s is not a string", key, k))
+				return nil
+			}
+			roles[k] = s
+		}
+	case string:
+		x = strings.TrimSpace(x)
+		if x == "" {
+			return nil
+		}
+		if strings.HasPrefix(x, "{") {
+			m, err := agentaccess.Parse(x)
+			if err != nil {
+				r.errs = append(r.errs, fmt.Sprintf("%s: %v", key, err))
+			}
+			return m
+		}
+		for _, pair := range strings.Split(x, ",") {
+			name, arn, ok := strings.Cut(strings.TrimSpace(pair), "=")
+			if !ok {
+				r.errs = append(r.errs, fmt.Sprintf("%s: %q: want name=arn", key, pair))
+				return nil
+			}
+			roles[strings.TrimSpace(name)] = strings.TrimSpace(arn)
+		}
+	default:
+		r.errs = append(r.errs, fmt.Sprintf("%s: unsupported value %v (%T)", key, v, v))
+		return nil
+	}
+	m, err := agentaccess.New(roles)
+	if err != nil {
+		r.errs = append(r.errs, fmt.Sprintf("%s: %v", key, err))
+	}
+	return m
 }
 
 func (r *ctxReader) list(key string) []string {

@@ -32,9 +32,10 @@ var DispatchInput = map[string]any{"action": "dispatch"}
 
 // addDream wires the dream function's two other triggers: the nightly
 // EventBridge Scheduler schedule invoking the dispatcher, and the SQS queue
-// (with its dead-letter queue) feeding the worker under a concurrency cap.
+// (with its dead-letter queue) feeding the worker under a concurrency cap;
+// the memories function sends its unfinished bulk deletes to that queue.
 func (s *Stack) addDream(fn awslambda.Function) {
-	timeout := functionSpecs[routes.Dream].timeout
+	timeout := timeoutSeconds(routes.Dream)
 	s.DreamDLQ = awssqs.NewQueue(s.Stack, jsii.String("DreamDLQ"), &awssqs.QueueProps{
 		Encryption:      awssqs.QueueEncryption_SQS_MANAGED,
 		EnforceSSL:      jsii.Bool(true),
@@ -51,6 +52,12 @@ func (s *Stack) addDream(fn awslambda.Function) {
 	})
 	fn.AddEnvironment(jsii.String(settings.DreamQueueURL.Name), s.DreamQueue.QueueUrl(), nil)
 	s.DreamQueue.GrantSendMessages(fn)
+	// The memories function hands the bulk deletes it cannot finish to
+	// the same queue; the dream worker runs them on.
+	if mem, ok := s.Functions[routes.Memories]; ok {
+		mem.AddEnvironment(jsii.String(settings.JobsQueueURL.Name), s.DreamQueue.QueueUrl(), nil)
+		s.DreamQueue.GrantSendMessages(mem)
+	}
 	fn.AddEventSource(awslambdaeventsources.NewSqsEventSource(s.DreamQueue, &awslambdaeventsources.SqsEventSourceProps{
 		BatchSize:               jsii.Number(DreamBatchSize),
 		ReportBatchItemFailures: jsii.Bool(true),

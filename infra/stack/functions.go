@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
+	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/agentmem/agentmem/shared/settings"
@@ -18,44 +21,82 @@ import (
 )
 
 // functionSpec sizes one function and says what it may touch. Routes come
-// from shared/routes; which settings a function reads (and so whether it
-// calls a model or embeds) from shared/settings; what each function does
-// with the tables is declared here, once, and nowhere else.
+// from shared/routes, timeouts from routes.Timeouts; which settings a
+// function reads (and so whether it calls a model or embeds) from
+// shared/settings; what each function does with the tables is declared
+// here, once, and nowhere else: exactly the DynamoDB actions its code
+// calls (a transaction needs the action of each of its items), on the
+// tables and the indexes it queries.
 type functionSpec struct {
 	description string
-	timeout     int // seconds
 	memoryMB    int
-	memories    tableAccess // 0: no access
-	personas    tableAccess
-	journal     tableAccess
+	memories    tableGrant // zero: no access
+	personas    tableGrant
+	journal     tableGrant
 	llmTimeout  string // AGENTMEM_LLM_TIMEOUT of a function that reads the LLM settings
 	env         map[*settings.Setting]string
 }
+
+// tableGrant is what a function may do on one table.
+type tableGrant struct {
+	actions []string
+	// indexes are the indexes it queries (dynamodb:Query only).
+	indexes []string
+	// leadingKeys, when set, confines it to the items whose partition key
+	// starts with one of these prefixes (dynamodb:LeadingKeys).
+	leadingKeys []string
+}
+
+// The DynamoDB actions the code calls.
+const (
+	getItem    = "dynamodb:GetItem"
+	query      = "dynamodb:Query"
+	putItem    = "dynamodb:PutItem"
+	updateItem = "dynamodb:UpdateItem"
+	deleteItem = "dynamodb:DeleteItem"
+	batchWrite = "dynamodb:BatchWriteItem"
+)
 
 // functionSpecs: API functions stay under API Gateway's 30 s integration
 // limit; the dream function is also the SQS worker, so its timeout is the
 // longest dream it may run (the queue's visibility timeout is six times it).
 var functionSpecs = map[routes.Function]functionSpec{
 	routes.Memories: {
-		description: "agentmem memories: CRUD, MEMORY.md, bootstrap, daily log, session context, search, stats",
-		timeout:     15, memoryMB: 512,
-		memories: readWrite, personas: readOnly, journal: readWrite,
+		description: "agentmem memories: CRUD, MEMORY.md, bootstrap, daily log, session context, search, stats, bulk deletes",
+		memoryMB:    512,
+		// Reads, creates (transactions), deletes and their jobs, touches
+		// (lastAccessedAt); the id-index finds a memory by id.
+		memories: tableGrant{actions: []string{getItem, query, putItem, updateItem, deleteItem}, indexes: []string{dynamostore.IDIndex}},
+		// The bootstrap route reads the personality.
+		personas: tableGrant{actions: []string{getItem}},
+		// Counters, idempotency records, jobs, the cursor key, daily log,
+		// session context (ending a session is a batch delete).
+		journal: tableGrant{actions: []string{getItem, query, putItem, updateItem, deleteItem, batchWrite}},
 	},
 	routes.Personalities: {
 		description: "agentmem personalities: CRUD",
-		timeout:     10, memoryMB: 256,
-		personas: readWrite,
+		memoryMB:    256,
+		personas:    tableGrant{actions: []string{getItem, putItem, deleteItem}, indexes: []string{dynamostore.NameIndex}},
+		// Idempotency records of its puts and the cursor key, nothing else.
+		journal: tableGrant{actions: []string{getItem, putItem}, leadingKeys: []string{"idem#*", "config#*"}},
 	},
 	routes.Extraction: {
 		description: "agentmem extraction: learnings from an agent run's output",
-		timeout:     29, memoryMB: 512,
-		memories: readWrite, journal: readWrite,
+		memoryMB:    512,
+		// Duplicate checks, creates, pattern raises, undoing a failed run.
+		memories: tableGrant{actions: []string{getItem, query, putItem, updateItem, deleteItem}, indexes: []string{dynamostore.IDIndex}},
+		// Run claims, counters, the run summary's daily record.
+		journal:    tableGrant{actions: []string{getItem, query, putItem, updateItem, deleteItem}},
 		llmTimeout: "25s",
 	},
 	routes.Dream: {
-		description: "agentmem Deep Dream: API, nightly dispatcher (EventBridge Scheduler) and SQS worker",
-		timeout:     300, memoryMB: 1024,
-		memories: readWrite, journal: readWrite,
+		description: "agentmem Deep Dream: API, nightly dispatcher (EventBridge Scheduler) and SQS worker, bulk delete jobs",
+		memoryMB:    1024,
+		// Plans restored and deleted, jobs, recounts.
+		memories: tableGrant{actions: []string{getItem, query, putItem, deleteItem}, indexes: []string{dynamostore.IDIndex}},
+		// State, leases, diary, plan chunks (a batch write), counters,
+		// jobs; the dispatcher reads the pending-index.
+		journal:    tableGrant{actions: []string{getItem, query, putItem, updateItem, batchWrite}, indexes: []string{dynamostore.PendingIndex}},
 		llmTimeout: "240s",
 		// A dream's lease on its scope must outlast the function that
 		// holds it, so a killed worker's scope frees itself only after
@@ -63,6 +104,9 @@ var functionSpecs = map[routes.Function]functionSpec{
 		env: map[*settings.Setting]string{settings.DreamLease: "330s"},
 	},
 }
+
+// timeoutSeconds is a function's Lambda timeout (routes.Timeouts).
+func timeoutSeconds(fn routes.Function) int { return int(routes.Timeouts[fn] / time.Second) }
 
 // addFunctions defines one function per routes.Function: provided.al2023 on
 // arm64 from <AssetDir>/<fn>/bootstrap, its own role with only the
@@ -96,13 +140,13 @@ func (s *Stack) addFunctions() error {
 		if err != nil {
 			return err
 		}
-		f := awslambda.NewFunction(s.Stack, jsii.String(id+"Function"), &awslambda.FunctionProps{
+		props := &awslambda.FunctionProps{
 			Description:           jsii.String(spec.description),
 			Runtime:               awslambda.Runtime_PROVIDED_AL2023(),
 			Architecture:          awslambda.Architecture_ARM_64(),
 			Handler:               jsii.String("bootstrap"),
 			Code:                  awslambda.Code_FromAsset(jsii.String(filepath.Join(s.Config.AssetDir, string(fn))), nil),
-			Timeout:               awscdk.Duration_Seconds(jsii.Number(float64(spec.timeout))),
+			Timeout:               awscdk.Duration_Seconds(jsii.Number(float64(timeoutSeconds(fn)))),
 			MemorySize:            jsii.Number(float64(spec.memoryMB)),
 			Role:                  role,
 			LogGroup:              logGroup,
@@ -110,21 +154,46 @@ func (s *Stack) addFunctions() error {
 			ApplicationLogLevelV2: awslambda.ApplicationLogLevel_INFO,
 			SystemLogLevelV2:      awslambda.SystemLogLevel_WARN,
 			Environment:           env,
-		})
+		}
+		if fn == routes.Extraction {
+			// Each run calls the model: cap them, within the model's
+			// rate limit and the account's concurrency.
+			props.ReservedConcurrentExecutions = jsii.Number(float64(s.Config.ExtractionConcurrency))
+		}
+		f := awslambda.NewFunction(s.Stack, jsii.String(id+"Function"), props)
+		// The function depends on its role through GetAtt already; an
+		// explicit DependsOn on it too is what cfn-lint warns about
+		// (W3005). Keep only the one on the role's policy, which nothing
+		// else orders.
+		if pol := role.Node().TryFindChild(jsii.String("DefaultPolicy")); pol != nil {
+			cfn := f.Node().DefaultChild().(awscdk.CfnResource)
+			cfn.AddOverride(jsii.String("DependsOn"), []string{*s.Stack.GetLogicalId(pol.Node().DefaultChild().(awscdk.CfnElement))})
+		}
 		s.Functions[fn] = f
+		s.LogGroups[fn] = logGroup
 	}
 	return nil
 }
 
 // functionEnv is a function's environment, from the settings it reads
-// (shared/settings): the table names for dynamostore.ConfigFromEnv, the log
-// level, the LLM settings for llm.ConfigFromEnv and the embeddings
-// settings where it reads them, and its spec's own. A setting the function
-// does not read, or a secret, is refused: secrets are never written into
-// a template.
+// (shared/settings): every one of them is declared, empty unless the stack
+// has a value for it, so that `sam local invoke --env-vars` (which only
+// sets variables the template declares) can set any of them, and never
+// one the function does not read. Values: the table names for
+// dynamostore.ConfigFromEnv, the log level, the LLM settings for
+// llm.ConfigFromEnv and the embeddings settings where it reads them, the
+// agent role mapping, the retention days, and its spec's own. Names
+// Lambda reserves are left out; a value for a setting the function does
+// not read, or for a secret, is refused: secrets are never written into a
+// template.
 func (s *Stack) functionEnv(fn routes.Function, spec functionSpec) (*map[string]*string, error) {
 	reader := settings.Binary(fn)
 	env := map[string]string{}
+	for _, st := range settings.For(reader) {
+		if !st.Reserved {
+			env[st.Name] = ""
+		}
+	}
 	var errs []string
 	set := func(st *settings.Setting, v string) {
 		switch {
@@ -133,6 +202,8 @@ func (s *Stack) functionEnv(fn routes.Function, spec functionSpec) (*map[string]
 			errs = append(errs, fmt.Sprintf("%s does not read %s (shared/settings)", fn, st))
 		case st.Secret:
 			errs = append(errs, fmt.Sprintf("%s is a secret and is never written into a template", st))
+		case st.Reserved:
+			errs = append(errs, fmt.Sprintf("%s is set by Lambda", st))
 		default:
 			env[st.Name] = v
 		}
@@ -152,6 +223,15 @@ func (s *Stack) functionEnv(fn routes.Function, spec functionSpec) (*map[string]
 		if s.Config.Embeddings == EmbeddingsBedrock {
 			set(settings.EmbeddingsModel, s.Config.EmbeddingsModel)
 		}
+	}
+	if s.Config.AgentRoles != nil {
+		set(settings.AgentRoles, s.Config.AgentRoles.String())
+	}
+	if d := s.Config.DailyRetentionDays; d >= 0 {
+		set(settings.DailyRetentionDays, strconv.Itoa(d))
+	}
+	if d := s.Config.DreamRetentionDays; d >= 0 {
+		set(settings.DreamRetentionDays, strconv.Itoa(d))
 	}
 	for st, v := range spec.env {
 		set(st, v)
@@ -175,19 +255,19 @@ func (s *Stack) functionEnv(fn routes.Function, spec functionSpec) (*map[string]
 // its reason: the foundation models behind inference profiles.
 func (s *Stack) functionStatements(fn routes.Function, spec functionSpec) (out []awsiam.PolicyStatement, wildcards []string) {
 	for _, t := range []struct {
-		access tableAccess
-		name   string
+		grant tableGrant
+		name  string
 	}{
 		{spec.memories, s.Schema.Memories.Name},
 		{spec.personas, s.Schema.Personalities.Name},
 		{spec.journal, s.Schema.Journal.Name},
 	} {
-		if t.access == 0 {
+		if len(t.grant.actions) == 0 {
 			continue
 		}
 		for _, ts := range s.Schema.Tables() {
 			if ts.Name == t.name {
-				out = append(out, s.tableStatements(ts, t.access)...)
+				out = append(out, s.tableStatements(ts, t.grant)...)
 			}
 		}
 	}

@@ -22,10 +22,20 @@ func TestFunctionEnvComesFromTheSettingsTable(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", fn, err)
 		}
-		for name := range *env {
+		for name, v := range *env {
 			st := settings.Lookup(name)
-			if st == nil || !st.ReadBy(settings.Binary(fn)) || st.Secret {
-				t.Errorf("%s: %s is set, but it is not a setting the function reads (or it is a secret)", fn, name)
+			switch {
+			case st == nil || !st.ReadBy(settings.Binary(fn)) || st.Reserved:
+				t.Errorf("%s: %s is declared, but it is not a setting the function reads (or Lambda reserves it)", fn, name)
+			case st.Secret && *v != "":
+				t.Errorf("%s: the secret %s has a value in the template", fn, name)
+			}
+		}
+		// Every setting it reads is declared (SAM's --env-vars sets only
+		// declared variables), but those Lambda reserves.
+		for _, st := range settings.For(settings.Binary(fn)) {
+			if _, ok := (*env)[st.Name]; ok == st.Reserved {
+				t.Errorf("%s: %s declared %v, want %v", fn, st, ok, !st.Reserved)
 			}
 		}
 		if _, ok := (*env)[settings.LLM.Name]; ok != settings.LLM.ReadBy(settings.Binary(fn)) {
@@ -40,6 +50,7 @@ func TestFunctionEnvComesFromTheSettingsTable(t *testing.T) {
 	}{
 		{"not read", routes.Personalities, map[*settings.Setting]string{settings.DreamLease: "330s"}, "personalities does not read AGENTMEM_DREAM_LEASE"},
 		{"secret", routes.Extraction, map[*settings.Setting]string{settings.LLMAPIKey: "sk-123"}, "AGENTMEM_LLM_API_KEY is a secret"},
+		{"reserved", routes.Memories, map[*settings.Setting]string{settings.AWSRegion: "eu-west-1"}, "AWS_REGION is set by Lambda"},
 	}
 	for _, tt := range tests {
 		spec := functionSpecs[tt.fn]

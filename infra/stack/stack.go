@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awskms"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssqs"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
@@ -35,14 +36,19 @@ type Stack struct {
 	// TableKey is the customer managed key of the tables, or nil.
 	TableKey  awskms.IKey
 	Functions map[routes.Function]awslambda.Function
-	API       awsapigatewayv2.HttpApi
-	APIStage  awsapigatewayv2.HttpStage
+	// LogGroups are the functions' log groups; AccessLogs the API's.
+	LogGroups  map[routes.Function]awslogs.LogGroup
+	AccessLogs awslogs.LogGroup
+	API        awsapigatewayv2.HttpApi
+	APIStage   awsapigatewayv2.HttpStage
 	// DreamQueue feeds the dream worker; DreamDLQ takes what it fails.
 	DreamQueue, DreamDLQ awssqs.Queue
 	// AgentPolicy grants execute-api:Invoke on the agent routes; it is
 	// attached to AgentRole and exported for other stacks.
 	AgentPolicy awsiam.ManagedPolicy
 	AgentRole   awsiam.IRole
+	// AgentPolicies are the per-agent policies (agentRoles), by role ARN.
+	AgentPolicies map[string]awsiam.ManagedPolicy
 }
 
 // New defines the stack in scope. It checks first that every function's
@@ -64,6 +70,7 @@ func New(scope constructs.Construct, cfg Config) (*Stack, error) {
 		}),
 		Tables:    map[string]awsdynamodb.Table{},
 		Functions: map[routes.Function]awslambda.Function{},
+		LogGroups: map[routes.Function]awslogs.LogGroup{},
 	}
 	s.Schema = dynamostore.Config{
 		MemoriesTable:      cfg.TableName(dynamostore.DefaultMemoriesTable),

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/agentmem/agentmem/infra/stack"
 	"github.com/agentmem/agentmem/shared/applog"
 	"github.com/agentmem/agentmem/shared/routes"
+	"github.com/agentmem/agentmem/shared/settings"
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
 )
@@ -62,10 +64,17 @@ func TestResourceCounts(t *testing.T) {
 		"AWS::SQS::Queue":                 2,
 		"AWS::SQS::QueuePolicy":           2,
 		"AWS::Lambda::EventSourceMapping": 1,
-		"AWS::IAM::ManagedPolicy":         1,
-		"AWS::CloudWatch::Alarm":          2*len(routes.Functions) + 2,
+		// Errors and throttles per function; the dead-letter queue, the
+		// queue's age, the 5xx rate, the 429s, failed dreams; throttling
+		// per table.
+		"AWS::CloudWatch::Alarm":  2*len(routes.Functions) + 5 + 3,
+		"AWS::Logs::MetricFilter": 2,
 	}
 	for name, s := range synth(t) {
+		check(t, name+" managed policies", func() {
+			// The shared agent policy, and one per role of agentRoles.
+			s.assert.ResourceCountIs(jsii.String("AWS::IAM::ManagedPolicy"), jsii.Number(float64(1+len(s.st.AgentPolicies))))
+		})
 		for typ, n := range want {
 			check(t, name+" "+typ, func() { s.assert.ResourceCountIs(jsii.String(typ), jsii.Number(float64(n))) })
 		}
@@ -102,8 +111,12 @@ func TestFunctions(t *testing.T) {
 					t.Errorf("log group %s retention %v, want %d", lg, got, s.cfg.LogRetentionDays)
 				}
 				timeout, _ := p["Timeout"].(float64)
-				if timeout <= 0 || timeout > 900 {
-					t.Errorf("timeout %v", p["Timeout"])
+				if time.Duration(timeout)*time.Second != routes.Timeouts[fn] {
+					t.Errorf("timeout %v, want routes.Timeouts' %v", p["Timeout"], routes.Timeouts[fn])
+				}
+				reserved, _ := p["ReservedConcurrentExecutions"].(float64)
+				if want := map[bool]float64{true: float64(s.cfg.ExtractionConcurrency)}[fn == routes.Extraction]; reserved != want {
+					t.Errorf("reserved concurrency %v, want %v", p["ReservedConcurrentExecutions"], want)
 				}
 				if fn != routes.Dream && timeout >= 30 {
 					t.Errorf("timeout %vs: an API function must answer within API Gateway's 30 s", timeout)
@@ -129,6 +142,19 @@ func TestFunctions(t *testing.T) {
 				writer := fn != routes.Personalities
 				if got := render(env["AGENTMEM_EMBEDDINGS"]); writer && got != s.cfg.Embeddings || !writer && env["AGENTMEM_EMBEDDINGS"] != nil {
 					t.Errorf("AGENTMEM_EMBEDDINGS=%q (writes memories: %v, configured %q)", got, writer, s.cfg.Embeddings)
+				}
+				// SAM's --env-vars sets only variables the template
+				// declares: every setting the function reads is declared.
+				for _, st := range settings.For(settings.Binary(fn)) {
+					if _, ok := env[st.Name]; ok == st.Reserved {
+						t.Errorf("%s declared %v, want %v", st, ok, !st.Reserved)
+					}
+				}
+				if got, want := render(env["AGENTMEM_DAILY_RETENTION_DAYS"]), map[bool]string{true: strconv.Itoa(s.cfg.DailyRetentionDays)}[s.cfg.DailyRetentionDays >= 0]; got != want {
+					t.Errorf("AGENTMEM_DAILY_RETENTION_DAYS=%q, want %q", got, want)
+				}
+				if got, want := render(env["AGENTMEM_AGENT_ROLES"]), map[bool]string{true: s.cfg.AgentRoles.String()}[s.cfg.AgentRoles != nil]; got != want {
+					t.Errorf("AGENTMEM_AGENT_ROLES=%q, want %q", got, want)
 				}
 				if fn == routes.Dream {
 					lease, err := time.ParseDuration(render(env["AGENTMEM_DREAM_LEASE"]))
@@ -208,48 +234,153 @@ func TestStage(t *testing.T) {
 	}
 }
 
-// TestFunctionPermissions: each function's role allows exactly its tables
-// (and their indexes by name), the configured Bedrock models for the
-// functions that use them, and its own log group; no wildcard action.
-func TestFunctionPermissions(t *testing.T) {
-	for name, s := range synth(t) {
-		policies := s.resources("AWS::IAM::Policy")
-		for _, fn := range routes.Functions {
-			role := strings.Trim(render(props(s.resources("AWS::Lambda::Function")[s.logicalID(s.st.Functions[fn])])["Role"]), "${}")
-			role = strings.TrimSuffix(role, ".Arn")
-			resources := map[string][]string{} // action -> resources
-			for _, pol := range policies {
-				if !contains(renderAll(props(pol)["Roles"]), "${"+role+"}") {
-					continue
+// roleActions renders what a function's role may do: for each resource
+// (a table by its schema name, "<table>/index/<name>", the function's log
+// group, the dream queue, the table key, or the ARN as rendered), the
+// sorted actions; conditions by resource too.
+func (s *synthesized) roleActions(t *testing.T, fn routes.Function) (actions map[string][]string, conditions map[string]string) {
+	t.Helper()
+	names := map[string]string{}
+	for name, table := range s.st.Tables {
+		names["${"+s.logicalID(table)+".Arn}"] = strings.TrimPrefix(strings.TrimSuffix(name, "-"+s.cfg.Stage), "agent-")
+	}
+	names["${"+s.logicalID(s.st.LogGroups[fn])+".Arn}"] = "log group"
+	names["${"+s.logicalID(s.st.DreamQueue)+".Arn}"] = "dream queue"
+	if s.cfg.TableKMSKeyARN != "" {
+		names[s.cfg.TableKMSKeyARN] = "table key"
+	}
+	label := func(arn string) string {
+		for id, name := range names {
+			if arn == id {
+				return name
+			}
+			if strings.HasPrefix(arn, id+"/index/") {
+				return name + strings.TrimPrefix(arn, id)
+			}
+		}
+		return arn
+	}
+	role := strings.Trim(render(props(s.resources("AWS::Lambda::Function")[s.logicalID(s.st.Functions[fn])])["Role"]), "${}")
+	role = strings.TrimSuffix(role, ".Arn")
+	set := map[string]map[string]bool{}
+	conditions = map[string]string{}
+	for _, pol := range s.resources("AWS::IAM::Policy") {
+		if !contains(renderAll(props(pol)["Roles"]), "${"+role+"}") {
+			continue
+		}
+		for _, st := range list(obj(props(pol)["PolicyDocument"])["Statement"]) {
+			if obj(st)["Effect"] != "Allow" {
+				t.Errorf("%s: statement %v is not an Allow", fn, st)
+			}
+			for _, arn := range renderAll(obj(st)["Resource"]) {
+				l := label(arn)
+				if set[l] == nil {
+					set[l] = map[string]bool{}
 				}
-				for _, st := range list(obj(props(pol)["PolicyDocument"])["Statement"]) {
-					for _, action := range renderAll(obj(st)["Action"]) {
-						if strings.Contains(action, "*") {
-							t.Errorf("%s/%s: wildcard action %s", name, fn, action)
-						}
-						resources[action] = append(resources[action], renderAll(obj(st)["Resource"])...)
+				for _, a := range renderAll(obj(st)["Action"]) {
+					set[l][a] = true
+				}
+				if c := obj(st)["Condition"]; c != nil && !strings.HasPrefix(l, "arn:") {
+					raw, _ := json.Marshal(c)
+					conditions[l] = string(raw)
+				}
+			}
+		}
+	}
+	actions = map[string][]string{}
+	for l, acts := range set {
+		actions[l] = keys(acts)
+	}
+	return actions, conditions
+}
+
+// TestRoleActions lists, for each function's role, every action it may
+// take on each table, index, queue and log group: exactly what its code
+// calls (a transaction needs each of its items' actions), nothing CDK
+// would add by default (no Scan, no BatchWriteItem on memories, no
+// DescribeTable, the pending-index for the dispatcher only).
+func TestRoleActions(t *testing.T) {
+	logs := []string{"logs:CreateLogStream", "logs:PutLogEvents"}
+	queue := []string{"sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:SendMessage"}
+	want := map[routes.Function]map[string][]string{
+		routes.Memories: {
+			"memories":                {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+			"memories/index/id-index": {"dynamodb:Query"},
+			"personalities":           {"dynamodb:GetItem"},
+			"journal":                 {"dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+			"dream queue":             queue,
+			"log group":               logs,
+		},
+		routes.Personalities: {
+			"personalities":                  {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem"},
+			"personalities/index/name-index": {"dynamodb:Query"},
+			"journal":                        {"dynamodb:GetItem", "dynamodb:PutItem"},
+			"log group":                      logs,
+		},
+		routes.Extraction: {
+			"memories":                {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+			"memories/index/id-index": {"dynamodb:Query"},
+			"journal":                 {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+			"log group":               logs,
+		},
+		routes.Dream: {
+			"memories":                    {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"},
+			"memories/index/id-index":     {"dynamodb:Query"},
+			"journal":                     {"dynamodb:BatchWriteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+			"journal/index/pending-index": {"dynamodb:Query"},
+			// It sends to its queue and is its event source.
+			"dream queue": {"sqs:ChangeMessageVisibility", "sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage", "sqs:SendMessage"},
+			"log group":   logs,
+		},
+	}
+	for name, s := range synth(t) {
+		for _, fn := range routes.Functions {
+			t.Run(name+"/"+string(fn), func(t *testing.T) {
+				got, conds := s.roleActions(t, fn)
+				for res := range got {
+					if strings.Contains(res, "bedrock") || res == "table key" {
+						delete(got, res) // TestFunctionPermissions checks those
 					}
 				}
+				if !reflect.DeepEqual(got, want[fn]) {
+					t.Errorf("actions\n got %v\nwant %v", got, want[fn])
+				}
+				for res, acts := range got {
+					for _, a := range acts {
+						if strings.Contains(a, "*") || a == "dynamodb:Scan" || a == "dynamodb:DescribeTable" {
+							t.Errorf("%s: %s may %s", fn, res, a)
+						}
+					}
+				}
+				// The personalities function touches the journal only for
+				// idempotency records and the cursor key.
+				wantCond := ""
+				if fn == routes.Personalities {
+					wantCond = `{"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["idem#*","config#*"]}}`
+				}
+				if conds["journal"] != wantCond {
+					t.Errorf("journal condition %s, want %q", conds["journal"], wantCond)
+				}
+			})
+		}
+	}
+}
+
+// TestFunctionPermissions: each function's role may invoke exactly the
+// configured Bedrock models of the functions that use them, and use the
+// table key when there is one.
+func TestFunctionPermissions(t *testing.T) {
+	for name, s := range synth(t) {
+		for _, fn := range routes.Functions {
+			actions, _ := s.roleActions(t, fn)
+			var invoke []string
+			for res, acts := range actions {
+				if contains(acts, "bedrock:InvokeModel") {
+					invoke = append(invoke, res)
+				}
 			}
-			tables := map[string]bool{}
-			for _, arn := range resources["dynamodb:GetItem"] {
-				tables[arn] = true
-			}
-			wantTables := map[routes.Function][]string{
-				routes.Memories:      {s.st.Schema.Memories.Name, s.st.Schema.Personalities.Name, s.st.Schema.Journal.Name},
-				routes.Personalities: {s.st.Schema.Personalities.Name},
-				routes.Extraction:    {s.st.Schema.Memories.Name, s.st.Schema.Journal.Name},
-				routes.Dream:         {s.st.Schema.Memories.Name, s.st.Schema.Journal.Name},
-			}[fn]
-			want := map[string]bool{}
-			for _, table := range wantTables {
-				want["${"+s.logicalID(s.st.Tables[table])+".Arn}"] = true
-			}
-			if !reflect.DeepEqual(tables, want) {
-				t.Errorf("%s/%s: reads tables %v, want %v", name, fn, keys(tables), keys(want))
-			}
-			if fn == routes.Personalities && len(resources["dynamodb:PutItem"]) != 1 {
-				t.Errorf("%s/%s: writes %v, want only the personalities table", name, fn, resources["dynamodb:PutItem"])
+			if key := actions["table key"]; (s.cfg.TableKMSKeyARN != "") != (len(key) > 0) {
+				t.Errorf("%s/%s: table key actions %v with key %q", name, fn, key, s.cfg.TableKMSKeyARN)
 			}
 			var wantModels []string
 			if (fn == routes.Extraction || fn == routes.Dream) && s.cfg.LLM == "bedrock" {
@@ -258,7 +389,6 @@ func TestFunctionPermissions(t *testing.T) {
 			if fn != routes.Personalities && s.cfg.Embeddings == stack.EmbeddingsBedrock {
 				wantModels = append(wantModels, s.cfg.EmbeddingsModel)
 			}
-			invoke := resources["bedrock:InvokeModel"]
 			if len(wantModels) == 0 && len(invoke) > 0 {
 				t.Errorf("%s/%s: may invoke %v, want no model", name, fn, invoke)
 			}
@@ -290,7 +420,10 @@ func TestAgentGrant(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var granted []string
 			var roles []string
-			for _, pol := range s.resources("AWS::IAM::ManagedPolicy") {
+			for id, pol := range s.resources("AWS::IAM::ManagedPolicy") {
+				if id != s.logicalID(s.st.AgentPolicy) {
+					continue // per-agent policies: TestPerAgentGrant
+				}
 				for _, st := range list(obj(props(pol)["PolicyDocument"])["Statement"]) {
 					if got := renderAll(obj(st)["Action"]); !reflect.DeepEqual(got, []string{"execute-api:Invoke"}) {
 						t.Errorf("actions %v, want [execute-api:Invoke]", got)
@@ -349,6 +482,46 @@ func TestAgentGrant(t *testing.T) {
 	}
 }
 
+// TestPerAgentGrant: with agentRoles, each role gets a policy allowing
+// the agent routes of its own agents only: an agent route's request for
+// one of them matches, the same request for any other agent does not, and
+// the session routes (a project's, shared by its agents) stay open to all.
+func TestPerAgentGrant(t *testing.T) {
+	s := synth(t)[customStack]
+	roles := s.cfg.AgentRoles.Roles()
+	if len(roles) == 0 || len(s.st.AgentPolicies) != 2 {
+		t.Fatalf("custom stack: %d agents, %d per-agent policies; want the 3 agents of 2 roles", len(roles), len(s.st.AgentPolicies))
+	}
+	prefix := "arn:${AWS::Partition}:execute-api:${AWS::Region}:${AWS::AccountId}:${" + s.logicalID(s.st.API) + "}/" + stack.StageName + "/"
+	for arn, pol := range s.st.AgentPolicies {
+		p := props(s.resources("AWS::IAM::ManagedPolicy")[s.logicalID(pol)])
+		var granted []string
+		for _, st := range list(obj(p["PolicyDocument"])["Statement"]) {
+			if got := renderAll(obj(st)["Action"]); !reflect.DeepEqual(got, []string{"execute-api:Invoke"}) {
+				t.Errorf("%s: actions %v", arn, got)
+			}
+			granted = append(granted, renderAll(obj(st)["Resource"])...)
+		}
+		if got, want := renderAll(p["Roles"]), []string{arn[strings.LastIndex(arn, "/")+1:]}; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: policy attached to %v, want %v", arn, got, want)
+		}
+		for _, r := range routes.All {
+			for _, agent := range []string{"nori", "kai", "miso", "other"} {
+				request := prefix + r.Method + strings.ReplaceAll(samplePath(strings.ReplaceAll(r.Path, "{agentName}", agent)), "p1", "x")
+				matched := false
+				for _, g := range granted {
+					matched = matched || iamMatch(g, request)
+				}
+				own := roles[agent] == arn
+				want := r.Agent && (own || !strings.Contains(r.Path, "{agentName}"))
+				if matched != want {
+					t.Errorf("role %s, %s as %s (%s): granted %v, want %v", arn, r.Name, agent, request, matched, want)
+				}
+			}
+		}
+	}
+}
+
 // TestOutputs: the API URL, the table names and the policy ARN are outputs.
 func TestOutputs(t *testing.T) {
 	for name, s := range synth(t) {
@@ -367,7 +540,9 @@ func TestOutputs(t *testing.T) {
 }
 
 // TestAlarms: errors and throttles of each function, the dead-letter
-// queue and the API's 5xx rate; they notify the topic when one is set.
+// queue and the queue's age, the API's 5xx rate and 429s, DynamoDB
+// throttling of each table, failed dreams; they notify the topic when one
+// is set. The metric filters count what the code logs.
 func TestAlarms(t *testing.T) {
 	for name, s := range synth(t) {
 		alarms := s.resources("AWS::CloudWatch::Alarm")
@@ -379,8 +554,11 @@ func TestAlarms(t *testing.T) {
 				seen[render(p["Namespace"])+"/"+render(p["MetricName"])]++
 			case p["Metrics"] != nil:
 				for _, m := range list(p["Metrics"]) {
-					if e := render(obj(m)["Expression"]); strings.Contains(e, "errors / requests") {
+					switch e := render(obj(m)["Expression"]); {
+					case strings.Contains(e, "errors / requests"):
 						seen["5xx rate"]++
+					case e == "reads + writes":
+						seen["DynamoDB throttling"]++
 					}
 				}
 			}
@@ -390,24 +568,31 @@ func TestAlarms(t *testing.T) {
 			}
 		}
 		for metric, want := range map[string]int{
-			"AWS/Lambda/Errors":                                     len(routes.Functions),
-			"AWS/Lambda/Throttles":                                  len(routes.Functions),
-			"AWS/SQS/ApproximateNumberOfMessagesVisible":            1,
-			stack.MetricNamespace + "/" + stack.DreamFailuresMetric: 1,
-			"5xx rate": 1,
+			"AWS/Lambda/Errors":                           len(routes.Functions),
+			"AWS/Lambda/Throttles":                        len(routes.Functions),
+			"AWS/SQS/ApproximateNumberOfMessagesVisible":  1,
+			"AWS/SQS/ApproximateAgeOfOldestMessage":       1,
+			s.st.MetricNamespace() + "/ThrottledRequests": 1,
+			s.st.MetricNamespace() + "/DreamsFailed":      1,
+			"5xx rate":                                    1,
+			"DynamoDB throttling":                         3,
 		} {
 			if seen[metric] != want {
 				t.Errorf("%s: %d alarms on %s, want %d", name, seen[metric], metric, want)
 			}
 		}
-		check(t, name+" failed-dream metric", func() {
-			s.assert.HasResourceProperties(jsii.String("AWS::Logs::MetricFilter"), &map[string]any{
-				"FilterPattern": `{ $.msg = "` + applog.DreamFailed + `" }`,
-				"MetricTransformations": []any{map[string]any{
-					"MetricNamespace": stack.MetricNamespace, "MetricName": stack.DreamFailuresMetric, "MetricValue": "1",
-				}},
-			})
-		})
+		filters := map[string]string{}
+		for _, f := range s.resources("AWS::Logs::MetricFilter") {
+			p := props(f)
+			mt := obj(list(p["MetricTransformations"])[0])
+			filters[render(mt["MetricName"])] = render(p["FilterPattern"]) + " on " + render(p["LogGroupName"])
+		}
+		if want := `{ $.status = "429" } on ${` + s.logicalID(s.st.AccessLogs) + `}`; filters["ThrottledRequests"] != want {
+			t.Errorf("%s: 429 filter %q, want %q", name, filters["ThrottledRequests"], want)
+		}
+		if want := `{ $.msg = "` + applog.DreamFailed + `" } on ${` + s.logicalID(s.st.LogGroups[routes.Dream]) + `}`; filters["DreamsFailed"] != want {
+			t.Errorf("%s: failed dreams filter %q, want %q", name, filters["DreamsFailed"], want)
+		}
 		if s.cfg.AlarmEmail != "" {
 			check(t, name+" email subscription", func() {
 				s.assert.HasResourceProperties(jsii.String("AWS::SNS::Subscription"), &map[string]any{

@@ -31,7 +31,10 @@ func TestMain(m *testing.M) {
 }
 
 // The two stacks every test looks at, synthesized once per test binary in
-// one app: the defaults, and every context flag set the other way.
+// one app: the defaults, and every context flag set the other way. The
+// tests of this package do not call t.Parallel: the jsii runtime talks to
+// its one Node.js process through a client that is not safe for
+// concurrent use (jsii-runtime-go v1.139.0 races in readResponse).
 const (
 	defaultStack = "default"
 	customStack  = "custom"
@@ -56,6 +59,12 @@ var contexts = map[string]map[string]any{
 		stack.CtxEmbeddings:          "none",
 		stack.CtxAgentTaskRoleARN:    "arn:aws:iam::123456789012:role/pipeline/agent-task",
 		stack.CtxAlarmEmail:          "oncall@example.com",
+		// Per-agent mode: kai and miso share a role, nori has its own.
+		stack.CtxAgentRoles: `{"nori":"arn:aws:iam::123456789012:role/agents/nori-task",` +
+			`"kai":"arn:aws:iam::123456789012:role/agents/kai-task","miso":"arn:aws:iam::123456789012:role/agents/kai-task"}`,
+		stack.CtxExtractionConcurrency: "25",
+		stack.CtxDailyRetentionDays:    "120",
+		stack.CtxDreamRetentionDays:    "0",
 	},
 }
 
@@ -136,10 +145,66 @@ func synthAll() (map[string]*synthesized, error) {
 			return nil, err
 		}
 		s.assert = assertions.Template_FromJSON(&s.template, nil)
-		for _, m := range *artifact.Messages() {
-			s.messages = append(s.messages, message{level: string(m.Level), path: *m.Id, text: fmt.Sprint(m.Entry.Data)})
+		if s.messages, err = synthesisMessages(*assembly.Directory(), s.cfg.StackName); err != nil {
+			return nil, err
 		}
 	}
+	return out, nil
+}
+
+// synthesisMessages returns a stack's synthesis messages (cdk-nag's
+// findings among them) from the cloud assembly in dir: the error, warning
+// and info entries of the stack artifact's metadata, kept in the manifest
+// or in its additional metadata file.
+func synthesisMessages(dir, stackName string) ([]message, error) {
+	type entry struct {
+		Type string `json:"type"`
+		Data any    `json:"data"`
+	}
+	var manifest struct {
+		Artifacts map[string]struct {
+			Metadata               map[string][]entry `json:"metadata"`
+			AdditionalMetadataFile string             `json:"additionalMetadataFile"`
+		} `json:"artifacts"`
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(raw, &manifest); err != nil {
+		return nil, fmt.Errorf("manifest.json: %w", err)
+	}
+	artifact, ok := manifest.Artifacts[stackName]
+	if !ok {
+		return nil, fmt.Errorf("manifest.json has no artifact %s", stackName)
+	}
+	metadata := artifact.Metadata
+	if f := artifact.AdditionalMetadataFile; f != "" {
+		raw, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			return nil, err
+		}
+		var more map[string][]entry
+		if err := json.Unmarshal(raw, &more); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		if metadata == nil {
+			metadata = map[string][]entry{}
+		}
+		for path, entries := range more {
+			metadata[path] = append(metadata[path], entries...)
+		}
+	}
+	levels := map[string]string{"aws:cdk:error": "error", "aws:cdk:warning": "warning", "aws:cdk:info": "info"}
+	var out []message
+	for path, entries := range metadata {
+		for _, e := range entries {
+			if level, ok := levels[e.Type]; ok {
+				out = append(out, message{level: level, path: path, text: fmt.Sprint(e.Data)})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
 	return out, nil
 }
 

@@ -44,7 +44,10 @@ func (s *Stack) addTables() {
 			gsi := &awsdynamodb.GlobalSecondaryIndexProps{
 				IndexName:      jsii.String(ix.Name),
 				PartitionKey:   stringKey(ix.PartitionKey),
-				ProjectionType: awsdynamodb.ProjectionType_ALL,
+				ProjectionType: awsdynamodb.ProjectionType(ix.Projection),
+			}
+			if len(ix.Include) > 0 {
+				gsi.NonKeyAttributes = jsii.Strings(ix.Include...)
 			}
 			if ix.SortKey != "" {
 				gsi.SortKey = stringKey(ix.SortKey)
@@ -72,43 +75,33 @@ func logicalName(name, stage string) string {
 	return b.String()
 }
 
-// tableAccess is what a function may do on a table.
-type tableAccess int
+// keyActions are what DynamoDB needs of a caller on a table encrypted
+// with a customer managed key.
+var keyActions = []string{"kms:Decrypt", "kms:Encrypt", "kms:GenerateDataKey", "kms:DescribeKey"}
 
-const (
-	readOnly tableAccess = iota + 1
-	readWrite
-)
-
-var (
-	readActions  = []string{"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:Scan", "dynamodb:ConditionCheckItem", "dynamodb:DescribeTable"}
-	writeActions = []string{"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"}
-	indexActions = []string{"dynamodb:Query", "dynamodb:Scan"}
-	// keyActions are what DynamoDB needs of a caller on a table encrypted
-	// with a customer managed key.
-	keyActions = []string{"kms:Decrypt", "kms:Encrypt", "kms:GenerateDataKey", "kms:DescribeKey"}
-)
-
-// tableStatements grants access on one table and, for queries, on each of
-// its indexes by name (no wildcard).
-func (s *Stack) tableStatements(ts dynamostore.TableSchema, access tableAccess) []awsiam.PolicyStatement {
+// tableStatements grants g's actions on one table and dynamodb:Query on
+// the indexes g names, by name (no wildcard); g's leading keys, when set,
+// confine both to those partition keys.
+func (s *Stack) tableStatements(ts dynamostore.TableSchema, g tableGrant) []awsiam.PolicyStatement {
 	table := s.Tables[ts.Name]
-	actions := readActions
-	if access == readWrite {
-		actions = append(append([]string{}, readActions...), writeActions...)
+	var cond *map[string]interface{}
+	if len(g.leadingKeys) > 0 {
+		cond = &map[string]interface{}{"ForAllValues:StringLike": map[string]interface{}{"dynamodb:LeadingKeys": g.leadingKeys}}
 	}
 	out := []awsiam.PolicyStatement{awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
-		Actions:   jsii.Strings(actions...),
-		Resources: jsii.Strings(*table.TableArn()),
+		Actions:    jsii.Strings(g.actions...),
+		Resources:  jsii.Strings(*table.TableArn()),
+		Conditions: cond,
 	})}
-	if len(ts.Indexes) > 0 {
+	if len(g.indexes) > 0 {
 		var arns []string
-		for _, ix := range ts.Indexes {
-			arns = append(arns, *table.TableArn()+"/index/"+ix.Name)
+		for _, name := range g.indexes {
+			arns = append(arns, *table.TableArn()+"/index/"+name)
 		}
 		out = append(out, awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
-			Actions:   jsii.Strings(indexActions...),
-			Resources: jsii.Strings(arns...),
+			Actions:    jsii.Strings(query),
+			Resources:  jsii.Strings(arns...),
+			Conditions: cond,
 		}))
 	}
 	return out

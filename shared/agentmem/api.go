@@ -237,7 +237,8 @@ type SessionUsage struct {
 	Usage
 }
 
-// ScopeUsage breaks a project's usage down by the scopes of seed 003.
+// ScopeUsage breaks a project's usage down by scope: the agent's
+// long-term memories in the project and the project's session context.
 type ScopeUsage struct {
 	// Project is the agent's long-term memories in the project.
 	Project Usage `json:"project"`
@@ -426,7 +427,8 @@ type ExtractionResult struct {
 
 // Learning is one learning as the extraction answer format and the
 // extraction route's learnings body carry it: a memory type, the content
-// and the typed fields of BRIEF §3.
+// and the fields of that type (rationale, status, trigger, context,
+// solution, confidence).
 type Learning struct {
 	Type       Type     `json:"type"`
 	Content    string   `json:"content"`
@@ -485,4 +487,34 @@ type ExtractionInput struct {
 	// Success says whether the run achieved its goal (learnings form
 	// only); the patterns of successful runs are captured.
 	Success *bool `json:"success,omitempty"`
+}
+
+// Health statuses.
+const (
+	HealthOK          = "ok"
+	HealthUnavailable = "unavailable"
+)
+
+// Health is the answer of GET /api/health: 200 with status ok when every
+// table answered a read, else 503 with status unavailable and the domain
+// error (code unavailable) beside the tables' findings, so that the body
+// is also an error envelope.
+type Health struct {
+	Status string        `json:"status"`
+	Tables []TableHealth `json:"tables"`
+	// Error is set when a table could not be read (503).
+	Error *Error `json:"error,omitempty"`
+}
+
+// TableHealth is what one table answered a health read.
+type TableHealth struct {
+	// Table is the role of the table: memories, personalities or journal.
+	Table string `json:"table"`
+	// Name is the table's name in DynamoDB.
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	// Millis is how long the read took, in milliseconds.
+	Millis float64 `json:"ms"`
+	// Error says why the table could not be read.
+	Error string `json:"error,omitempty"`
 }

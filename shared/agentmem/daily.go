@@ -21,7 +21,7 @@ const (
 const DateLayout = "2006-01-02"
 
 // DailyRecord is one entry of an agent's daily log in a project: the
-// medium-term tier of seed 001. Records are append-only.
+// medium-term tier of memory. Records are append-only.
 type DailyRecord struct {
 	ID        string `json:"id" dynamo:"id"`
 	AgentName string `json:"agentName" dynamo:"agentName"`

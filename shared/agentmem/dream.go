@@ -26,9 +26,8 @@ const (
 	TriggerSchedule = "schedule"
 )
 
-// Dream is one entry of a scope's dream diary (memory/dreams/YYYY-MM-DD.md
-// in seed 001): a Deep Dream consolidation, its outcome, or the revert of
-// one. The prior core it replaced is kept with it, so it can be reverted.
+// Dream is one entry of a scope's dream diary (memory/dreams/YYYY-MM-DD.md):
+// a Deep Dream consolidation, its outcome, or the revert of one. The prior core it replaced is kept with it, so it can be reverted.
 type Dream struct {
 	ID        string `json:"id" dynamo:"id"`
 	AgentName string `json:"agentName" dynamo:"agentName"`

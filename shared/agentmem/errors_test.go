@@ -16,6 +16,7 @@ import (
 var errSecret = errors.New("dial tcp 10.0.0.7:443: connection refused")
 
 func TestErrorCarriesItsCause(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		err         error
@@ -42,6 +43,7 @@ func TestErrorCarriesItsCause(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			if got := agentmem.ErrorCode(tt.err); got != tt.code {
 				t.Errorf("code: got %q, want %q", got, tt.code)
 			}
@@ -78,6 +80,7 @@ func TestErrorCarriesItsCause(t *testing.T) {
 }
 
 func TestEnvelopeOfOtherErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  error
 		want string
@@ -95,6 +98,7 @@ func TestEnvelopeOfOtherErrors(t *testing.T) {
 }
 
 func TestEnvelopeDecodes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		body      string
 		code, msg string

@@ -77,6 +77,13 @@ func (b ChangeBy) Validate() error {
 	return nil
 }
 
+// DefaultHistoryLimit and MaxHistoryLimit are the page sizes of a
+// memory's history (GET .../memories/{id}/history).
+const (
+	DefaultHistoryLimit = 50
+	MaxHistoryLimit     = 100
+)
+
 // Memory states: where a memory is now.
 const (
 	StateLive       = "live"       // one of the scope's memories

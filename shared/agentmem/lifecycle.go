@@ -19,6 +19,18 @@ const (
 
 	DefaultSearchLimit = 10
 	MaxSearchLimit     = 50
+	// DefaultSuggestLimit is how many patterns a suggestion (and the
+	// bootstrap route's task suggestions) returns unless asked otherwise.
+	DefaultSuggestLimit = 5
+
+	// DefaultScopesPage and MaxScopesPage are the page sizes of the
+	// scopes GET /api/stats lists.
+	DefaultScopesPage = 100
+	MaxScopesPage     = 1000
+
+	// DefaultDreamsPage is the page size of the dream diary's listing
+	// (at most MaxListLimit).
+	DefaultDreamsPage = 20
 	// MaxQueryBytes bounds a search query or a task description.
 	MaxQueryBytes = 2 << 10
 )

@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseAge(t *testing.T) {
+	t.Parallel()
 	day := 24 * time.Hour
 	good := []struct {
 		in   string
@@ -61,6 +62,7 @@ func FuzzParseAge(f *testing.F) {
 }
 
 func TestProtectedAndLastUsed(t *testing.T) {
+	t.Parallel()
 	c := func(v float64) *float64 { return &v }
 	tests := []struct {
 		m    agentmem.Memory

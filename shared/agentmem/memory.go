@@ -55,9 +55,17 @@ const (
 	SourceSystem     Source = "system"
 )
 
-// Valid reports whether s is a known source.
+// Sources lists every memory source.
+var Sources = []Source{SourceExtraction, SourceManual, SourceSystem}
+
+// Valid reports whether s is one of Sources.
 func (s Source) Valid() bool {
-	return s == SourceExtraction || s == SourceManual || s == SourceSystem
+	for _, v := range Sources {
+		if s == v {
+			return true
+		}
+	}
+	return false
 }
 
 // Blocker statuses.

@@ -4,8 +4,12 @@ import (
 	"net/mail"
 )
 
-// Personality limits.
+// Personality limits and the page sizes of their listing
+// (GET /api/personalities).
 const (
+	DefaultPersonalitiesPage = 100
+	MaxPersonalitiesPage     = 500
+
 	MaxPromptBytes      = 8 << 10
 	MaxDisplayNameBytes = 100
 	MaxVoiceBytes       = 1 << 10
@@ -13,8 +17,8 @@ const (
 	MaxTraitBytes       = 100
 )
 
-// Personality is an agent's persona, shared by all its projects (seed 002
-// decision 5): it is keyed by agent name.
+// Personality is an agent's persona, shared by all its projects: it is
+// keyed by agent name.
 type Personality struct {
 	AgentName   string   `json:"agentName" dynamo:"agentName,hash" index:"name-index,range"`
 	DisplayName string   `json:"displayName,omitempty" dynamo:"displayName,omitempty"`

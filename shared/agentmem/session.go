@@ -56,3 +56,31 @@ func (in *SessionInput) TTL() time.Duration {
 	}
 	return time.Duration(*in.TTLSeconds) * time.Second
 }
+
+// Session key listing bounds (GET .../sessions/{sessionId}/context).
+const (
+	DefaultSessionKeysPage = 100
+	MaxSessionKeysPage     = 1000
+)
+
+// SessionKey describes a live key of a session's context without its
+// value (listing keys records no access).
+type SessionKey struct {
+	Key string `json:"key"`
+	// Bytes is the length of the value.
+	Bytes      int    `json:"bytes"`
+	CreatedAt  string `json:"createdAt"`
+	UpdatedAt  string `json:"updatedAt"`
+	AccessedAt string `json:"accessedAt"`
+	ExpiresAt  string `json:"expiresAt"`
+}
+
+// SessionKeyPage is one page of a session's live keys in key order
+// (GET .../sessions/{sessionId}/context).
+type SessionKeyPage struct {
+	ProjectID string       `json:"projectId"`
+	SessionID string       `json:"sessionId"`
+	Keys      []SessionKey `json:"keys"`
+	// NextCursor is set when more keys remain.
+	NextCursor string `json:"nextCursor,omitempty"`
+}

@@ -7,6 +7,7 @@ import (
 )
 
 func TestNormalizeLineBreaks(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"a\nb", "a\nb"},
 		{"a\r\nb", "a\nb"},
@@ -27,6 +28,7 @@ func TestNormalizeLineBreaks(t *testing.T) {
 // of every stored text field, and that a single-line field refuses every
 // kind of line break, not only "\n".
 func TestWrittenTextHasOneKindOfLineBreak(t *testing.T) {
+	t.Parallel()
 	m := agentmem.MemoryInput{ProjectID: "p", Type: agentmem.TypePattern, Content: " a\rb ", Trigger: "c\u2028d", Context: "e\r\nf", Solution: "g\u0085h"}
 	m.Normalize()
 	if m.Content != "a\nb" || m.Trigger != "c\nd" || m.Context != "e\nf" || m.Solution != "g\nh" {

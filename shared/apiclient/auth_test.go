@@ -22,6 +22,7 @@ import (
 // TestSigV4KnownAnswer signs AWS's own SigV4 test vector "get-vanilla"
 // (from the Signature Version 4 test suite) through the client's signer.
 func TestSigV4KnownAnswer(t *testing.T) {
+	t.Parallel()
 	s := &apiclient.SigV4{
 		Credentials: credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", ""),
 		Region:      "us-east-1",
@@ -59,6 +60,7 @@ type received struct {
 // credentials, time, region, service execute-api, and the SHA-256 of the
 // body received as payload hash).
 func TestClientSignatureMatchesSDKSigner(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var got []received
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -147,6 +149,7 @@ func sdkAuthorization(t *testing.T, r received, signed []string, creds aws.Crede
 }
 
 func TestRegionFromHost(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ host, want string }{
 		{"abc123.execute-api.eu-west-1.amazonaws.com", "eu-west-1"},
 		{"abc123.execute-api.cn-north-1.amazonaws.com.cn", "cn-north-1"},

@@ -68,16 +68,6 @@ type Config struct {
 	UserAgent string
 }
 
-// ConfigFromEnv reads AGENTMEM_API_URL, AGENTMEM_AUTH and AGENTMEM_REGION
-// through getenv.
-func ConfigFromEnv(getenv func(string) string) Config {
-	return Config{
-		URL:    strings.TrimSpace(settings.APIURL.Get(getenv)),
-		Auth:   strings.ToLower(strings.TrimSpace(settings.Auth.Get(getenv))),
-		Region: strings.TrimSpace(settings.Region.Get(getenv)),
-	}
-}
-
 // Client calls the agentmem API. It is safe for concurrent use.
 type Client struct {
 	base      *url.URL
@@ -135,7 +125,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 func NewWithAuth(cfg Config, base *url.URL, auth Authorizer) *Client {
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Transport: defaultTransport}
+		hc = &http.Client{Transport: DefaultTransport}
 	}
 	ua := cfg.UserAgent
 	if ua == "" {
@@ -144,9 +134,11 @@ func NewWithAuth(cfg Config, base *url.URL, auth Authorizer) *Client {
 	return &Client{base: base, http: hc, auth: auth, userAgent: ua, retry: Retry}
 }
 
-// defaultTransport keeps connection set-up bounded; whole-call deadlines
-// come from the context.
-var defaultTransport = &http.Transport{
+// DefaultTransport is the transport of a client whose Config has no
+// HTTPClient: connection set-up is bounded, whole-call deadlines come from
+// the context. A caller wrapping the transport (the CLI's "still waiting"
+// notice) wraps this one.
+var DefaultTransport http.RoundTripper = &http.Transport{
 	Proxy:                 http.ProxyFromEnvironment,
 	MaxIdleConnsPerHost:   4,
 	IdleConnTimeout:       30 * time.Second,

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -44,6 +45,7 @@ func localAPI(t testing.TB) *apiclient.Client {
 }
 
 func TestClientAgainstHandlers(t *testing.T) {
+	t.Parallel()
 	c := localAPI(t)
 	ctx := context.Background()
 
@@ -146,6 +148,7 @@ func TestClientAgainstHandlers(t *testing.T) {
 }
 
 func TestErrorDecoding(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		status      int
@@ -190,6 +193,7 @@ func TestErrorDecoding(t *testing.T) {
 }
 
 func TestRetries(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		call      func(*apiclient.Client) error
@@ -242,6 +246,7 @@ func TestRetries(t *testing.T) {
 }
 
 func TestTransportError(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.NotFoundHandler())
 	u := srv.URL
 	srv.Close()
@@ -256,6 +261,7 @@ func TestTransportError(t *testing.T) {
 }
 
 func TestNewConfigErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		cfg  apiclient.Config
 		want string
@@ -276,6 +282,8 @@ func TestNewConfigErrors(t *testing.T) {
 // TestRetryWaits: the one retry of an idempotent call waits the API's
 // Retry-After when it fits the policy's cap, is not made when it does not,
 // and is not made when the context's deadline leaves no time for the wait.
+// Not parallel: that deadline (a quarter of Retry.Base) must leave time for
+// the first call.
 func TestRetryWaits(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -328,6 +336,7 @@ func TestRetryWaits(t *testing.T) {
 // is what the server tells apart (an empty learnings list is the learnings
 // form; no output and no learnings is refused; both are refused).
 func TestExtractionInputFormsReachTheServer(t *testing.T) {
+	t.Parallel()
 	c := localAPI(t)
 	ctx := context.Background()
 	yes := true
@@ -361,5 +370,70 @@ func TestExtractionInputFormsReachTheServer(t *testing.T) {
 				t.Errorf("answer: %+v", got)
 			}
 		})
+	}
+}
+
+// TestCreatesCarryOneIdempotencyKey: every create sends an idempotency
+// key, the same on each attempt of one call and a new one for the next
+// call; a clientToken the caller sets is the key.
+func TestCreatesCarryOneIdempotencyKey(t *testing.T) {
+	t.Parallel()
+	var (
+		mu   sync.Mutex
+		keys []string
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		keys = append(keys, r.Header.Get(agentmem.IdempotencyHeader))
+		first := len(keys)%2 == 1
+		mu.Unlock()
+		if first {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = io.WriteString(w, `{"error":{"code":"unavailable","message":"restarting"}}`)
+			return
+		}
+		_, _ = io.WriteString(w, `{}`)
+	}))
+	defer srv.Close()
+	c := apiclient.NewWithAuth(apiclient.Config{}, mustURL(t, srv.URL), apiclient.NoAuth{})
+	ctx := context.Background()
+	calls := []func() error{
+		func() error {
+			_, err := c.CreateMemory(ctx, "nori", agentmem.MemoryInput{ProjectID: "p", Content: "x"})
+			return err
+		},
+		func() error {
+			_, err := c.AppendDaily(ctx, "nori", agentmem.DailyInput{ProjectID: "p", Title: "t", Content: "x"})
+			return err
+		},
+		func() error {
+			_, _, err := c.PutPersonality(ctx, "nori", agentmem.PersonalityInput{DisplayName: "Nori"})
+			return err
+		},
+		func() error {
+			_, err := c.CreateMemory(ctx, "nori", agentmem.MemoryInput{ProjectID: "p", Content: "x", ClientToken: "mine-1"})
+			return err
+		},
+	}
+	for i, call := range calls {
+		if err := call(); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+	}
+	if len(keys) != 2*len(calls) {
+		t.Fatalf("%d requests, want 2 per call: %q", len(keys), keys)
+	}
+	seen := map[string]bool{}
+	for i := 0; i < len(keys); i += 2 {
+		if keys[i] == "" || keys[i] != keys[i+1] {
+			t.Errorf("call %d: keys %q then %q, want one key on both attempts", i/2, keys[i], keys[i+1])
+		}
+		if seen[keys[i]] {
+			t.Errorf("call %d reused the key %q of an earlier call", i/2, keys[i])
+		}
+		seen[keys[i]] = true
+	}
+	if keys[6] != "mine-1" {
+		t.Errorf("caller's clientToken: sent %q, want mine-1", keys[6])
 	}
 }

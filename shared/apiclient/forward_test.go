@@ -21,6 +21,7 @@ import (
 // and Idempotency-Key included), with its escaped path, query and body
 // intact, and that error answers come back as the API wrote them.
 func TestForwardSignsLikeTheClientAndPassesAnswersOn(t *testing.T) {
+	t.Parallel()
 	var last received
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)

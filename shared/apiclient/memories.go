@@ -18,6 +18,9 @@ type ListOptions struct {
 	Type agentmem.Type
 	// Cursor continues after a previous page (agentmem.MemoryPage.NextCursor).
 	Cursor string
+	// State lists the memories that left the scope instead of its live
+	// ones: agentmem.StateSuperseded or agentmem.StateRetired ("": live).
+	State string
 }
 
 func (o ListOptions) query() url.Values {
@@ -30,6 +33,9 @@ func (o ListOptions) query() url.Values {
 	}
 	if o.Cursor != "" {
 		q.Set("cursor", o.Cursor)
+	}
+	if o.State != "" {
+		q.Set("state", o.State)
 	}
 	return q
 }

@@ -17,6 +17,7 @@ import (
 // context, Deep Dream (with a real OpenAI-compatible client talking to a
 // chat-completions stand-in), search, patterns, forget and stats.
 func TestThreeTierAndSearchRoutes(t *testing.T) {
+	t.Parallel()
 	chat := llmtest.NewChat(t, llmtest.Fixed(`{"operations": [{"op": "add", "type": "finding", "content": "The webhook handler retries three times with backoff", "cite": ["r1"]}], "dream": "Today I learned how the webhook handler retries."}`))
 	srv := apitest.Start(t, apitest.Options{LLM: chat.Client(t, 10*time.Second)})
 	c, err := apiclient.New(context.Background(), apiclient.Config{URL: srv.URL, Auth: apiclient.AuthNone})

@@ -55,3 +55,19 @@ func (c *Client) EndSession(ctx context.Context, project, session string) (agent
 	err := c.Do(ctx, Call{Method: http.MethodDelete, Path: sessionPath(project, session)}, &out)
 	return out, err
 }
+
+// ListSessionContext returns a page of a session's live keys, in key
+// order and without their values (GET .../sessions/{s}/context); limit 0
+// leaves the server's default, cursor continues a previous page.
+func (c *Client) ListSessionContext(ctx context.Context, project, session string, limit int, cursor string) (agentmem.SessionKeyPage, error) {
+	q := url.Values{}
+	if limit > 0 {
+		q.Set("limit", formatInt(limit))
+	}
+	if cursor != "" {
+		q.Set("cursor", cursor)
+	}
+	var out agentmem.SessionKeyPage
+	err := c.Do(ctx, Call{Method: http.MethodGet, Path: sessionPath(project, session) + "/context", Query: q}, &out)
+	return out, err
+}

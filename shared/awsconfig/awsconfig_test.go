@@ -15,6 +15,7 @@ import (
 )
 
 func TestRetryerPolicy(t *testing.T) {
+	t.Parallel()
 	r := awsconfig.NewRetryer()
 	if got := r.MaxAttempts(); got != awsconfig.MaxAttempts {
 		t.Errorf("MaxAttempts: got %d, want %d", got, awsconfig.MaxAttempts)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestDelayIsExponentialWithJitterUnderTheCap(t *testing.T) {
+	t.Parallel()
 	p := backoff.Policy{Base: 100 * time.Millisecond, Max: time.Second}
 	tests := []struct {
 		n      int
@@ -46,6 +47,7 @@ func TestDelayIsExponentialWithJitterUnderTheCap(t *testing.T) {
 }
 
 func TestWait(t *testing.T) {
+	t.Parallel()
 	p := backoff.Policy{Base: time.Millisecond, Max: 50 * time.Millisecond}
 	deadline := func(d time.Duration) context.Context {
 		ctx, cancel := context.WithTimeout(context.Background(), d)
@@ -88,6 +90,7 @@ func TestWait(t *testing.T) {
 var errTemporary = errors.New("temporary")
 
 func TestDo(t *testing.T) {
+	t.Parallel()
 	p := backoff.Policy{Attempts: 3, Base: time.Millisecond, Max: 10 * time.Millisecond}
 	classify := func(err error) (bool, time.Duration) { return errors.Is(err, errTemporary), 0 }
 	tests := []struct {
@@ -124,6 +127,7 @@ func TestDo(t *testing.T) {
 }
 
 func TestRetryAfter(t *testing.T) {
+	t.Parallel()
 	future := time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)
 	past := time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat)
 	tests := []struct {

@@ -50,17 +50,25 @@ type InProcess struct {
 	Store *dynamostore.Store
 	Log   *slog.Logger
 
-	wg sync.WaitGroup
+	wg       sync.WaitGroup
+	stopOnce sync.Once
+	stop     chan struct{}
+	mu       sync.Mutex
 }
 
 var _ Continuer = (*InProcess)(nil)
 
 // Continue starts a goroutine that runs the job on after delay.
 func (p *InProcess) Continue(ctx context.Context, ref dynamostore.JobRef, after time.Duration) error {
+	stop := p.stopped()
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		time.Sleep(after)
+		select {
+		case <-stop:
+			return
+		case <-time.After(after):
+		}
 		for range maxRuns {
 			rctx, cancel := context.WithTimeout(context.Background(), runTime)
 			j, err := p.Store.RunJob(rctx, ref.AgentName, ref.ID)
@@ -83,8 +91,23 @@ func (p *InProcess) Continue(ctx context.Context, ref dynamostore.JobRef, after 
 	return nil
 }
 
-// Wait waits for the jobs this process continues.
-func (p *InProcess) Wait() { p.wg.Wait() }
+// stopped returns the channel Stop closes.
+func (p *InProcess) stopped() chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stop == nil {
+		p.stop = make(chan struct{})
+	}
+	return p.stop
+}
+
+// Stop drops the continuations still waiting for their delay (a job is
+// run on by the next request or process) and waits for those running.
+func (p *InProcess) Stop() {
+	stop := p.stopped()
+	p.stopOnce.Do(func() { close(stop) })
+	p.wg.Wait()
+}
 
 func (p *InProcess) log() *slog.Logger {
 	if p.Log != nil {

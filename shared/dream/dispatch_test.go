@@ -15,6 +15,7 @@ import (
 )
 
 func TestDispatcherQueuesExactlyThePendingScopes(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	var want []string
@@ -63,6 +64,7 @@ func TestDispatcherQueuesExactlyThePendingScopes(t *testing.T) {
 }
 
 func TestDispatcherReportsWhatItCouldNotQueue(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	for _, agent := range []string{"a", "b"} {

@@ -13,8 +13,8 @@ import (
 
 // Page sizes of ListScopeCounts.
 const (
-	DefaultScopesPage = 100
-	MaxScopesPage     = 1000
+	DefaultScopesPage = agentmem.DefaultScopesPage
+	MaxScopesPage     = agentmem.MaxScopesPage
 )
 
 func emptyTotals() agentmem.Totals { return agentmem.Totals{Counts: newCounts()} }

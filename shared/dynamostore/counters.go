@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/awsconfig"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/guregu/dynamo/v2"
 )
@@ -323,16 +324,16 @@ func (s *Store) GetScopeCounts(ctx context.Context, agentName, projectID string)
 
 // maxRecountAttempts bounds RecountScope's retries when writers change the
 // scope while it counts.
-const maxRecountAttempts = 8
+const maxRecountAttempts = 16
 
 // RecountScope rebuilds the counters of agent+project from its memories and
 // reports them as they were and as they are now. It is safe while writers
 // are busy: it reads the slots, then the memories (strongly consistent),
 // and writes each slot that differs on condition that its seq has not
-// moved since; a slot a writer changed meanwhile makes it count again.
-// Deep Dream calls it after finishing an interrupted commit; operators run
-// it through POST /api/admin/recount (agentmem admin recount) and the
-// dream function's {"action":"recount"}.
+// moved since; a slot a writer changed meanwhile is counted again (the
+// others are settled). Deep Dream calls it after finishing an interrupted
+// commit; operators run it through POST /api/admin/recount (agentmem admin
+// recount) and the dream function's {"action":"recount"}.
 func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (agentmem.Recount, error) {
 	if err := agentmem.ValidateAgentName(agentName); err != nil {
 		return agentmem.Recount{}, err
@@ -340,15 +341,16 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 	if err := agentmem.ValidateProjectID(projectID); err != nil {
 		return agentmem.Recount{}, err
 	}
-	var first *agentmem.ScopeCounts
-	for range maxRecountAttempts {
+	settled := make([]bool, CounterSlots)
+	before, after := make([]countDelta, CounterSlots), make([]countDelta, CounterSlots)
+	wrote := false
+	for attempt := range maxRecountAttempts {
+		if attempt > 0 && !awsconfig.Backoff.Wait(ctx, min(attempt, 3), 0) {
+			break
+		}
 		stored, err := s.scopeSlots(ctx, agentName, projectID)
 		if err != nil {
 			return agentmem.Recount{}, err
-		}
-		if first == nil {
-			c := scopeCountsOf(agentName, projectID, stored)
-			first = &c
 		}
 		want := make([]countDelta, CounterSlots)
 		err = s.eachScopeItem(ctx, agentName, projectID, true, func(it memoryItem) error {
@@ -358,70 +360,83 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 		if err != nil {
 			return agentmem.Recount{}, err
 		}
-		done, err := s.writeSlots(ctx, agentName, projectID, stored, want)
-		if err != nil {
-			return agentmem.Recount{}, err
+		bySlot := map[int]counterSlot{}
+		for _, sl := range stored {
+			bySlot[sl.slot] = sl
+		}
+		done := true
+		for slot := range CounterSlots {
+			if settled[slot] {
+				continue
+			}
+			ok, changed, err := s.writeSlot(ctx, agentName, projectID, slot, bySlot[slot], want[slot])
+			if err != nil {
+				return agentmem.Recount{}, err
+			}
+			if !ok {
+				done = false // a writer moved it while we counted
+				continue
+			}
+			settled[slot], wrote = true, wrote || changed
+			before[slot], after[slot] = countsDelta(bySlot[slot].counts, 1), want[slot]
 		}
 		if !done {
-			continue // a writer moved a slot while we counted
+			continue
 		}
-		var after countDelta
-		for _, d := range want {
-			after.add(d)
+		var b, a countDelta
+		for slot := range CounterSlots {
+			b.add(before[slot])
+			a.add(after[slot])
 		}
-		r := agentmem.Recount{AgentName: agentName, ProjectID: projectID, Before: first.Counts, After: after.counts()}
-		r.Before.UpdatedAt = ""
+		// Before is what each slot held when its memories were counted,
+		// so the drift is what was wrong, not what writers added since.
+		r := agentmem.Recount{AgentName: agentName, ProjectID: projectID, Before: b.counts(), After: a.counts(), Drifted: wrote}
 		diff := countsDelta(r.After, 1)
 		diff.add(countsDelta(r.Before, -1))
 		r.Drift = diff.counts()
-		r.Drifted = r.Drift.Total != 0 || r.Drift.Bytes != 0 || len(r.Drift.ByType) > 0 || len(r.Drift.BySource) > 0
 		if r.Drifted {
 			s.log().WarnContext(ctx, "scope counters had drifted; repaired", "agent", agentName, "project", projectID,
 				"total", r.Drift.Total, "bytes", r.Drift.Bytes)
 		}
 		return r, nil
 	}
-	return agentmem.Recount{}, agentmem.Errorf(agentmem.EBusy, "the memories of %s/%s kept changing while they were counted; try again", agentName, projectID)
+	return agentmem.Recount{}, &agentmem.Error{Code: agentmem.EBusy, RetryAfter: time.Second,
+		Message: fmt.Sprintf("the memories of %s/%s kept changing while they were counted; try again", agentName, projectID)}
 }
 
-// writeSlots replaces the stored slots of a scope that differ from want,
-// each on condition that its seq is still the one read; done is false when
-// a condition failed (a writer moved that slot: count again).
-func (s *Store) writeSlots(ctx context.Context, agentName, projectID string, stored []counterSlot, want []countDelta) (done bool, err error) {
-	bySlot := map[int]counterSlot{}
-	for _, sl := range stored {
-		bySlot[sl.slot] = sl
+// writeSlot replaces one counter slot with want when it differs, on
+// condition that its seq is still cur's (or that it still does not
+// exist); ok is false when the condition failed (a writer moved it),
+// changed tells whether it was replaced.
+func (s *Store) writeSlot(ctx context.Context, agentName, projectID string, slot int, cur counterSlot, want countDelta) (ok, changed bool, err error) {
+	exists := cur.counts.ByType != nil
+	c := want.counts()
+	if exists && sameCounts(cur.counts, c) || !exists && c.Total == 0 && c.Bytes == 0 {
+		return true, false, nil
 	}
 	now := agentmem.FormatTime(s.now())
-	for slot, d := range want {
-		cur, exists := bySlot[slot]
-		c := d.counts()
-		if exists && sameCounts(cur.counts, c) || !exists && c.Total == 0 && c.Bytes == 0 {
-			continue
-		}
-		item := countsItem(c)
-		item["pk"] = &types.AttributeValueMemberS{Value: statsPK(agentName, projectID)}
-		item["sk"] = &types.AttributeValueMemberS{Value: slotSK(agentName, projectID, slot)}
-		item["agentName"] = &types.AttributeValueMemberS{Value: agentName}
-		item["projectId"] = &types.AttributeValueMemberS{Value: projectID}
-		item["slot"] = &types.AttributeValueMemberN{Value: strconv.Itoa(slot)}
-		item["seq"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(cur.seq+1, 10)}
-		item["updatedAt"] = &types.AttributeValueMemberS{Value: now}
-		item["changedAt"] = &types.AttributeValueMemberS{Value: now}
-		put := s.journal.Put(item)
-		if exists {
-			put = put.If("$ = ?", "seq", cur.seq)
-		} else {
-			put = put.If("attribute_not_exists($)", "pk")
-		}
-		switch err := put.Run(ctx); {
-		case dynamo.IsCondCheckFailed(err):
-			return false, nil
-		case err != nil:
-			return false, fmt.Errorf("put counters of %s slot %d: %w", agentmem.Scope(agentName, projectID), slot, err)
-		}
+	item := countsItem(c)
+	item["pk"] = &types.AttributeValueMemberS{Value: statsPK(agentName, projectID)}
+	item["sk"] = &types.AttributeValueMemberS{Value: slotSK(agentName, projectID, slot)}
+	item["agentName"] = &types.AttributeValueMemberS{Value: agentName}
+	item["projectId"] = &types.AttributeValueMemberS{Value: projectID}
+	item["slot"] = &types.AttributeValueMemberN{Value: strconv.Itoa(slot)}
+	item["seq"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(cur.seq+1, 10)}
+	item["updatedAt"] = &types.AttributeValueMemberS{Value: now}
+	item["changedAt"] = &types.AttributeValueMemberS{Value: now}
+	put := s.journal.Put(item)
+	if exists {
+		put = put.If("$ = ?", "seq", cur.seq)
+	} else {
+		put = put.If("attribute_not_exists($)", "pk")
 	}
-	return true, nil
+	switch err := put.Run(ctx); {
+	case dynamo.IsCondCheckFailed(err):
+		return false, false, nil
+	case err != nil:
+		return false, false, fmt.Errorf("put counters of %s slot %d: %w", agentmem.Scope(agentName, projectID), slot, err)
+	}
+	return true, true, nil
 }
 
 // sameCounts reports whether two counters agree (UpdatedAt aside).

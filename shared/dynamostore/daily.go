@@ -52,12 +52,6 @@ func (s *Store) AppendDailyOnce(ctx context.Context, r agentmem.DailyRecord, onc
 }
 
 func (s *Store) appendDaily(ctx context.Context, r agentmem.DailyRecord, once *Once) (agentmem.DailyRecord, bool, error) {
-	if once != nil {
-		var first agentmem.DailyRecord
-		if ok, err := s.replay(ctx, *once, &first); ok || err != nil {
-			return first, ok, err
-		}
-	}
 	now := s.now()
 	if err := agentmem.ValidateAgentName(r.AgentName); err != nil {
 		return agentmem.DailyRecord{}, false, err
@@ -83,7 +77,7 @@ func (s *Store) appendDaily(ctx context.Context, r agentmem.DailyRecord, once *O
 		Add("appendSeq", 1)
 	// A conflict with a concurrent transaction on the state item is
 	// retried by the client's retryer (dynamo.RetryTxConflicts).
-	tx := s.db.WriteTx().Put(put).Update(mark)
+	tx := s.db.WriteTx().Idempotent(true).Put(put).Update(mark)
 	if once != nil {
 		rec, err := s.onceRecord(*once, r)
 		if err != nil {

@@ -25,6 +25,7 @@ func record(agent, project, title, at string) agentmem.DailyRecord {
 }
 
 func TestAppendDailyReadsBackByDayInTimeOrder(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	fixedClock(st, time.Date(2026, 11, 23, 1, 0, 0, 0, time.UTC))
 	ctx := context.Background()
@@ -76,6 +77,7 @@ func TestAppendDailyReadsBackByDayInTimeOrder(t *testing.T) {
 }
 
 func TestAppendDailyMarksTheScopePending(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	if _, err := st.AppendDaily(ctx, record("nori", "p", "one", "")); err != nil {
@@ -105,6 +107,7 @@ func TestAppendDailyMarksTheScopePending(t *testing.T) {
 }
 
 func TestConcurrentAppendsAllLand(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	const n = 20
@@ -137,6 +140,7 @@ func TestConcurrentAppendsAllLand(t *testing.T) {
 }
 
 func TestEachPendingScopeReadsOnlyPendingScopes(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	want := map[string]bool{}

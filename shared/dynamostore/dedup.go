@@ -37,7 +37,11 @@ var dedupFields = []string{"scope", "createdAt", "id", "agentName", "projectId",
 // dedupScope is one scope's memories prepared for duplicate checks, at a
 // version of the scope.
 type dedupScope struct {
-	key     string
+	key string
+	// held is what the cache counts for it (its size when put; the
+	// cache's mutex guards it).
+	held int
+	// mu guards version and d, which advance changes in place.
 	mu      sync.Mutex
 	version int64
 	d       *search.Dedup
@@ -86,21 +90,26 @@ func (c *dedupCache) put(e *dedupScope) {
 	if el, ok := c.entries[e.key]; ok {
 		c.remove(el)
 	}
+	e.mu.Lock()
 	n := e.d.Len()
+	e.mu.Unlock()
 	if n > DedupCacheMemories {
 		return
 	}
 	for c.held+n > DedupCacheMemories && c.lru.Len() > 0 {
 		c.remove(c.lru.Back())
 	}
+	e.held = n
 	c.entries[e.key] = c.lru.PushFront(e)
 	c.held += n
 }
 
+// remove drops a scope; c.mu is held. It subtracts what put counted, not
+// the scope's size now: advance may be changing that concurrently.
 func (c *dedupCache) remove(el *list.Element) {
 	e := c.lru.Remove(el).(*dedupScope)
 	delete(c.entries, e.key)
-	c.held -= e.d.Len()
+	c.held -= e.held
 }
 
 // advance takes a create into the prepared scope key when it is at

@@ -104,6 +104,9 @@ func (s *Store) AcquireDreamLease(ctx context.Context, agentName, projectID, own
 	switch {
 	case err != nil:
 		return DreamState{}, fmt.Errorf("acquire dream lease of %s: %w", agentmem.Scope(agentName, projectID), err)
+	case !wrote && it.LeaseOwner == owner:
+		// The client sent the update again after its first answer was
+		// lost: the lease is this call's.
 	case !wrote:
 		return DreamState{}, agentmem.Errorf(agentmem.EBusy, "a dream of %s/%s is already running (lease held until %s); try again later",
 			agentName, projectID, time.UnixMilli(it.LeaseUntil).UTC().Format(time.RFC3339))
@@ -362,7 +365,7 @@ func (s *Store) BeginDream(ctx context.Context, d agentmem.Dream, plan DreamPlan
 	mark := s.journal.Update("pk", pk).Range("sk", dreamStateSK).
 		Set("committing", dreamRef(d)).
 		If("$ = ? AND $ > ?", "leaseOwner", owner, "leaseUntil", now.UnixMilli())
-	err = s.db.WriteTx().Put(put).Update(mark).Run(ctx)
+	err = s.db.WriteTx().Idempotent(true).Put(put).Update(mark).Run(ctx)
 	switch {
 	case dynamo.IsCondCheckFailed(err):
 		return agentmem.Errorf(agentmem.EBusy, "dream %s of %s/%s lost its lease before committing; nothing changed", d.ID, d.AgentName, d.ProjectID)
@@ -408,7 +411,7 @@ func (s *Store) FinishDream(ctx context.Context, d agentmem.Dream, hash string) 
 	if now == "" {
 		now = agentmem.FormatTime(s.now())
 	}
-	tx := s.db.WriteTx()
+	tx := s.db.WriteTx().Idempotent(true)
 	entry := s.journal.Update("pk", pk).Range("sk", diaryPrefix+dreamRef(d)).
 		Set("status", agentmem.DreamCommitted).Set("finishedAt", now).
 		Set("created", d.Created).Set("deleted", d.Deleted).Set("updated", d.Updated).Set("retired", d.Retired)
@@ -488,7 +491,7 @@ func dreamsOf(items []dreamItem) []agentmem.Dream {
 // (1..50, default 20); cursor continues a previous page.
 func (s *Store) ListDreams(ctx context.Context, agentName, projectID string, limit int, cursor string) (agentmem.DreamPage, error) {
 	if limit <= 0 || limit > agentmem.MaxListLimit {
-		limit = 20
+		limit = agentmem.DefaultDreamsPage
 	}
 	binding := "dreams\x00" + agentName + "\x00" + projectID
 	q := s.journal.Get("pk", dreamPK(agentName, projectID)).Order(dynamo.Descending)

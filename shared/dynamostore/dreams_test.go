@@ -14,6 +14,7 @@ import (
 )
 
 func TestDreamLeaseIsExclusiveUntilItExpires(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	advance := fixedClock(st, time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC))
 	ctx := context.Background()
@@ -55,6 +56,7 @@ func sysMemory(i int, at time.Time) agentmem.Memory {
 }
 
 func TestBeginDreamNeedsTheLeaseAndKeepsLargePlans(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
 	fixedClock(st, now)
@@ -126,6 +128,7 @@ func sha(i int) [32]byte {
 }
 
 func TestListDreamsPagesNewestFirst(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	for i := range 7 {
@@ -162,6 +165,7 @@ func TestListDreamsPagesNewestFirst(t *testing.T) {
 }
 
 func TestRestoreMemoriesIsIdempotentAndKeepsCounters(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
 	ctx := context.Background()

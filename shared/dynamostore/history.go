@@ -169,18 +169,15 @@ func notLive(m agentmem.Memory) error {
 	return agentmem.Errorf(agentmem.EConflict, "memory %s was retired (version %d): restore it first (POST .../memories/%s/history/{version}/restore)", m.ID, m.Version, m.ID)
 }
 
-// MaxHistoryPage bounds one page of a memory's history.
-const MaxHistoryPage = 100
-
 // MemoryHistory returns the versions of the memory id of agentName,
-// newest first, limit at a time (1..MaxHistoryPage, 0 for 50), after
+// newest first, limit at a time (1..agentmem.MaxHistoryLimit, 0 for agentmem.DefaultHistoryLimit), after
 // cursor. A memory that is neither live nor superseded or retired (it was
 // deleted, or never existed) is ENotFound. A memory written before
 // versions existed and never changed since has its one version made up
 // from the memory itself.
 func (s *Store) MemoryHistory(ctx context.Context, agentName, id string, limit int, cursor string) (agentmem.MemoryHistory, error) {
-	if limit <= 0 || limit > MaxHistoryPage {
-		limit = 50
+	if limit <= 0 || limit > agentmem.MaxHistoryLimit {
+		limit = agentmem.DefaultHistoryLimit
 	}
 	binding := "history\x00" + agentName + "\x00" + id
 	// A history partition holds versions only.

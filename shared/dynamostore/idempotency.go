@@ -92,7 +92,10 @@ func (s *Store) replay(ctx context.Context, o Once, out any) (bool, error) {
 }
 
 // replayAfterConflict is replay after a transaction failed on o's record:
-// another call with the key committed first, so its record must be there.
+// a call with the key committed first (this one's first attempt, or
+// another), so its record is there. The write paths do not look for the
+// record before writing: the record's condition in their transaction finds
+// it, which costs a retry nothing more than the first call.
 func (s *Store) replayAfterConflict(ctx context.Context, o Once, out any) error {
 	ok, err := s.replay(ctx, o, out)
 	switch {

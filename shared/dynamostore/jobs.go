@@ -75,9 +75,11 @@ func (s *Store) StartJob(ctx context.Context, j agentmem.Job) (agentmem.Job, err
 	j.ID = s.newID(now)
 	j.Status, j.Removed, j.Error, j.FinishedAt = agentmem.JobRunning, 0, "", ""
 	j.CreatedAt, j.UpdatedAt = agentmem.FormatTime(now), agentmem.FormatTime(now)
+	// The id is new: a failed condition can only be this put sent again
+	// by the client after its first answer was lost.
 	err := s.journal.Put(jobItem{PK: jobPK(j.AgentName), SK: j.ID, Job: j, ExpiresAt: now.Add(JobRetention).Unix()}).
 		If("attribute_not_exists($)", "pk").Run(ctx)
-	if err != nil {
+	if err != nil && !dynamo.IsCondCheckFailed(err) {
 		return agentmem.Job{}, fmt.Errorf("start job %s: %w", j.ID, err)
 	}
 	return j, nil
@@ -124,13 +126,20 @@ func (s *Store) getJob(ctx context.Context, agentName, id string) (agentmem.Job,
 // JobRunning when it must be run again to go on. A job another runner
 // holds is returned as it is, untouched.
 func (s *Store) RunJob(ctx context.Context, agentName, id string) (agentmem.Job, error) {
-	j, _, err := s.getJob(ctx, agentName, id)
+	// The job's own records are read and written on a context of their
+	// own: a run whose time is up still says where the job stands.
+	book, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
+	defer cancel()
+	j, _, err := s.getJob(book, agentName, id)
 	if err != nil || j.Status != agentmem.JobRunning {
 		return j, err
 	}
 	deadline, ok := ctx.Deadline()
 	if !ok {
 		deadline = time.Now().Add(jobRunTime)
+	}
+	if time.Until(deadline) <= jobMargin || ctx.Err() != nil {
+		return j, nil // no time to work: the next run will
 	}
 	owner := s.newID(s.now())
 	now := s.now()
@@ -139,16 +148,17 @@ func (s *Store) RunJob(ctx context.Context, agentName, id string) (agentmem.Job,
 	lease := agentmem.FormatTime(deadline.Add(jobMargin))
 	err = s.journal.Update("pk", jobPK(agentName)).Range("sk", id).
 		Set("owner", owner).Set("leaseUntil", lease).
-		If("$ = ? AND (attribute_not_exists($) OR $ < ?)", "status", agentmem.JobRunning, "leaseUntil", "leaseUntil", agentmem.FormatTime(now)).
-		Run(ctx)
+		If("$ = ? AND (attribute_not_exists($) OR $ < ? OR $ = ?)", "status", agentmem.JobRunning,
+			"leaseUntil", "leaseUntil", agentmem.FormatTime(now), "owner", owner).
+		Run(book)
 	switch {
 	case dynamo.IsCondCheckFailed(err):
-		return s.GetJob(ctx, agentName, id) // held by another run, or finished
+		return s.GetJob(book, agentName, id) // held by another run, or finished
 	case err != nil:
 		return j, fmt.Errorf("take job %s: %w", id, err)
 	}
-	work, cancel := context.WithDeadline(ctx, deadline.Add(-jobMargin))
-	defer cancel()
+	work, cancelWork := context.WithDeadline(ctx, deadline.Add(-jobMargin))
+	defer cancelWork()
 	done, err := s.workJob(work, j)
 	switch {
 	case done:
@@ -163,8 +173,11 @@ func (s *Store) RunJob(ctx context.Context, agentName, id string) (agentmem.Job,
 		return s.endJob(ctx, j, owner, agentmem.JobFailed, agentmem.ErrorMessage(err))
 	}
 	s.releaseJob(ctx, agentName, id, owner)
-	return s.GetJob(ctx, agentName, id)
+	return s.GetJob(book, agentName, id)
 }
+
+// bookkeepingTimeout bounds the reads and writes of a job's own records.
+const bookkeepingTimeout = 5 * time.Second
 
 // maxIdlePages is how many pages in a row may delete nothing (every item
 // deleted by someone else meanwhile) before a job gives up.
@@ -215,7 +228,7 @@ func (s *Store) workJob(ctx context.Context, j agentmem.Job) (done bool, err err
 
 // endJob records the end of a job this run holds.
 func (s *Store) endJob(ctx context.Context, j agentmem.Job, owner string, status agentmem.JobStatus, msg string) (agentmem.Job, error) {
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abandonTimeout)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
 	defer cancel()
 	now := agentmem.FormatTime(s.now())
 	u := s.journal.Update("pk", jobPK(j.AgentName)).Range("sk", j.ID).
@@ -233,7 +246,7 @@ func (s *Store) endJob(ctx context.Context, j agentmem.Job, owner string, status
 
 // releaseJob gives a job back for its next run.
 func (s *Store) releaseJob(ctx context.Context, agentName, id, owner string) {
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abandonTimeout)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
 	defer cancel()
 	err := s.journal.Update("pk", jobPK(agentName)).Range("sk", id).
 		Set("updatedAt", agentmem.FormatTime(s.now())).

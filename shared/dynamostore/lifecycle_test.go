@@ -60,6 +60,7 @@ func checkCounters(t *testing.T, st *dynamostore.Store, agent, project string) a
 }
 
 func TestCreateMemoryStoresItsVector(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	st.Embedder = hashing.New(256)
 	ctx := context.Background()
@@ -84,6 +85,7 @@ func TestCreateMemoryStoresItsVector(t *testing.T) {
 }
 
 func TestCreateMemoryWithoutVectorWhenTheEmbedderFails(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	logs := logTo(st)
 	srv := embeddingstest.NewOpenAIServer(t, hashing.New(32))
@@ -107,6 +109,7 @@ func TestCreateMemoryWithoutVectorWhenTheEmbedderFails(t *testing.T) {
 }
 
 func TestEvictionRemovesTheLeastRecentlyUsed(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	st.MemoryLimit = 5
 	logs := logTo(st)
@@ -155,6 +158,7 @@ func TestEvictionRemovesTheLeastRecentlyUsed(t *testing.T) {
 }
 
 func TestEvictionKeepsProtectedMemoriesOverTheLimit(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	st.MemoryLimit = 2
 	logs := logTo(st)
@@ -175,6 +179,7 @@ func TestEvictionKeepsProtectedMemoriesOverTheLimit(t *testing.T) {
 }
 
 func TestEvictionUnderConcurrentWriters(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	st.MemoryLimit = 20
 	logTo(st)
@@ -225,6 +230,7 @@ func TestEvictionUnderConcurrentWriters(t *testing.T) {
 }
 
 func TestTouchMemories(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	a, _ := st.CreateMemory(ctx, newMemory("miso", "p", "a"))
@@ -259,6 +265,7 @@ func pattern(agent, trigger, solution string, c float64) agentmem.Memory {
 }
 
 func TestSavePatternRaisesTheConfidenceOfTheSamePattern(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	first, raised, err := st.SavePattern(ctx, pattern("nori", "the checkout e2e test times out", "wait for the network idle event before asserting", 0.5))
@@ -286,6 +293,7 @@ func TestSavePatternRaisesTheConfidenceOfTheSamePattern(t *testing.T) {
 }
 
 func TestSavePatternUnderConcurrentSightings(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	p := pattern("koji", "go test hangs in CI", "run with -race -timeout 5m and look at the goroutine dump", 0.5)

@@ -1,6 +1,7 @@
 package dynamostore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -115,7 +116,12 @@ type Created struct {
 // duplicate detection against the scope, supersession of memories it
 // replaces.
 func (s *Store) Create(ctx context.Context, m agentmem.Memory, opt CreateOptions) (Created, error) {
-	if opt.Once.Key != "" {
+	if opt.Once.Key != "" && (opt.Dedup || len(opt.Supersedes) > 0) {
+		// The duplicate check and the memories to replace are read before
+		// the write: a retry of a create that committed would find its own
+		// memory there (a duplicate, or the replaced ones already gone), so
+		// a used key is looked for first. Without them the key's condition
+		// in the transaction finds it, at no extra read.
 		var first agentmem.Memory
 		if ok, err := s.replay(ctx, opt.Once, &first); ok || err != nil {
 			return Created{Memory: first, Replayed: ok}, err
@@ -356,14 +362,12 @@ func (s *Store) GetMemory(ctx context.Context, agentName, id string) (agentmem.M
 // getItem is GetMemory returning the stored item.
 func (s *Store) getItem(ctx context.Context, agentName, id string) (memoryItem, error) {
 	missing := agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
-	key, err := s.findKey(ctx, id)
+	key, err := s.findKey(ctx, id, func(k memoryKey) bool { return strings.HasPrefix(k.Scope, agentName+"#") })
 	switch {
 	case notFound(err):
 		return memoryItem{}, missing
 	case err != nil:
 		return memoryItem{}, err
-	case !strings.HasPrefix(key.Scope, agentName+"#"):
-		return memoryItem{}, missing
 	}
 	var item memoryItem
 	err = s.memories.Get("scope", key.Scope).Range("createdAt", dynamo.Equal, key.CreatedAt).Consistent(true).One(ctx, &item)
@@ -376,25 +380,23 @@ func (s *Store) getItem(ctx context.Context, agentName, id string) (memoryItem, 
 	return item, nil
 }
 
-// findKey reads a memory's keys from the id-index; dynamo.ErrNotFound when
-// there is none. Ids are unique, but should two items ever carry one (as
-// a replayed restore once wrote), the one with the earliest createdAt is
-// the answer, always the same, and the duplicate is logged: a reader never
-// fails for it.
-func (s *Store) findKey(ctx context.Context, id string) (memoryKey, error) {
+// findKey reads from the id-index where the memory with id is, among the
+// places keep accepts; dynamo.ErrNotFound when there is none. Ids are
+// unique, but should two items ever carry one (as a replayed restore once
+// wrote), the one with the earliest createdAt is the answer, always the
+// same, and the duplicate is logged: a reader never fails for it.
+func (s *Store) findKey(ctx context.Context, id string, keep func(memoryKey) bool) (memoryKey, error) {
 	var keys []memoryKey
 	if err := s.memories.Get("id", id).Index(IDIndex).All(ctx, &keys); err != nil {
 		return memoryKey{}, fmt.Errorf("find memory %s: %w", id, err)
 	}
+	keys = slices.DeleteFunc(keys, func(k memoryKey) bool { return !keep(k) })
 	if len(keys) == 0 {
 		return memoryKey{}, dynamo.ErrNotFound
 	}
 	if len(keys) > 1 {
 		slices.SortFunc(keys, func(a, b memoryKey) int {
-			if c := strings.Compare(a.CreatedAt, b.CreatedAt); c != 0 {
-				return c
-			}
-			return strings.Compare(a.Scope, b.Scope)
+			return cmp.Or(strings.Compare(a.CreatedAt, b.CreatedAt), strings.Compare(a.Scope, b.Scope))
 		})
 		s.log().WarnContext(ctx, "several items carry one memory id; reading the earliest", "id", id, "items", len(keys),
 			"scope", keys[0].Scope, "createdAt", keys[0].CreatedAt)
@@ -568,14 +570,12 @@ func (s *Store) DeleteMemories(ctx context.Context, ms []agentmem.Memory) (int, 
 // thought (or not as the caller holds it): through the id-index, then the
 // item itself, strongly consistent. ok is false when it is gone.
 func (s *Store) relocate(ctx context.Context, it memoryItem) (memoryItem, bool, error) {
-	key, err := s.findKey(ctx, it.ID)
+	key, err := s.findKey(ctx, it.ID, func(k memoryKey) bool { return k.Scope == it.Scope })
 	switch {
 	case notFound(err):
 		return memoryItem{}, false, nil
 	case err != nil:
 		return memoryItem{}, false, err
-	case key.Scope != it.Scope:
-		return memoryItem{}, false, nil
 	}
 	var cur memoryItem
 	err = s.memories.Get("scope", key.Scope).Range("createdAt", dynamo.Equal, key.CreatedAt).Consistent(true).One(ctx, &cur)

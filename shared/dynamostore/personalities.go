@@ -66,12 +66,6 @@ type personalityResult struct {
 }
 
 func (s *Store) putPersonality(ctx context.Context, p agentmem.Personality, expected *int, once *Once) (agentmem.Personality, bool, bool, error) {
-	if once != nil {
-		var first personalityResult
-		if ok, err := s.replay(ctx, *once, &first); ok || err != nil {
-			return first.Personality, first.Created, ok, err
-		}
-	}
 	p.UpdatedAt = agentmem.FormatTime(s.now())
 	for {
 		var old agentmem.Personality
@@ -97,7 +91,7 @@ func (s *Store) putPersonality(ctx context.Context, p agentmem.Personality, expe
 		} else {
 			put = put.If("$ = ?", "version", *prev)
 		}
-		tx := s.db.WriteTx().Put(put)
+		tx := s.db.WriteTx().Idempotent(true).Put(put)
 		if once != nil {
 			rec, err := s.onceRecord(*once, personalityResult{Personality: p, Created: *prev == 0})
 			if err != nil {
@@ -141,8 +135,8 @@ func (s *Store) DeletePersonality(ctx context.Context, agentName string) error {
 
 // Page sizes of ListPersonalities.
 const (
-	DefaultPersonalitiesPage = 100
-	MaxPersonalitiesPage     = 500
+	DefaultPersonalitiesPage = agentmem.DefaultPersonalitiesPage
+	MaxPersonalitiesPage     = agentmem.MaxPersonalitiesPage
 )
 
 // personalitiesBinding is what a personality listing's cursor is sealed

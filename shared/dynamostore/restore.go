@@ -21,8 +21,8 @@ import (
 // crash) never writes a second copy; the others are put on condition that
 // their slot is free, and a slot taken by another memory moves the
 // createdAt forward by a few nanoseconds, as CreateMemory does. A memory
-// listed twice is restored once. The scope counters are kept, like every
-// write path.
+// listed twice is restored once. Each put and its scope's counters are one
+// transaction, like every write path.
 func (s *Store) RestoreMemories(ctx context.Context, ms []agentmem.Memory) (int, error) {
 	return s.RestoreMemoriesBy(ctx, ms, nil)
 }

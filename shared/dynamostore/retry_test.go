@@ -52,6 +52,7 @@ func txServer(t *testing.T, reasons ...string) (*httptest.Server, *atomic.Int32)
 // client's retryer (the process's AWS policy plus dynamo.RetryTxConflicts),
 // at most awsconfig.MaxAttempts times; a failed condition is not retried.
 func TestTransactionConflictsAreRetried(t *testing.T) {
+	t.Parallel()
 	conflict := "TransactionConflict"
 	tests := []struct {
 		name    string
@@ -66,6 +67,7 @@ func TestTransactionConflictsAreRetried(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv, calls := txServer(t, tt.reasons...)
 			st := dynamostore.New(aws.Config{Retryer: func() aws.Retryer { return awsconfig.NewRetryer() }},
 				dynamostore.Config{MemoriesTable: "m", PersonalitiesTable: "p", JournalTable: "j", Endpoint: srv.URL})

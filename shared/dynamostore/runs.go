@@ -96,6 +96,10 @@ func (s *Store) ClaimRun(ctx context.Context, agentName, projectID, runID string
 			return Run{}, false, err
 		case cur.Status == RunDone:
 			return cur, false, nil
+		case cur.Owner == item.Owner:
+			// The client sent the put again after its first answer was
+			// lost: the claim is this call's.
+			return cur, true, nil
 		}
 		busy := agentmem.Errorf(agentmem.EBusy, "run %s of agent %s in project %s is being extracted since %s; retry after %s", runID, agentName, projectID, cur.ClaimedAt, cur.LeaseUntil)
 		if until, err := agentmem.ParseTime(cur.LeaseUntil); err == nil {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestRunClaimFinishAndReplay(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	lease := time.Now().Add(time.Minute)
@@ -43,6 +44,7 @@ func TestRunClaimFinishAndReplay(t *testing.T) {
 }
 
 func TestReleasedRunCanBeClaimedAgain(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	run, _, err := st.ClaimRun(ctx, "nori", "p", "run-1", time.Now().Add(time.Minute))
@@ -72,6 +74,7 @@ func TestReleasedRunCanBeClaimedAgain(t *testing.T) {
 }
 
 func TestExpiredClaimIsTakenOver(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	dead, _, err := st.ClaimRun(ctx, "nori", "p", "run-1", time.Now().Add(-time.Second))
@@ -85,6 +88,7 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 }
 
 func TestConcurrentClaimsHaveOneWinner(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	const n = 8

@@ -3,6 +3,7 @@ package dynamostore
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
@@ -164,4 +165,60 @@ func (s *Store) SessionUsage(ctx context.Context, projectID string) (agentmem.Se
 	}
 	u.Sessions = len(sessions)
 	return u, nil
+}
+
+// ListSessionKeys returns a page of a session's live keys in key order,
+// without their values (it records no access): at most limit keys
+// (1..agentmem.MaxSessionKeysPage, else DefaultSessionKeysPage) after the
+// key the cursor names. Expired keys that TTL has not removed yet are left
+// out.
+func (s *Store) ListSessionKeys(ctx context.Context, projectID, sessionID string, limit int, cursor string) (agentmem.SessionKeyPage, error) {
+	if limit <= 0 || limit > agentmem.MaxSessionKeysPage {
+		limit = agentmem.DefaultSessionKeysPage
+	}
+	page := agentmem.SessionKeyPage{ProjectID: projectID, SessionID: sessionID, Keys: []agentmem.SessionKey{}}
+	prefix := sessionID + "#"
+	binding := "sessions\x00" + projectID + "\x00" + sessionID
+	q := s.journal.Get("pk", sessionPK(projectID)).Consistent(true)
+	if cursor != "" {
+		after, err := s.openCursor(ctx, binding, cursor)
+		if err != nil {
+			return page, err
+		}
+		if agentmem.ValidateKey(after) != nil {
+			return page, errBadCursor
+		}
+		// Every character a key may hold sorts after '#', so the
+		// session's keys are contiguous: read from the cursor's key on
+		// and stop at the first sort key of another session.
+		q = q.Range("sk", dynamo.Greater, prefix+after)
+	} else {
+		q = q.Range("sk", dynamo.BeginsWith, prefix)
+	}
+	now := s.now().Unix()
+	it := q.Iter()
+	var item sessionItem
+	for it.Next(ctx, &item) {
+		if !strings.HasPrefix(item.SK, prefix) {
+			break
+		}
+		if item.ExpiresAt > now {
+			if len(page.Keys) == limit {
+				next, err := s.sealCursor(ctx, binding, page.Keys[limit-1].Key)
+				if err != nil {
+					return page, err
+				}
+				page.NextCursor = next
+				break
+			}
+			e := item.entry()
+			page.Keys = append(page.Keys, agentmem.SessionKey{Key: e.Key, Bytes: len(e.Value),
+				CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, AccessedAt: e.AccessedAt, ExpiresAt: e.ExpiresAt})
+		}
+		item = sessionItem{}
+	}
+	if err := it.Err(); err != nil {
+		return page, fmt.Errorf("list session keys %s/%s: %w", projectID, sessionID, err)
+	}
+	return page, nil
 }

@@ -3,6 +3,7 @@ package dynamostore_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 )
 
 func TestSessionValueLifecycle(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	advance := fixedClock(st, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
 	ctx := context.Background()
@@ -60,6 +62,7 @@ func TestSessionValueLifecycle(t *testing.T) {
 }
 
 func TestEndSessionDeletesEveryKeyAndUsageCountsLiveKeys(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	advance := fixedClock(st, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
 	ctx := context.Background()
@@ -99,5 +102,58 @@ func TestEndSessionDeletesEveryKeyAndUsageCountsLiveKeys(t *testing.T) {
 	}
 	if n, err := st.EndSession(ctx, "p", "never-started"); err != nil || n != 0 {
 		t.Errorf("end unknown session: %d, %v", n, err)
+	}
+}
+
+func TestListSessionKeys(t *testing.T) {
+	t.Parallel()
+	st := dynamotest.NewStore(t)
+	advance := fixedClock(st, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
+	ctx := context.Background()
+	put := func(session, key, value string, ttl time.Duration) {
+		t.Helper()
+		if _, _, err := st.PutSessionValue(ctx, "p", session, key, value, ttl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Neighbouring sessions whose ids share a prefix must not leak in.
+	put("run-4", "a", "x", time.Hour)
+	put("run-42x", "a", "x", time.Hour)
+	put("run-42", "short-lived", "gone soon", time.Minute)
+	for i := range 5 {
+		put("run-42", fmt.Sprintf("k%d", i), strings.Repeat("v", i), time.Hour)
+	}
+	advance(2 * time.Minute) // short-lived expires; TTL has not removed it
+
+	var keys []string
+	cursor, pages := "", 0
+	for {
+		page, err := st.ListSessionKeys(ctx, "p", "run-42", 2, cursor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		for _, k := range page.Keys {
+			keys = append(keys, k.Key)
+			if want := int(k.Key[1] - '0'); k.Bytes != want {
+				t.Errorf("key %s: bytes %d, want %d", k.Key, k.Bytes, want)
+			}
+		}
+		if page.NextCursor == "" {
+			break
+		}
+		cursor = page.NextCursor
+	}
+	if got, want := strings.Join(keys, ","), "k0,k1,k2,k3,k4"; got != want || pages != 3 {
+		t.Errorf("keys %s in %d pages, want %s in 3", got, pages, want)
+	}
+	empty, err := st.ListSessionKeys(ctx, "p", "no-such-run", 0, "")
+	if err != nil || empty.Keys == nil || len(empty.Keys) != 0 || empty.NextCursor != "" {
+		t.Errorf("unknown session: got %+v, %v; want an empty list", empty, err)
+	}
+	for _, bad := range []string{"!!", "a2V5IyM"} { // not base64; "key##"
+		if _, err := st.ListSessionKeys(ctx, "p", "run-42", 2, bad); agentmem.ErrorCode(err) != agentmem.EInvalid {
+			t.Errorf("cursor %q: got %v, want invalid", bad, err)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dynamostore"
@@ -21,6 +22,7 @@ func counts(t *testing.T, st *dynamostore.Store, agent, project string) agentmem
 }
 
 func TestCountersFollowEveryWritePath(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	if c := counts(t, st, "nori", "p"); c.Total != 0 || len(c.ByType) != 0 {
@@ -83,6 +85,7 @@ func TestCountersFollowEveryWritePath(t *testing.T) {
 }
 
 func TestCountersUnderConcurrentCreates(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	const n = 50
@@ -103,6 +106,7 @@ func TestCountersUnderConcurrentCreates(t *testing.T) {
 }
 
 func TestRecountScopeRepairsDrift(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	for i := range 3 {
@@ -144,6 +148,7 @@ func TestRecountScopeRepairsDrift(t *testing.T) {
 // createdAt it was asked for (as a dream's plan remembers it) deletes it
 // where it is, and leaves the slot's own memory alone.
 func TestDeleteFindsAMemoryThatMovedFromItsSlot(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	holder, err := st.CreateMemory(ctx, newMemory("nori", "p", "holds the slot"))
@@ -175,5 +180,62 @@ func TestDeleteFindsAMemoryThatMovedFromItsSlot(t *testing.T) {
 	// A memory of another scope with that id is not this one.
 	if n, err := st.DeleteMemories(ctx, []agentmem.Memory{{AgentName: "koji", ProjectID: "p", ID: holder.ID, CreatedAt: holder.CreatedAt}}); err != nil || n != 0 {
 		t.Errorf("delete across scopes: got %d, %v; want nothing deleted", n, err)
+	}
+}
+
+// TestCountersStayExactUnderMixedWriters: creates, deletes, touches and
+// recounts of one scope at once, over every counter slot; afterwards the
+// counters equal a count of the stored memories (no drift to repair), and
+// the totals their sum.
+func TestCountersStayExactUnderMixedWriters(t *testing.T) {
+	t.Parallel()
+	st := dynamotest.NewStore(t)
+	ctx := context.Background()
+	const writers, each = 8, 12
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine []agentmem.Memory
+			for i := range each {
+				m, err := st.CreateMemory(ctx, newMemory("toro", "p", fmt.Sprintf("writer %d memory %d", w, i)))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mine = append(mine, m)
+				switch i % 4 {
+				case 1:
+					if _, err := st.TouchMemories(ctx, mine, time.Now()); err != nil {
+						t.Error(err)
+					}
+				case 2:
+					if err := st.DeleteMemory(ctx, "toro", mine[0].ID); err != nil {
+						t.Error(err)
+					}
+					mine = mine[1:]
+				case 3:
+					// The counters are exact all along: a recount among
+					// the writers finds nothing to repair.
+					if rc, err := st.RecountScope(ctx, "toro", "p"); err != nil || rc.Drifted {
+						t.Errorf("recount among writers: %+v, %v; want no drift", rc.Drift, err)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	c := counts(t, st, "toro", "p")
+	if want := int64(writers * (each - each/4)); c.Total != want {
+		t.Errorf("total %d, want %d", c.Total, want)
+	}
+	rc, err := st.RecountScope(ctx, "toro", "p")
+	if err != nil || rc.Drifted {
+		t.Errorf("recount after the writers: %+v, %v; want no drift", rc, err)
+	}
+	tot, err := st.GetTotals(ctx)
+	if err != nil || tot.Total != c.Total || tot.Bytes != c.Bytes || tot.Scopes != 1 {
+		t.Errorf("totals %+v, %v; want the scope's %d memories, %d bytes", tot, err, c.Total, c.Bytes)
 	}
 }

@@ -21,6 +21,7 @@ func newMemory(agent, project, content string) agentmem.Memory {
 }
 
 func TestListReturnsNewest50InOrder(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	for i := range 55 {
@@ -59,6 +60,7 @@ func TestListReturnsNewest50InOrder(t *testing.T) {
 }
 
 func TestConcurrentCreatesInOnePartitionAreDistinct(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	fixed := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	st.Now = func() time.Time { return fixed } // every write collides at first
@@ -97,6 +99,7 @@ func TestConcurrentCreatesInOnePartitionAreDistinct(t *testing.T) {
 }
 
 func TestTypeFilterAndLimit(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	for i := range 30 {
@@ -126,6 +129,7 @@ func TestTypeFilterAndLimit(t *testing.T) {
 }
 
 func TestGetAndDeleteByIDAreScopedToAgent(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	m, err := st.CreateMemory(ctx, newMemory("nori", "p", "hello"))
@@ -154,6 +158,7 @@ func TestGetAndDeleteByIDAreScopedToAgent(t *testing.T) {
 }
 
 func TestDeleteScopeDeletesEverything(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	for i := range 120 {
@@ -182,6 +187,7 @@ func TestDeleteScopeDeletesEverything(t *testing.T) {
 }
 
 func TestPersonalityOptimisticConcurrency(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	ctx := context.Background()
 	p := agentmem.Personality{AgentName: "miso", DisplayName: "Miso"}
@@ -222,6 +228,7 @@ func TestPersonalityOptimisticConcurrency(t *testing.T) {
 }
 
 func TestBadCursor(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	_, err := st.ListMemories(context.Background(), dynamostore.ListOptions{AgentName: "a", ProjectID: "p", Cursor: "!!"})
 	var e *agentmem.Error

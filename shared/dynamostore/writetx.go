@@ -98,12 +98,17 @@ func (w *scopeWrite) size() int { return len(w.ops) + len(w.extra) + len(w.delta
 
 // run commits the transaction. A cancelled transaction's error carries
 // its reasons (cancelReasons). Transaction conflicts have been retried by
-// the client (dynamo.RetryTxConflicts) by then.
+// the client (dynamo.RetryTxConflicts) by then, each attempt with the same
+// client request token, so that an attempt whose answer was lost after it
+// committed is not applied twice.
 func (w *scopeWrite) run(ctx context.Context) error {
 	if w.size() > maxTxItems {
 		return fmt.Errorf("write to %s: %d items in one transaction, over DynamoDB's %d", agentmem.Scope(w.agent, w.project), w.size(), maxTxItems)
 	}
-	tx := w.s.db.WriteTx()
+	// The token makes the SDK's own retries of this transaction (after a
+	// timeout or a lost answer) return its first outcome instead of
+	// running it again (ClientRequestToken, ten minutes).
+	tx := w.s.db.WriteTx().Idempotent(true)
 	for _, op := range w.ops {
 		op(tx)
 	}

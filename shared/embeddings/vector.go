@@ -65,17 +65,9 @@ func Encode(name string, vec []float32) ([]byte, error) {
 	return b, nil
 }
 
-// ErrMalformedVector is returned by Decode for bytes Encode did not make.
+// ErrMalformedVector reports bytes Encode did not make (DecodeFor reads
+// them as no vector).
 var ErrMalformedVector = errors.New("malformed vector encoding")
-
-// Decode returns the embedder name and the vector stored by Encode.
-func Decode(b []byte) (name string, vec []float32, err error) {
-	nb, scale, body, err := parse(b)
-	if err != nil {
-		return "", nil, err
-	}
-	return string(nb), expand(body, scale), nil
-}
 
 // DecodeFor returns the vector stored in b if it was computed by the
 // embedder called name, else nil: an empty or malformed attribute, or one

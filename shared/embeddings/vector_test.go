@@ -20,6 +20,7 @@ func randomVector(r *rand.Rand, n int) []float32 {
 }
 
 func TestEncodeRoundTrip(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	tests := []struct {
 		name string
@@ -35,6 +36,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			b, err := embeddings.Encode("bedrock:amazon.titan-embed-text-v2:0", tt.vec)
 			if err != nil {
 				t.Fatal(err)
@@ -71,6 +73,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 }
 
 func TestEncodeRefuses(t *testing.T) {
+	t.Parallel()
 	long := string(bytes.Repeat([]byte("n"), 256))
 	tests := []struct {
 		name, embedder string
@@ -91,6 +94,7 @@ func TestEncodeRefuses(t *testing.T) {
 }
 
 func TestDecodeForIgnoresOtherModelsAndGarbage(t *testing.T) {
+	t.Parallel()
 	b, err := embeddings.Encode("openai:nomic-embed-text", []float32{1, 2, 3})
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 )
 
 func TestTail(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		s         string
 		max       int
@@ -44,6 +45,7 @@ func TestTail(t *testing.T) {
 }
 
 func TestBuildRequest(t *testing.T) {
+	t.Parallel()
 	req, truncated := extract.BuildRequest("go test ./...\nok  example.com/x\n")
 	if truncated {
 		t.Error("short output reported as truncated")
@@ -107,6 +109,7 @@ func openAI(t *testing.T, url string) llm.Client {
 }
 
 func TestRunAsksTheModelAndParses(t *testing.T) {
+	t.Parallel()
 	srv, got, _ := chatServer(t, 200, "Here you go:\n```json\n"+twoLearnings+"\n```")
 	res, err := extract.Run(context.Background(), openAI(t, srv.URL), "make test\nPASS\n")
 	if err != nil {
@@ -131,6 +134,7 @@ func TestRunAsksTheModelAndParses(t *testing.T) {
 }
 
 func TestRunFailures(t *testing.T) {
+	t.Parallel()
 	t.Run("model error", func(t *testing.T) {
 		srv, _, _ := chatServer(t, 500, "")
 		_, err := extract.Run(context.Background(), openAI(t, srv.URL), "out")

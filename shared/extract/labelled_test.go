@@ -133,6 +133,7 @@ func learningLines(ls []agentmem.Learning) string {
 // (written before tuning and never tuned on). The figures are in
 // docs/BENCHMARKS.md; run with -v to see them.
 func TestLabelledAnswers(t *testing.T) {
+	t.Parallel()
 	for _, part := range []struct {
 		name string
 		min  float64 // the share that must be read exactly
@@ -186,6 +187,7 @@ func TestLabelledAnswers(t *testing.T) {
 // TestLabelledSetSize keeps the set as large as promised: at least 60
 // tuned answers and a held-out part, in several model styles each.
 func TestLabelledSetSize(t *testing.T) {
+	t.Parallel()
 	for part, want := range map[string]int{"tuned": 60, "heldout": 20} {
 		set := readLabelled(t, part)
 		styles := map[string]bool{}

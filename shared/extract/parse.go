@@ -345,11 +345,6 @@ func isExample(s string, sp span) bool {
 	return exampleCue.MatchString(cue)
 }
 
-// oneParagraph folds a summary's line breaks and runs of blanks.
-func oneParagraph(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
-
 // clip cuts s to at most max bytes on a rune boundary.
 func clip(s string, max int) string {
 	if len(s) <= max {

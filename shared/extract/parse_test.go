@@ -25,6 +25,7 @@ func contents(ls []agentmem.Learning) []string {
 }
 
 func TestParseFindsTheAnswer(t *testing.T) {
+	t.Parallel()
 	want2 := []string{
 		"finding: Integration tests need DynamoDB Local; make test starts it.",
 		"decision: Webhook retries back off exponentially up to 30 s.",
@@ -57,6 +58,7 @@ func TestParseFindsTheAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			res, err := extract.Parse(tt.text)
 			if err != nil {
 				t.Fatal(err)
@@ -75,6 +77,7 @@ func TestParseFindsTheAnswer(t *testing.T) {
 }
 
 func TestParseRefusesWhatIsNotAnAnswer(t *testing.T) {
+	t.Parallel()
 	for name, text := range map[string]string{
 		"empty":                    "  \n",
 		"refusal":                  "I'm sorry, but I can't help with that.",
@@ -100,6 +103,7 @@ func TestParseRefusesWhatIsNotAnAnswer(t *testing.T) {
 }
 
 func TestParseNormalizesAndChecksEachLearning(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("x", agentmem.MaxContentBytes+1)
 	text := `{"learnings": [
 	  {"type": "Findings", "content": "  The cache TTL is 60 s.  ", "rationale": "dropped: findings have none"},
@@ -173,6 +177,7 @@ func TestParseNormalizesAndChecksEachLearning(t *testing.T) {
 }
 
 func TestParseTypedFields(t *testing.T) {
+	t.Parallel()
 	res, err := extract.Parse(`[
 	  {"type": "pattern", "content": "Port 8000 in use.", "trigger": "bind: address already in use", "solution": "stop the old DynamoDB Local", "context": "make dev", "confidence": 0.9},
 	  {"type": "pattern", "content": "Percent confidence.", "trigger": "t", "solution": "s", "confidence": "80%"},
@@ -205,6 +210,7 @@ func TestParseTypedFields(t *testing.T) {
 }
 
 func TestParseRoundTrip(t *testing.T) {
+	t.Parallel()
 	res, err := extract.Parse(twoLearnings)
 	if err != nil {
 		t.Fatal(err)

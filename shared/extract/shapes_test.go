@@ -25,6 +25,7 @@ var wantTwo = []agentmem.Learning{
 // TestParseShapes reads the same two learnings in each answer shape of
 // issue 11 and its relatives: exactly, with nothing skipped.
 func TestParseShapes(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"answer object":              `{"success": true, "summary": "s", "learnings": [{"type": "finding", "content": "` + findingText + `"}, {"type": "decision", "content": "` + decisionText + `", "rationale": "` + whyText + `"}]}`,
 		"bare array":                 `[{"type": "finding", "content": "` + findingText + `"}, {"type": "decision", "content": "` + decisionText + `", "rationale": "` + whyText + `"}]`,
@@ -70,6 +71,7 @@ func TestParseShapes(t *testing.T) {
 // TestParseFindsTheFinalAnswer: reasoning, drafts and quoted examples
 // never win over the answer.
 func TestParseFindsTheFinalAnswer(t *testing.T) {
+	t.Parallel()
 	final := `{"success": true, "summary": "final", "learnings": [{"type": "finding", "content": "` + findingText + `"}]}`
 	draft := `{"success": true, "summary": "draft", "learnings": [{"type": "note", "content": "A draft learning."}]}`
 	tests := map[string]string{
@@ -105,6 +107,7 @@ func TestParseFindsTheFinalAnswer(t *testing.T) {
 // no error, with the summary the answer gives (labelled, or the prose
 // describing the run).
 func TestParseNoLearnings(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, text, summary string
 		success             bool
@@ -147,6 +150,7 @@ func TestParseNoLearnings(t *testing.T) {
 // TestParseListsBeatStatementsOfNone: a list of learnings wins over a
 // sentence that only says there are no others.
 func TestParseListsBeatStatementsOfNone(t *testing.T) {
+	t.Parallel()
 	for name, text := range map[string]string{
 		"json then no others":  `{"learnings": [{"type": "finding", "content": "` + findingText + `"}]}` + "\n\nNo other learnings.",
 		"list then no further": "Learnings:\n- Finding: " + findingText + "\n\nNothing further worth remembering.",
@@ -166,6 +170,7 @@ func TestParseListsBeatStatementsOfNone(t *testing.T) {
 // TestParseSalvagesCutAnswers: an answer cut off by the token cap keeps
 // its complete learnings; the one it ends inside is skipped as cut off.
 func TestParseSalvagesCutAnswers(t *testing.T) {
+	t.Parallel()
 	head := `{"success": true, "summary": "s", "learnings": [{"type": "finding", "content": "A"}, {"type": "learning", "content": "B"}`
 	tests := []struct {
 		name, text, cut string
@@ -201,6 +206,7 @@ func TestParseSalvagesCutAnswers(t *testing.T) {
 // TestParseNeverDropsSilently: every proposed item that is not returned
 // is listed in Skipped with why.
 func TestParseNeverDropsSilently(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("y", agentmem.MaxContentBytes+10)
 	text := `{"learnings": [
 	  {"type": "finding", "content": "one"},
@@ -245,6 +251,7 @@ func TestParseNeverDropsSilently(t *testing.T) {
 // TestParseTypedFieldsInText: typed fields written as text land in their
 // fields for the type that has them, and stay in the content otherwise.
 func TestParseTypedFieldsInText(t *testing.T) {
+	t.Parallel()
 	res, err := extract.Parse(`Learnings:
 - Pattern: Port 8000 already in use when starting DynamoDB Local.
   - Trigger: bind: address already in use
@@ -274,6 +281,7 @@ func TestParseTypedFieldsInText(t *testing.T) {
 // TestParseRepairsQuotes: quotes a model forgot to escape inside a string
 // stay in the string.
 func TestParseRepairsQuotes(t *testing.T) {
+	t.Parallel()
 	res, err := extract.Parse(`{"learnings": [{"type": "finding", "content": "Run "make test" before pushing; it starts DynamoDB Local."}, {"type": "learning", "content": "Don't use 'go test' directly."}]}`)
 	if err != nil {
 		t.Fatal(err)

@@ -60,6 +60,7 @@ func exported(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 // function has a handler method for it. Run with UPDATE_GENERATED=1 to
 // rewrite the file.
 func TestGeneratedHandlersAreCurrent(t *testing.T) {
+	t.Parallel()
 	want, err := renderHandlers()
 	if err != nil {
 		t.Fatalf("render: %v", err)

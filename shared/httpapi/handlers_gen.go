@@ -56,6 +56,12 @@ type MemoriesHandlers interface {
 	GetStats(ctx context.Context, r *Request) (Response, error)
 	// GetAllStats serves GET /api/stats: totals over every scope and the scopes' counters, paginated (limit, cursor).
 	GetAllStats(ctx context.Context, r *Request) (Response, error)
+	// ListSessionContext serves GET /api/projects/{projectId}/sessions/{sessionId}/context: list a session's live context keys, without their values (limit, cursor).
+	ListSessionContext(ctx context.Context, r *Request) (Response, error)
+	// GetHealth serves GET /api/health: 200 when every table answers a read, 503 when the store cannot be reached.
+	GetHealth(ctx context.Context, r *Request) (Response, error)
+	// GetOpenAPI serves GET /api/openapi.json: this API's OpenAPI 3.1 document, generated from the route table and the domain types.
+	GetOpenAPI(ctx context.Context, r *Request) (Response, error)
 	// GetJob serves GET /api/agents/{agentName}/jobs/{jobId}: how far a bulk delete got (a delete-all or forget that answered 202 goes on in the background).
 	GetJob(ctx context.Context, r *Request) (Response, error)
 	// Recount serves POST /api/admin/recount: rebuild a scope's counters from its memories and report the drift repaired (agentName, projectId).
@@ -88,6 +94,9 @@ func NewMemoriesHandler[H MemoriesHandlers](h H, log *slog.Logger) (*Handler, er
 		routes.ForgetMemories:       h.ForgetMemories,
 		routes.GetStats:             h.GetStats,
 		routes.GetAllStats:          h.GetAllStats,
+		routes.ListSessionContext:   h.ListSessionContext,
+		routes.GetHealth:            h.GetHealth,
+		routes.GetOpenAPI:           h.GetOpenAPI,
 		routes.GetJob:               h.GetJob,
 		routes.Recount:              h.Recount,
 	}, log)

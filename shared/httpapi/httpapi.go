@@ -22,6 +22,7 @@ import (
 	"math"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +38,7 @@ var statusByCode = map[string]int{
 	agentmem.ENotFound:            http.StatusNotFound,
 	agentmem.EConflict:            http.StatusConflict,
 	agentmem.EBusy:                http.StatusConflict,
+	agentmem.ENoRoute:             http.StatusNotFound,
 	agentmem.EForbidden:           http.StatusForbidden,
 	agentmem.EIdempotencyMismatch: http.StatusUnprocessableEntity,
 	agentmem.EUnavailable:         http.StatusServiceUnavailable,
@@ -54,6 +56,16 @@ func StatusFor(code string) int {
 		return s
 	}
 	return http.StatusInternalServerError
+}
+
+// Codes returns every domain error code the API answers, sorted.
+func Codes() []string {
+	codes := make([]string, 0, len(statusByCode))
+	for c := range statusByCode {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes)
+	return codes
 }
 
 // Response is what a handler returns: the fields of an API Gateway v2
@@ -204,7 +216,7 @@ func (h *Handler) route(ev events.APIGatewayV2HTTPRequest, method, path string) 
 	}
 	if r, named := routes.ByKey(key); named {
 		if r.Function != h.fn {
-			return r, nil, ErrorResponse(agentmem.Errorf(agentmem.ENotFound, "%s %s is not served by the %s function", method, path, h.fn)), false
+			return r, nil, ErrorResponse(agentmem.Errorf(agentmem.ENoRoute, "%s %s is not served by the %s function", method, path, h.fn)), false
 		}
 		// The parameters as the table decodes them; API Gateway's own
 		// when the path carries a prefix (a named stage).
@@ -216,13 +228,13 @@ func (h *Handler) route(ev events.APIGatewayV2HTTPRequest, method, path string) 
 	route, params, known := routes.Match(method, path)
 	switch {
 	case !known:
-		return route, nil, ErrorResponse(agentmem.Errorf(agentmem.ENotFound, "no route for %s %s", method, path)), false
+		return route, nil, ErrorResponse(agentmem.Errorf(agentmem.ENoRoute, "no route for %s %s", method, path)), false
 	case route.Name == "":
 		resp := ErrorResponse(agentmem.Errorf(agentmem.EMethodNotAllowed, "%s is not allowed on %s", method, path))
 		resp.Headers["Allow"] = strings.Join(routes.Allowed(path), ", ")
 		return route, nil, resp, false
 	case route.Function != h.fn:
-		return route, nil, ErrorResponse(agentmem.Errorf(agentmem.ENotFound, "%s %s is not served by the %s function", method, path, h.fn)), false
+		return route, nil, ErrorResponse(agentmem.Errorf(agentmem.ENoRoute, "%s %s is not served by the %s function", method, path, h.fn)), false
 	}
 	return route, params, Response{}, true
 }

@@ -52,6 +52,7 @@ func event(method, rawPath, routeKey string, params map[string]string) events.AP
 }
 
 func TestHandleDispatchesByRouteKey(t *testing.T) {
+	t.Parallel()
 	get := routes.Route{Method: "GET", Path: "/api/agents/{agentName}/personality"}.Key()
 	tests := []struct {
 		name       string
@@ -86,7 +87,7 @@ func TestHandleDispatchesByRouteKey(t *testing.T) {
 			status: 200, route: routes.ListPersonalities, params: map[string]string{}},
 		{name: "$default: unknown path is 404",
 			ev:     event("GET", "/api/agents/nori/nothing", "$default", nil),
-			status: 404, inBody: `"code":"not_found"`},
+			status: 404, inBody: `"code":"no_route"`},
 		{name: "$default: wrong method is 405 with Allow",
 			ev:     event("PATCH", "/api/agents/nori/personality", "$default", nil),
 			status: 405, inBody: `"code":"method_not_allowed"`, allow: "GET, PUT, DELETE"},
@@ -102,6 +103,7 @@ func TestHandleDispatchesByRouteKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var logs bytes.Buffer
 			h := personalities(t, slog.New(slog.NewJSONHandler(&logs, nil)))
 			resp, err := h.Handle(context.Background(), tt.ev)
@@ -145,6 +147,7 @@ func TestHandleDispatchesByRouteKey(t *testing.T) {
 }
 
 func TestNewHandlerWantsExactlyTheFunctionsRoutes(t *testing.T) {
+	t.Parallel()
 	all := map[routes.Name]httpapi.HandlerFunc{}
 	for _, r := range routes.For(routes.Personalities) {
 		all[r.Name] = echo
@@ -183,6 +186,7 @@ func TestNewHandlerWantsExactlyTheFunctionsRoutes(t *testing.T) {
 }
 
 func TestErrorResponseIsTheEnvelope(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err    error
 		status int

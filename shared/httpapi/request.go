@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -39,6 +40,9 @@ func newRequest(ev events.APIGatewayV2HTTPRequest, route routes.Route, params ma
 		for k, v := range ev.QueryStringParameters {
 			q.Set(k, v)
 		}
+	}
+	if err := knownParams(q, route); err != nil {
+		return nil, err
 	}
 	body := []byte(ev.Body)
 	if ev.IsBase64Encoded && ev.Body != "" {
@@ -70,6 +74,27 @@ func parseQuery(raw string) (url.Values, error) {
 		}
 	}
 	return q, nil
+}
+
+// knownParams refuses a query parameter the route does not take (its
+// routes.Contract's Query): a misspelt or misplaced one would otherwise be
+// ignored, and a filter the caller believes in silently not applied.
+func knownParams(q url.Values, route routes.Route) error {
+	c, _ := routes.ContractOf(route.Name)
+	var names []string
+	for _, p := range c.Query {
+		names = append(names, p.Name)
+	}
+	for k := range q {
+		if !slices.Contains(names, k) {
+			takes := "no query parameters"
+			if len(names) > 0 {
+				takes = "only " + strings.Join(names, ", ")
+			}
+			return agentmem.Errorf(agentmem.EInvalid, "unknown query parameter %q: %s %s takes %s", k, route.Method, route.Path, takes)
+		}
+	}
+	return nil
 }
 
 // Param returns the path parameter name.
@@ -104,9 +129,6 @@ func (r *Request) Accepts(mediaType string) bool {
 	}
 	return false
 }
-
-// Body returns the raw (decoded) body.
-func (r *Request) Body() []byte { return r.body }
 
 // AgentName returns the validated {agentName} path parameter.
 func (r *Request) AgentName() (string, error) {
@@ -145,6 +167,10 @@ func (r *Request) IntQuery(name string, def, min, max int) (int, error) {
 	}
 	return n, nil
 }
+
+// HasBody reports whether the request carries a body other than white
+// space: routes whose body is optional decode only then.
+func (r *Request) HasBody() bool { return len(bytes.TrimSpace(r.body)) > 0 }
 
 // Decode decodes the JSON body into v strictly: the body must be one JSON
 // object, in UTF-8, with no unknown fields (names match exactly, case

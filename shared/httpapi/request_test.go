@@ -9,6 +9,7 @@ import (
 )
 
 func TestDecodeJSONMessages(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, contentType, body string
 		code, inMessage         string
@@ -29,6 +30,7 @@ func TestDecodeJSONMessages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var in agentmem.MemoryInput
 			err := httpapi.DecodeJSON(tt.contentType, []byte(tt.body), &in)
 			if got := agentmem.ErrorCode(err); got != tt.code {
@@ -42,10 +44,12 @@ func TestDecodeJSONMessages(t *testing.T) {
 }
 
 func TestStatusForEveryCode(t *testing.T) {
+	t.Parallel()
 	tests := map[string]int{
 		agentmem.EInvalid: 400, agentmem.ENotFound: 404, agentmem.EConflict: 409, agentmem.EBusy: 409,
 		agentmem.EMethodNotAllowed: 405, agentmem.ETooLarge: 413, agentmem.EUnsupportedMedia: 415,
 		agentmem.ELLMUnavailable: 503, agentmem.ELLMFailed: 502, agentmem.EInternal: 500, "unheard-of": 500,
+		agentmem.ENoRoute: 404, agentmem.EUnavailable: 503,
 	}
 	for code, want := range tests {
 		if got := httpapi.StatusFor(code); got != want {

@@ -87,8 +87,11 @@ func WithEmbedder(fromEnv func(getenv func(string) string, awsCfg aws.Config) (e
 
 // DepsFromEnv loads the process's AWS configuration (awsconfig.Load, once
 // per process), connects to DynamoDB as getenv configures it
-// (dynamostore.ConfigFromEnv, and the per-scope memory limit
-// AGENTMEM_MEMORY_LIMIT, default agentmem.DefaultMemoryLimit) and builds
+// (dynamostore.ConfigFromEnv, the per-scope memory limit
+// AGENTMEM_MEMORY_LIMIT, default agentmem.DefaultMemoryLimit, the retention
+// of daily records and dreams, AGENTMEM_DAILY_RETENTION_DAYS and
+// AGENTMEM_DREAM_RETENTION_DAYS, the cursor key AGENTMEM_CURSOR_KEY), reads
+// the agent role mapping (AGENTMEM_AGENT_ROLES) and builds
 // the optional dependencies opts ask for from the same AWS configuration. storeCfg, when not nil, replaces
 // the store configuration read from the environment (cmd/devserver points
 // it at the DynamoDB Local it started).

@@ -15,6 +15,7 @@ import (
 var withEmbedder = lambdamain.WithEmbedder(embedders.FromEnv)
 
 func TestDepsFromEnvWiresEmbedderAndLimit(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{
 		"DYNAMODB_ENDPOINT": "http://127.0.0.1:1", "AWS_REGION": "eu-west-1",
 		"AGENTMEM_EMBEDDINGS": "hashing", "AGENTMEM_EMBEDDINGS_DIMENSIONS": "256", "AGENTMEM_MEMORY_LIMIT": "42",
@@ -50,6 +51,7 @@ func TestDepsFromEnvWiresEmbedderAndLimit(t *testing.T) {
 // model and no embedder, whatever the environment says, so a function
 // that did not ask for them cannot use them by accident.
 func TestDepsFromEnvBuildsOnlyWhatIsAskedFor(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"DYNAMODB_ENDPOINT": "http://127.0.0.1:1", "AWS_REGION": "eu-west-1",
 		"AGENTMEM_EMBEDDINGS": "hashing", "AGENTMEM_LLM": "openai", "AGENTMEM_LLM_MODEL": "m"}
 	deps, err := lambdamain.DepsFromEnv(context.Background(), func(k string) string { return env[k] }, nil, nil)

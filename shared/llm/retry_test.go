@@ -51,6 +51,7 @@ func retrying(t *testing.T, srv *httptest.Server) *llm.Retry {
 }
 
 func TestRetry(t *testing.T) {
+	t.Parallel()
 	throttled := answer{429, "0", `{"error":{"message":"Rate limit reached"}}`}
 	overloaded := answer{503, "", `upstream overloaded`}
 	ok := answer{200, "", okChatCompletion}
@@ -70,6 +71,7 @@ func TestRetry(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv, calls := scriptedServer(t, tt.answers...)
 			resp, err := retrying(t, srv).Complete(context.Background(), llm.Request{Prompt: "x"})
 			if got := llm.KindOf(err); got != tt.wantKind {
@@ -86,6 +88,7 @@ func TestRetry(t *testing.T) {
 }
 
 func TestRetryNeverWaitsPastTheDeadline(t *testing.T) {
+	t.Parallel()
 	srv, calls := scriptedServer(t, answer{429, "2", `{}`}, answer{200, "", okChatCompletion})
 	r := retrying(t, srv)
 	r.Policy.Max = time.Minute
@@ -105,6 +108,7 @@ func TestRetryNeverWaitsPastTheDeadline(t *testing.T) {
 }
 
 func TestRetryHonoursRetryAfter(t *testing.T) {
+	t.Parallel()
 	srv, calls := scriptedServer(t, answer{429, "1", `{}`}, answer{200, "", okChatCompletion})
 	start := time.Now()
 	if _, err := retrying(t, srv).Complete(context.Background(), llm.Request{Prompt: "x"}); err != nil {

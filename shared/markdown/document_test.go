@@ -14,6 +14,7 @@ func mem(typ agentmem.Type, at, content string) agentmem.Memory {
 }
 
 func TestDocument(t *testing.T) {
+	t.Parallel()
 	decision := mem(agentmem.TypeDecision, "2026-02-01T10:00:00.000000000Z", "ORM: use sqlc | not GORM")
 	decision.Rationale = "typed queries,\nno magic"
 	plain := mem(agentmem.TypeDecision, "2026-02-02T09:00:00.000000000Z", "Keep the REST API")
@@ -75,6 +76,7 @@ Second session.
 }
 
 func TestDocumentEmpty(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 1, 15, 0, 0, 0, time.UTC)
 	want := `---
 agent: nori
@@ -102,6 +104,7 @@ sessions: 0
 }
 
 func TestSplitDecision(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ content, topic, choice string }{
 		{"ORM: use sqlc", "ORM", "use sqlc"},
 		{"Use sqlc for the orders queries", "", "Use sqlc for the orders queries"},

@@ -9,6 +9,7 @@ import (
 )
 
 func TestDailyFileIsSeed001Format(t *testing.T) {
+	t.Parallel()
 	got := markdown.DailyFile("2026-11-22", []agentmem.DailyRecord{
 		{Title: "run-42", Content: "Summary of run 42.\n", At: "2026-11-22T15:02:59.000000000Z"},
 		{Title: "Trimmed Context", Content: "Messages: 120, tokens: 48000.", At: "2026-11-22T14:30:00.000000000Z"},
@@ -23,6 +24,7 @@ func TestDailyFileIsSeed001Format(t *testing.T) {
 }
 
 func TestDreamDiaryShowsChangesAndDroppedBullets(t *testing.T) {
+	t.Parallel()
 	got := markdown.DreamDiary("2026-11-22", []agentmem.Dream{
 		{ID: "D1", Kind: agentmem.DreamKindDream, Status: agentmem.DreamCommitted, StartedAt: "2026-11-22T03:00:05Z", Trigger: "schedule",
 			Records: 12, WindowFrom: "2026-11-20T00:00:00Z", WindowTo: "2026-11-23T00:00:00Z", Diary: "I merged the retry notes.",

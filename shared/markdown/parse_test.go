@@ -15,6 +15,7 @@ func ptr[T any](v T) *T { return &v }
 // TestParseItemsReadsBackMemoryFile: what MemoryFile renders, ParseItems
 // and MemoryFromItem read back, typed fields included.
 func TestParseItemsReadsBackMemoryFile(t *testing.T) {
+	t.Parallel()
 	in := []agentmem.Memory{
 		{Type: agentmem.TypePattern, Content: "Flaky e2e test", Trigger: "timeout in checkout e2e", Context: "CI only", Solution: "wait for network idle", Confidence: ptr(0.8)},
 		{Type: agentmem.TypeDecision, Content: "Use sqlc (not an ORM)", Rationale: "typed queries"},
@@ -38,6 +39,7 @@ func TestParseItemsReadsBackMemoryFile(t *testing.T) {
 }
 
 func TestParseItemsIsLenient(t *testing.T) {
+	t.Parallel()
 	doc := "Here is the memory:\r\n\r\n# Memory\n- before any heading\n### Decisions ###\n* Use pgx\n+ Keep migrations in SQL\n1. numbered\n2) also numbered\n-\n- \nprose that is not an item\n    - indented code, not an item\n## Unknown heading\n- a note\n  continued\n\n  not continued after a blank line\n"
 	var got []string
 	for _, it := range markdown.ParseItems(doc) {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSuggestedPatterns(t *testing.T) {
+	t.Parallel()
 	if got := markdown.SuggestedPatterns("anything", nil); got != "" {
 		t.Errorf("no patterns: got %q, want no section", got)
 	}

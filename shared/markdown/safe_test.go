@@ -20,6 +20,7 @@ const wj = markdown.WordJoiner
 // text token may start at any "@", so it also reports the positions that
 // only some Markdown around them makes an import ("**x**@y", "\\@y").
 func TestImportsFollowsClaudeCode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text string
 		want []string
@@ -100,6 +101,7 @@ var hostile = []string{
 }
 
 func TestSafeTextLeavesNoImportAndNoBlock(t *testing.T) {
+	t.Parallel()
 	for _, text := range hostile {
 		got := markdown.SafeText(text)
 		if imps := markdown.Imports(got); len(imps) > 0 {
@@ -145,6 +147,7 @@ func opensBlock(line string) bool {
 }
 
 func TestSafeTextKeepsTheText(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"plain text stays", "plain text stays"},
 		{"mail nori@agents.example.com", "mail nori@" + wj + "agents.example.com"},
@@ -252,6 +255,7 @@ func checkMemoryFile(t *testing.T, doc string, memories int) {
 }
 
 func TestMemoryFileKeepsHostileMemoriesInTheirBullets(t *testing.T) {
+	t.Parallel()
 	var ms []agentmem.Memory
 	for i, text := range hostile {
 		typ := agentmem.Types[i%len(agentmem.Types)]
@@ -368,6 +372,7 @@ func checkClaudeMD(t *testing.T, doc, role string) {
 }
 
 func TestPersonalitySectionCannotReachBeyondItself(t *testing.T) {
+	t.Parallel()
 	role := "# Coder\n\nWrite tests first.\n"
 	for i, text := range hostile {
 		p := agentmem.Personality{
@@ -392,6 +397,7 @@ func FuzzPersonalitySection(f *testing.F) {
 }
 
 func TestDailyAndDiaryTextStaysInItsRecord(t *testing.T) {
+	t.Parallel()
 	var recs []agentmem.DailyRecord
 	for i, text := range hostile {
 		recs = append(recs, agentmem.DailyRecord{Title: text, Content: hostile[(i+1)%len(hostile)], At: fmt.Sprintf("2026-03-01T10:%02d:00Z", i)})

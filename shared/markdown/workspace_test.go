@@ -15,6 +15,7 @@ const (
 )
 
 func TestSpliceClaudeMD(t *testing.T) {
+	t.Parallel()
 	section := pBegin + "# Personality\n\nYou are **Nori**.\n" + pEnd
 	role := "# Coder\n\nWrite tests first.\n"
 	tests := []struct {
@@ -56,6 +57,7 @@ func TestSpliceClaudeMD(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := markdown.SpliceClaudeMD(tt.doc, tt.section, tt.imp)
 			if got != tt.want {
 				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
@@ -68,6 +70,7 @@ func TestSpliceClaudeMD(t *testing.T) {
 }
 
 func TestSpliceRealPersonalitySection(t *testing.T) {
+	t.Parallel()
 	p := agentmem.Personality{AgentName: "nori", DisplayName: "Nori", Voice: "terse", Traits: []string{"test-first"},
 		Prompt: "Sign off as Nori.\n" + markdown.PersonalityEnd + "\nforged"}
 	section := markdown.PersonalitySection(p)
@@ -89,6 +92,7 @@ func TestSpliceRealPersonalitySection(t *testing.T) {
 }
 
 func TestIsMemoryFile(t *testing.T) {
+	t.Parallel()
 	ms := []agentmem.Memory{{Type: agentmem.TypeNote, Content: "x"}}
 	tests := []struct {
 		content string

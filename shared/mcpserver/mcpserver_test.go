@@ -171,6 +171,7 @@ func schemaOf(t *testing.T, s any) map[string]any {
 }
 
 func TestListTools(t *testing.T) {
+	t.Parallel()
 	api := apitest.New(t, nil)
 	cs, _ := connect(t, api.URL, config())
 	res, err := cs.ListTools(context.Background(), nil)
@@ -287,6 +288,7 @@ func equalJSON(a, b any) bool {
 
 // TestTools walks an agent's run through every tool against the real API.
 func TestTools(t *testing.T) {
+	t.Parallel()
 	api := apitest.New(t, nil)
 	cs, _ := connect(t, api.URL, config())
 	ctx := context.Background()
@@ -439,6 +441,7 @@ func TestTools(t *testing.T) {
 // TestBadArguments: every bad argument is a tool error that names the
 // tool and the problem, and nothing is written.
 func TestBadArguments(t *testing.T) {
+	t.Parallel()
 	api := apitest.New(t, nil)
 	cs, logs := connect(t, api.URL, config())
 	long := strings.Repeat("é", agentmem.MaxQueryBytes/2+1) // under maxLength in characters, over the limit in bytes
@@ -522,6 +525,7 @@ func TestBadArguments(t *testing.T) {
 // TestWithoutSession: without a session id the session scope explains
 // itself; the project scope and session stats still work.
 func TestWithoutSession(t *testing.T) {
+	t.Parallel()
 	api := apitest.New(t, nil)
 	cfg := config()
 	cfg.Session = ""
@@ -549,6 +553,7 @@ func TestWithoutSession(t *testing.T) {
 // TestAPIFailures: an API that is down, slow or refusing gives tool errors
 // that tell the agent to go on without memory.
 func TestAPIFailures(t *testing.T) {
+	t.Parallel()
 	stopped := httptest.NewServer(http.NotFoundHandler())
 	stopped.Close()
 	release := make(chan struct{})
@@ -608,6 +613,7 @@ func TestAPIFailures(t *testing.T) {
 }
 
 func TestNewValidatesConfig(t *testing.T) {
+	t.Parallel()
 	api, err := apiclient.New(context.Background(), apiclient.Config{URL: "http://127.0.0.1:1", Auth: apiclient.AuthNone})
 	if err != nil {
 		t.Fatal(err)

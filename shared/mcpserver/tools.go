@@ -47,7 +47,7 @@ type StoreInput struct {
 // RecallInput is the arguments of memory_recall.
 type RecallInput struct {
 	Key   string `json:"key" jsonschema:"the key a memory_store call with scope session used"`
-	Scope string `json:"scope,omitempty" jsonschema:"always session (accepted for seed 003 compatibility)"`
+	Scope string `json:"scope,omitempty" jsonschema:"session, the only scope recall reads (long-term memories are found with memory_search)"`
 }
 
 // SearchInput is the arguments of memory_search.

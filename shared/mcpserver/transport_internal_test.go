@@ -27,6 +27,7 @@ func (c *chunks) Read(b []byte) (int, error) {
 func newPending() *pending { return &pending{ids: map[string]int{}, idle: closedChan()} }
 
 func TestCountingReader(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		parts []string
@@ -62,6 +63,7 @@ func TestCountingReader(t *testing.T) {
 // TestEndWaitsForAnswers: the end of the input is reported once every
 // request read is answered, whatever the form of its id.
 func TestEndWaitsForAnswers(t *testing.T) {
+	t.Parallel()
 	p := newPending()
 	r := &countingReader{r: &chunks{parts: []string{`{"jsonrpc":"2.0","id":1,"method":"a"}` + "\n" + `{"jsonrpc":"2.0","id":"x","method":"b"}` + "\n" + `{"jsonrpc":"2.0","id":3,"method":"c"}` + "\n"}}, pending: p, drain: time.Hour, answer: func([]byte) {}}
 	var out bytes.Buffer
@@ -102,6 +104,7 @@ func TestEndWaitsForAnswers(t *testing.T) {
 // TestEndWithoutAnswer: an answer that never comes delays the end by the
 // drain time only.
 func TestEndWithoutAnswer(t *testing.T) {
+	t.Parallel()
 	p := newPending()
 	r := &countingReader{r: &chunks{parts: []string{`{"jsonrpc":"2.0","id":1,"method":"a"}` + "\n"}}, pending: p, drain: 10 * time.Millisecond, answer: func([]byte) {}}
 	for {
@@ -191,6 +194,7 @@ func abs(n int) int {
 // TestRefusedLines: a line that is not a JSON-RPC message gets the error
 // JSON-RPC prescribes, and the lines after it are served.
 func TestRefusedLines(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		line string
 		code int

@@ -8,6 +8,7 @@ import (
 )
 
 func TestEndpointURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ endpoint, resource, want string }{
 		{"", "embeddings", "https://api.openai.com/v1/embeddings"},
 		{"http://localhost:11434", "embeddings", "http://localhost:11434/v1/embeddings"},
@@ -30,6 +31,7 @@ func TestEndpointURL(t *testing.T) {
 }
 
 func TestErrorMessage(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 500)
 	tests := []struct{ body, want string }{
 		{`{"error":{"message":"Rate limit reached","type":"requests"}}`, "Rate limit reached"},

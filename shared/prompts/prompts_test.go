@@ -8,6 +8,7 @@ import (
 
 // TestEveryPromptLoads catches a prompt file without its version line.
 func TestEveryPromptLoads(t *testing.T) {
+	t.Parallel()
 	names := prompts.Names()
 	if len(names) == 0 {
 		t.Fatal("no prompts embedded")
@@ -25,6 +26,7 @@ func TestEveryPromptLoads(t *testing.T) {
 }
 
 func TestRender(t *testing.T) {
+	t.Parallel()
 	p := prompts.Prompt{Name: "t", Version: 2, Text: "a {{x}} b {{ y }} c"}
 	got, err := p.Render(map[string]string{"x": "1", "y": "{{z}}"})
 	if want := "a 1 b {{z}} c"; err != nil || got != want {

@@ -26,6 +26,7 @@ func table() string {
 // TestReadmeTable keeps the README's API table equal to the route table.
 // Run with UPDATE_README=1 to rewrite it.
 func TestReadmeTable(t *testing.T) {
+	t.Parallel()
 	const path = "../../README.md"
 	raw, err := os.ReadFile(path)
 	if err != nil {

@@ -81,6 +81,9 @@ const (
 	ForgetMemories       Name = "ForgetMemories"
 	GetStats             Name = "GetStats"
 	GetAllStats          Name = "GetAllStats"
+	ListSessionContext   Name = "ListSessionContext"
+	GetHealth            Name = "GetHealth"
+	GetOpenAPI           Name = "GetOpenAPI"
 	GetJob               Name = "GetJob"
 	Recount              Name = "Recount"
 	UpdateMemory         Name = "UpdateMemory"
@@ -152,9 +155,15 @@ var All = []Route{
 	{ForgetMemories, "POST", "/api/agents/{agentName}/memories/forget", Memories, true, "delete memories older than olderThan (h, d, w); pinned kept unless includePinned (the MCP memory_forget tool)"},
 	{GetStats, "GET", "/api/agents/{agentName}/stats", Memories, true, "counts and bytes of a scope, by type, source and scope; its Deep Dream status (pending, last record, last dream)"},
 	{GetAllStats, "GET", "/api/stats", Memories, false, "totals over every scope and the scopes' counters, paginated (limit, cursor)"},
-	{GetJob, "GET", "/api/agents/{agentName}/jobs/{jobId}", Memories, true, "how far a bulk delete got (a delete-all or forget that answered 202 goes on in the background)"},
 
-	// Operations: not for agents.
+	// Issue 14: listing a session's keys, health and the API's own description.
+	{ListSessionContext, "GET", "/api/projects/{projectId}/sessions/{sessionId}/context", Memories, true, "list a session's live context keys, without their values (limit, cursor)"},
+	{GetHealth, "GET", "/api/health", Memories, false, "200 when every table answers a read, 503 when the store cannot be reached"},
+	{GetOpenAPI, "GET", "/api/openapi.json", Memories, false, "this API's OpenAPI 3.1 document, generated from the route table and the domain types"},
+
+	// Issue 12: bulk deletes that go on in the background, and operations
+	// (not for agents).
+	{GetJob, "GET", "/api/agents/{agentName}/jobs/{jobId}", Memories, true, "how far a bulk delete got (a delete-all or forget that answered 202 goes on in the background)"},
 	{Recount, "POST", "/api/admin/recount", Memories, false, "rebuild a scope's counters from its memories and report the drift repaired (agentName, projectId)"},
 }
 

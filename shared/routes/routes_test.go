@@ -12,6 +12,7 @@ import (
 )
 
 func TestMatch(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		method, path string
 		name         routes.Name
@@ -40,6 +41,7 @@ func TestMatch(t *testing.T) {
 }
 
 func TestTableIsConsistent(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, r := range routes.All {
 		if seen[string(r.Name)] || seen[r.Key()] {
@@ -75,6 +77,7 @@ func FuzzMatch(f *testing.F) {
 // names, each spelled as its own identifier (the sample event file and the
 // handler method carry that name).
 func TestNamesAreTheTable(t *testing.T) {
+	t.Parallel()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "routes.go", nil, 0)
 	if err != nil {
@@ -112,6 +115,7 @@ func TestNamesAreTheTable(t *testing.T) {
 }
 
 func TestByKey(t *testing.T) {
+	t.Parallel()
 	for _, r := range routes.All {
 		if got, ok := routes.ByKey(r.Key()); !ok || got.Name != r.Name {
 			t.Errorf("ByKey(%q) = %s, %v; want %s", r.Key(), got.Name, ok, r.Name)
@@ -125,6 +129,7 @@ func TestByKey(t *testing.T) {
 }
 
 func TestParams(t *testing.T) {
+	t.Parallel()
 	r, _ := routes.ByKey("GET /api/projects/{projectId}/sessions/{sessionId}/context/{key}")
 	tests := []struct {
 		path string

@@ -341,6 +341,9 @@ func compareTexts(a, b textPrint) (MatchKind, float64) {
 	if onlyB > 0 && substitutedInContext(a, b) {
 		return MatchNone, 0
 	}
+	if salientReplaced(a, b) {
+		return MatchNone, 0
+	}
 	sim := float64(inter) / float64(inter+onlyA+onlyB)
 	if sim < DuplicateThreshold {
 		return MatchNone, sim
@@ -385,6 +388,52 @@ func substitutedInContext(a, b textPrint) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// salientReplaced reports whether one text puts a salient term (a
+// number, a version, a flag, an identifier) next to a neighbour where the
+// other text has only other salient terms: "writer 1 memory 1" for
+// "writer 1 memory 0", "writer 3 memory 0" for "writer 0 memory 3". Term
+// sets cannot see it: the texts have the same terms, or one has fewer and
+// adds none, yet they say something else. Leaving out detail ("use the
+// Stripe API" for "use the v2 Stripe API") or reordering clauses that
+// keep each value with its neighbour is no replacement.
+func salientReplaced(a, b textPrint) bool {
+	return salientMoved(a, b) || salientMoved(b, a)
+}
+
+// salientMoved is salientReplaced seen from the salient terms of b.
+func salientMoved(a, b textPrint) bool {
+	next, prev := map[string][]string{}, map[string][]string{}
+	for i := 0; i+1 < len(a.seq); i++ {
+		next[a.seq[i]] = append(next[a.seq[i]], a.seq[i+1])
+		prev[a.seq[i+1]] = append(prev[a.seq[i+1]], a.seq[i])
+	}
+	elsewhere := func(y string, around []string) bool {
+		if len(around) == 0 || slices.Contains(around, y) {
+			return false
+		}
+		for _, z := range around {
+			if !a.terms[z] {
+				return false
+			}
+		}
+		return true
+	}
+	for i, y := range b.seq {
+		if !b.terms[y] {
+			continue
+		}
+		// A term next to itself ("config config/app.yaml") says nothing
+		// about where it stands.
+		if i > 0 && b.seq[i-1] != y && elsewhere(y, next[b.seq[i-1]]) {
+			return true
+		}
+		if i+1 < len(b.seq) && b.seq[i+1] != y && elsewhere(y, prev[b.seq[i+1]]) {
+			return true
 		}
 	}
 	return false

@@ -13,6 +13,7 @@ import (
 // functions do, on every query of the retrieval set, and that the top-k
 // shortcuts of Rank return a prefix of the full ranking.
 func TestIndexAgrees(t *testing.T) {
+	t.Parallel()
 	set := loadRetrievalSet(t)
 	emb := hashing.New(256)
 	docs := make([]search.Doc, len(set.Memories))

@@ -16,6 +16,7 @@ func pattern(id, trigger, solution string, c float64) agentmem.Memory {
 }
 
 func TestSuggestPatterns(t *testing.T) {
+	t.Parallel()
 	pats := []agentmem.Memory{
 		pattern("flaky", "a test is flaky in CI", "run it with -count=50 -race and look for shared state", 0.9),
 		pattern("flaky-low", "a test is flaky", "retry the pipeline", 0.5),
@@ -41,6 +42,7 @@ func TestSuggestPatterns(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := hitIDs(SuggestPatterns(tt.task, pats, tt.min, tt.limit))
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("SuggestPatterns(%q, %v) = %v, want %v", tt.task, tt.min, got, tt.want)
@@ -50,6 +52,7 @@ func TestSuggestPatterns(t *testing.T) {
 }
 
 func TestSuggestPatternsScore(t *testing.T) {
+	t.Parallel()
 	pats := []agentmem.Memory{
 		pattern("a", "deploying lambda", "use cdk deploy --hotswap in dev", 0.8),
 		pattern("b", "deploying lambda", "use cdk deploy --hotswap in dev", 0.9),
@@ -61,6 +64,7 @@ func TestSuggestPatternsScore(t *testing.T) {
 }
 
 func TestSamePattern(t *testing.T) {
+	t.Parallel()
 	base := pattern("1", "a Go test is flaky under -race", "look for shared state between parallel tests", 0.6)
 	tests := []struct {
 		name string
@@ -86,6 +90,7 @@ func TestSamePattern(t *testing.T) {
 }
 
 func TestJaccard(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		a, b string
 		want float64
@@ -104,6 +109,7 @@ func TestJaccard(t *testing.T) {
 }
 
 func TestRaiseConfidence(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ old, want float64 }{
 		{0, 0.3},
 		{0.5, 0.65},
@@ -124,6 +130,7 @@ func TestRaiseConfidence(t *testing.T) {
 }
 
 func TestNormalizeText(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"", ""},
 		{"  Use  pgx.\n", "use pgx"},

@@ -25,6 +25,7 @@ var lexDocs = []Doc{
 }
 
 func TestLexical(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, query string
 		want        []string
@@ -39,6 +40,7 @@ func TestLexical(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := hitIDs(Lexical(tt.query, lexDocs))
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("Lexical(%q) = %v, want %v", tt.query, got, tt.want)
@@ -48,6 +50,7 @@ func TestLexical(t *testing.T) {
 }
 
 func TestLexicalScoresAndTies(t *testing.T) {
+	t.Parallel()
 	docs := []Doc{{ID: "z", Text: "alpha"}, {ID: "y", Text: "alpha"}, {ID: "x", Text: "beta"}}
 	got := Lexical("alpha", docs)
 	// N=3, df=1... alpha appears in 2 docs: idf = ln(1 + (3-2+0.5)/(2+0.5)).
@@ -62,6 +65,7 @@ func TestLexicalScoresAndTies(t *testing.T) {
 }
 
 func TestLexicalLengthNormalisation(t *testing.T) {
+	t.Parallel()
 	docs := []Doc{
 		{ID: "long", Text: "cache invalidation notes: redis keys, ttl values, eviction policy, memory limits, cluster mode"},
 		{ID: "short", Text: "cache invalidation"},
@@ -73,6 +77,7 @@ func TestLexicalLengthNormalisation(t *testing.T) {
 }
 
 func TestSemantic(t *testing.T) {
+	t.Parallel()
 	docs := []Doc{
 		{ID: "same", Vector: []float32{2, 0, 0}},
 		{ID: "close", Vector: []float32{1, 1, 0}},
@@ -95,6 +100,7 @@ func TestSemantic(t *testing.T) {
 }
 
 func TestCosine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		a, b []float32
 		want float64
@@ -113,6 +119,7 @@ func TestCosine(t *testing.T) {
 }
 
 func TestFuse(t *testing.T) {
+	t.Parallel()
 	lex := []Hit{{"a", 9}, {"b", 5}, {"c", 1}}
 	sem := []Hit{{"c", 0.9}, {"a", 0.8}, {"d", 0.1}, {"c", 0.05}}
 	got := Fuse(0, lex, sem)
@@ -139,6 +146,7 @@ func TestFuse(t *testing.T) {
 }
 
 func TestRank(t *testing.T) {
+	t.Parallel()
 	docs := []Doc{
 		{ID: "a", Text: "webhook retries", Vector: []float32{0, 1}},
 		{ID: "b", Text: "terraform state", Vector: []float32{1, 0}},
@@ -162,6 +170,7 @@ func TestRank(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			hits, mode := RankMode(tt.query, tt.vec, docs, tt.limit)
 			if got := hitIDs(hits); !slices.Equal(got, tt.want) || mode != tt.wantMode {
 				t.Errorf("RankMode = %v, %s, want %v, %s", got, mode, tt.want, tt.wantMode)
@@ -174,6 +183,7 @@ func TestRank(t *testing.T) {
 }
 
 func TestMemoryText(t *testing.T) {
+	t.Parallel()
 	m := agentmem.Memory{
 		ID: "01", Content: "Retry webhooks", Type: agentmem.TypePattern,
 		Trigger: "webhook fails", Context: "payments", Solution: "exponential backoff",

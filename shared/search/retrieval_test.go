@@ -161,6 +161,7 @@ func evaluate(t testing.TB, set retrievalSet) map[string]map[string]quality {
 }
 
 func TestRetrievalSet(t *testing.T) {
+	t.Parallel()
 	set := loadRetrievalSet(t)
 	if got := len(set.Memories); got < 220 {
 		t.Errorf("retrieval set has %d memories, want at least 220", got)
@@ -214,6 +215,7 @@ var floors = map[string]quality{
 }
 
 func TestRetrievalQuality(t *testing.T) {
+	t.Parallel()
 	set := loadRetrievalSet(t)
 	got := evaluate(t, set)
 	for _, m := range methods {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestTokenize(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -44,6 +45,7 @@ func TestTokenize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := Tokenize(tt.in)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("Tokenize(%q) = %q, want %q", tt.in, got, tt.want)
@@ -53,6 +55,7 @@ func TestTokenize(t *testing.T) {
 }
 
 func TestStem(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"go", "go"},
 		{"aws", "aws"},
@@ -95,6 +98,7 @@ func TestStem(t *testing.T) {
 }
 
 func TestIsStopword(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want bool

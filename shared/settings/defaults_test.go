@@ -21,6 +21,7 @@ import (
 // constant the code falls back on. (The functions' own settings are
 // checked in their packages.)
 func TestDefaultsAreTheCodes(t *testing.T) {
+	t.Parallel()
 	dur := func(d time.Duration) func(string) bool {
 		return func(s string) bool { got, err := time.ParseDuration(s); return err == nil && got == d }
 	}

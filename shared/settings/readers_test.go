@@ -29,6 +29,7 @@ var binaries = map[settings.Binary][]string{
 // builds from), so the per-function lists the stack and the docs use are
 // not wishes.
 func TestReadersReadTheirSettings(t *testing.T) {
+	t.Parallel()
 	vars := tableVars(t)
 	for _, b := range append(append([]settings.Binary(nil), settings.Functions...), settings.DevServer, settings.CLI, settings.Tests) {
 		pkgs, ok := binaries[b]

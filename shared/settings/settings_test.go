@@ -23,6 +23,7 @@ const root = "../.."
 // TestDocsAreUpToDate: the README's settings section and DEPLOY.md's list
 // are what the table renders.
 func TestDocsAreUpToDate(t *testing.T) {
+	t.Parallel()
 	for _, d := range settings.Docs {
 		raw, err := os.ReadFile(filepath.Join(root, d.Path))
 		if err != nil {
@@ -35,6 +36,7 @@ func TestDocsAreUpToDate(t *testing.T) {
 }
 
 func TestDocUpdate(t *testing.T) {
+	t.Parallel()
 	d := settings.Doc{Path: "x.md", Begin: "<!-- b -->\n", End: "<!-- e -->", Render: func() string { return "new\n" }}
 	tests := []struct {
 		in, want string
@@ -60,6 +62,7 @@ var envName = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
 // TestTableIsWellFormed: one entry per name, each documented, grouped and
 // read by someone; the functions are the route table's.
 func TestTableIsWellFormed(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, s := range settings.All() {
 		switch {
@@ -97,6 +100,7 @@ func TestTableIsWellFormed(t *testing.T) {
 }
 
 func TestForAndAccessors(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"AGENTMEM_LLM": "openai", "MEMORIES_TABLE": ""}
 	getenv := func(k string) string { return env[k] }
 	if got := settings.LLM.Get(getenv); got != "openai" {
@@ -138,6 +142,7 @@ func TestForAndAccessors(t *testing.T) {
 // name, or name an AGENTMEM_ or DREAM_ variable the table lacks. This is
 // the test that fails when a new setting is read but not documented.
 func TestNoSettingNamedOutsideTheTable(t *testing.T) {
+	t.Parallel()
 	// A literal that is a name, "NAME=" or "NAME=%...".
 	literal := regexp.MustCompile(`^([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?:=(?:%.*)?)?$`)
 	fset := token.NewFileSet()
@@ -285,6 +290,7 @@ func argString(e ast.Expr) string {
 // TestScanFindsLiterals: the scan catches the forms it is for, and lets
 // documentation and name-forwarding wrappers through.
 func TestScanFindsLiterals(t *testing.T) {
+	t.Parallel()
 	src := `package p
 const hidden = "SOME_FLAG"
 func f(getenv func(string) string) {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestSendBatchesOfTenAndRetriesRefusedEntries(t *testing.T) {
+	t.Parallel()
 	srv := sqstest.NewServer(t)
 	var bodies []string
 	for i := range 25 {
@@ -39,6 +40,7 @@ func TestSendBatchesOfTenAndRetriesRefusedEntries(t *testing.T) {
 }
 
 func TestSendNothingIsNoCall(t *testing.T) {
+	t.Parallel()
 	srv := sqstest.NewServer(t)
 	failed, err := sqsqueue.NewWithClient(srv.Client(), sqstest.QueueURL).Send(context.Background(), nil)
 	if failed != 0 || err != nil || srv.Calls() != 0 {
@@ -47,6 +49,7 @@ func TestSendNothingIsNoCall(t *testing.T) {
 }
 
 func TestSendToAMissingQueueFailsEveryBody(t *testing.T) {
+	t.Parallel()
 	srv := sqstest.NewServer(t)
 	q := sqsqueue.NewWithClient(srv.Client(), "https://sqs.eu-west-1.amazonaws.com/123456789012/nope")
 	failed, err := q.Send(context.Background(), []string{"a", "b", "c"})
@@ -57,7 +60,8 @@ func TestSendToAMissingQueueFailsEveryBody(t *testing.T) {
 
 // TestRefusedEntriesWaitTheAWSBackoff: an entry SQS refused is sent again
 // after the process's AWS backoff, not at once, and not when the
-// deadline leaves no time for the wait.
+// deadline leaves no time for the wait. Not parallel: its short deadline
+// (a quarter of Backoff.Base) must leave time for one call.
 func TestRefusedEntriesWaitTheAWSBackoff(t *testing.T) {
 	srv := sqstest.NewServer(t)
 	srv.Refuse("b", sqstest.Refusal{Times: 2})

@@ -184,15 +184,14 @@ type block struct {
 
 // parser accumulates a Session.
 type parser struct {
-	s        Session
-	seen     map[string]bool  // assistant message ids counted
-	usage    map[string]Usage // the largest usage seen per message id
-	order    []string         // message ids in order, for a stable sum
-	toolIDs  map[string]bool  // tool_use ids counted
-	tools    map[string]int
-	changed  map[string]bool
-	read     map[string]bool
-	branches string
+	s       Session
+	seen    map[string]bool  // assistant message ids counted
+	usage   map[string]Usage // the largest usage seen per message id
+	order   []string         // message ids in order, for a stable sum
+	toolIDs map[string]bool  // tool_use ids counted
+	tools   map[string]int
+	changed map[string]bool
+	read    map[string]bool
 }
 
 // Parse reads a transcript to its end. It fails only when r does; lines

@@ -47,6 +47,7 @@ func at(s string) time.Time {
 // a last line cut mid-write) and legacy.jsonl (Claude Code 1.0: whole
 // messages per line, CRLF line ends, junk lines).
 func TestParseFixtures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file string
 		want transcript.Session
@@ -84,6 +85,7 @@ func TestParseFixtures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
+			t.Parallel()
 			got := parseFile(t, tt.file)
 			if !reflect.DeepEqual(*got, tt.want) {
 				t.Errorf("got  %+v\nwant %+v", *got, tt.want)
@@ -95,8 +97,10 @@ func TestParseFixtures(t *testing.T) {
 // TestSummaryGolden checks the running summary of each fixture against
 // testdata/<name>.summary.md (go test -update rewrites them).
 func TestSummaryGolden(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"session", "legacy", "empty"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			got := parseFile(t, name+".jsonl").Summary()
 			golden := filepath.Join("testdata", name+".summary.md")
 			if *update {
@@ -119,6 +123,7 @@ func TestSummaryGolden(t *testing.T) {
 // and tools still yields a summary of at most MaxSummaryBytes, with the
 // first request and the last reply cut, not dropped.
 func TestSummaryIsBounded(t *testing.T) {
+	t.Parallel()
 	s := transcript.Session{
 		ID: strings.Repeat("i", 500), Cwd: "/w",
 		Requests:  []string{"first " + strings.Repeat("é", 5000)},
@@ -144,6 +149,7 @@ func TestSummaryIsBounded(t *testing.T) {
 // TestParseOversizedLine: a line over MaxLineBytes is skipped without
 // holding it, and the lines after it are read.
 func TestParseOversizedLine(t *testing.T) {
+	t.Parallel()
 	big := `{"type":"user","message":{"role":"user","content":"` + strings.Repeat("x", transcript.MaxLineBytes) + `"}}`
 	in := big + "\n" + `{"type":"user","message":{"role":"user","content":"after the big one"}}` + "\n"
 	s, err := transcript.Parse(strings.NewReader(in))
@@ -156,6 +162,7 @@ func TestParseOversizedLine(t *testing.T) {
 }
 
 func TestParseReadError(t *testing.T) {
+	t.Parallel()
 	boom := errors.New("disk on fire")
 	_, err := transcript.Parse(io.MultiReader(strings.NewReader(`{"type":"user"}`+"\n"), iotest.ErrReader(boom)))
 	if !errors.Is(err, boom) {

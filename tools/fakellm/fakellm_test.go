@@ -38,6 +38,7 @@ func client(t *testing.T, a answerer) llm.Client {
 // records, a dream, the core changed, the invented bullet dropped, a
 // compression of old memories, and a revert.
 func TestDreamAgainstTheStandIn(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	st.Now = func() time.Time { return time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC) }
 	ctx := context.Background()
@@ -90,6 +91,7 @@ func TestDreamAgainstTheStandIn(t *testing.T) {
 }
 
 func TestExtractionAnswerFormat(t *testing.T) {
+	t.Parallel()
 	a := answerer{}
 	out := a.answer("Extract learnings.\n<run_output>\nAdded retry handling to the webhook consumer. We decided to cap retries at 30 s because the provider retries 3 times. The e2e suite fails on the CI runner. make test passes now.\n</run_output>")
 	var ans struct {

@@ -13,18 +13,18 @@ import (
 	"github.com/agentmem/agentmem/shared/markdown"
 )
 
-// addTypes are the memory types `add` creates (session has its own
-// command; patterns come from extraction and pattern suggestion).
-var addTypes = []agentmem.Type{agentmem.TypeFinding, agentmem.TypeDecision, agentmem.TypeBlocker, agentmem.TypeNote, agentmem.TypeLearning}
+// addTypes are the memory types `add` creates (session notes have their
+// own command).
+var addTypes = []agentmem.Type{agentmem.TypeFinding, agentmem.TypeDecision, agentmem.TypeBlocker, agentmem.TypeNote, agentmem.TypeLearning, agentmem.TypePattern}
 
 func init() {
 	Register(&Command{
-		Name: "add", Args: "finding|decision|blocker|note|learning <text...>", Group: GroupMemories,
+		Name: "add", Args: "finding|decision|blocker|note|learning|pattern <text...>", Group: GroupMemories,
 		Needs: NeedsAgentProject, Shorthand: ShorthandFirst, Keyword: isMemoryType,
-		Summary: "add a memory: a finding, a decision with its rationale, a blocker, a note",
+		Summary: "add a memory: a finding, a decision with its rationale, a blocker, a note, a pattern",
 		Description: `Adds one memory (source "manual") to the agent's memory in the project. The words after the type are the text (quote it or not); "-" reads the text from standard input.
 
-A decision's text is the choice; --rationale says why and --topic what was decided (stored as "TOPIC: CHOICE", shown in the Decision column of agentmem show). A blocker is open unless --status resolved.
+A decision's text is the choice; --rationale says why and --topic what was decided (stored as "TOPIC: CHOICE", shown in the Decision column of agentmem show). A blocker is open unless --status resolved. A pattern's text names it; --trigger says when it applies, --context where, --solution what to do, and --confidence how sure it is (0 to 1; the server's default is 0.5): agentmem patterns and inject --task suggest the patterns above 0.7.
 
 When the agent's memory already says the same (in other words, other case or punctuation, with or without backticks), nothing is added: the command names the memory that says it (exit 0); --allow-duplicate adds it anyway. --replaces ID adds the memory in place of an out-of-date one, which leaves MEMORY.md and search and stays in its history (agentmem history ID, agentmem restore).
 
@@ -34,6 +34,7 @@ In the shorthand, <project> <agent> come before the type: agentmem add checkout-
 			`agentmem add --agent nori --project checkout-service decision "use sqlc" --topic "ORM" --rationale "typed queries, no ORM magic"`,
 			`AGENTMEM_AGENT=nori AGENTMEM_PROJECT=checkout-service agentmem add blocker "CI has no Docker" --status open`,
 			`git log -1 --format=%B | agentmem add --agent nori --project checkout-service note -`,
+			`agentmem add --agent nori --project checkout-service pattern "Deduplicate webhook deliveries" --trigger "duplicate webhook deliveries" --solution "conditional put on the event id" --confidence 0.85`,
 			`agentmem add checkout-service nori finding "Webhooks are signed"    # the shorthand`,
 			`agentmem add --agent nori --project checkout-service finding "CI runs on Node 20" --replaces 01JKX3V5T2M8Q9R4S6W7Y0Z1AB`,
 		},
@@ -59,6 +60,8 @@ func isMemoryType(word string) bool {
 
 type addCommand struct {
 	rationale, topic, status, replaces string
+	trigger, context, solution         string
+	confidence                         float64
 	tags                               stringList
 	pin, json, allowDuplicate          bool
 }
@@ -67,6 +70,10 @@ func (c *addCommand) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.rationale, "rationale", "", "why the decision was taken (`WHY`, decision only)")
 	fs.StringVar(&c.topic, "topic", "", "what was decided (`WHAT`, decision only): the Decision column")
 	fs.StringVar(&c.status, "status", "", "blocker `STATUS`: open (default) or resolved")
+	fs.StringVar(&c.trigger, "trigger", "", "when the pattern applies (`WHEN`, pattern only)")
+	fs.StringVar(&c.context, "context", "", "where it applies (`WHERE`, pattern only)")
+	fs.StringVar(&c.solution, "solution", "", "what to do (`WHAT`, pattern only)")
+	fs.Float64Var(&c.confidence, "confidence", 0, "how sure the pattern is, `X` from 0 to 1 (pattern only; default 0.5)")
 	fs.Var(&c.tags, "tag", "a `TAG` (repeatable)")
 	fs.BoolVar(&c.pin, "pin", false, "pin the memory (kept by Deep Dream)")
 	fs.BoolVar(&c.allowDuplicate, "allow-duplicate", false, "add it even when a memory already says the same")
@@ -84,7 +91,8 @@ func (c *addCommand) Run(ctx context.Context, in *Invocation) error {
 	}
 	typ := agentmem.Type(strings.ToLower(in.Args[0]))
 	if !slices.Contains(addTypes, typ) {
-		return Usagef("type %q: use finding, decision, blocker, note or learning (session notes: agentmem session)", in.Args[0])
+		hint := didYouMean(in.Args[0], stringsOf(addTypes))
+		return Usagef("type %q: use finding, decision, blocker, note, learning or pattern (session notes: agentmem session)%s", in.Args[0], hint)
 	}
 	text, err := textArg(in, in.Args[1:], "text")
 	if err != nil {
@@ -102,6 +110,17 @@ func (c *addCommand) Run(ctx context.Context, in *Invocation) error {
 	if c.replaces != "" && !agentmem.ValidID(c.replaces) {
 		return Usagef("--replaces %q is not a memory id (agentmem list shows them)", c.replaces)
 	}
+	patternFlag := in.IsSet("trigger") || in.IsSet("context") || in.IsSet("solution") || in.IsSet("confidence")
+	if typ != agentmem.TypePattern && patternFlag {
+		return Usagef("--trigger, --context, --solution and --confidence are for patterns")
+	}
+	var confidence *float64
+	if in.IsSet("confidence") {
+		if !(c.confidence >= 0 && c.confidence <= 1) {
+			return Usagef("--confidence must be from 0 to 1")
+		}
+		confidence = &c.confidence
+	}
 	if typ == agentmem.TypeDecision {
 		text = markdown.JoinDecision(c.topic, text)
 	}
@@ -112,6 +131,7 @@ func (c *addCommand) Run(ctx context.Context, in *Invocation) error {
 	r, err := client.CreateMemoryResult(ctx, scope.Agent, agentmem.MemoryInput{
 		ProjectID: scope.Project, Type: typ, Content: text, Rationale: c.rationale, Status: c.status, Tags: c.tags, Pinned: c.pin,
 		AllowDuplicate: c.allowDuplicate, Replaces: c.replaces,
+		Trigger: c.trigger, Context: c.context, Solution: c.solution, Confidence: confidence,
 	})
 	if err != nil {
 		return err

@@ -25,10 +25,11 @@ func init() {
 	})
 }
 
-type clearCommand struct{ yes bool }
+type clearCommand struct{ yes, json bool }
 
 func (c *clearCommand) Flags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.yes, "yes", false, "do not ask for confirmation")
+	JSONFlag(fs, &c.json)
 }
 
 func (c *clearCommand) Run(ctx context.Context, in *Invocation) error {
@@ -71,6 +72,26 @@ func (c *clearCommand) Run(ctx context.Context, in *Invocation) error {
 		if j, err = client.WaitJob(tctx, agent, j.ID); err != nil && j.ID == "" {
 			return err
 		}
+	}
+	if c.json {
+		out := struct {
+			AgentName string             `json:"agentName"`
+			ProjectID string             `json:"projectId"`
+			Cleared   bool               `json:"cleared"`
+			Removed   int64              `json:"removed"`
+			Status    agentmem.JobStatus `json:"status"`
+			JobID     string             `json:"jobId,omitempty"`
+		}{agent, project, j.Status == agentmem.JobDone, j.Removed, j.Status, ""}
+		if j.Status == agentmem.JobRunning {
+			out.JobID = j.ID
+		}
+		if err := writeJSON(in.Stdout, out); err != nil {
+			return err
+		}
+		if j.Status == agentmem.JobFailed {
+			return fmt.Errorf("deleting %s stopped after %d memor%s: %s", what, j.Removed, pluralY(int(j.Removed)), j.Error)
+		}
+		return nil
 	}
 	return reportJob(in, j, what)
 }

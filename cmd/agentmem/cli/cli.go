@@ -71,10 +71,24 @@ type Env struct {
 	Getenv         func(string) string
 	// StdinIsTerminal reports whether a person can answer a prompt.
 	StdinIsTerminal func() bool
+	// StderrIsTerminal reports whether a person reads standard error
+	// (pipeline commands then say when the API is slow to answer).
+	StderrIsTerminal func() bool
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// HTTPClient, when set, replaces the API client's HTTP client.
 	HTTPClient *http.Client
+	// OpenBrowser, when set, replaces how agentmem console opens its
+	// address in the person's browser (tests record it instead).
+	OpenBrowser func(ctx context.Context, url string) error
+	// SlowAfter, when positive, is how long a request waits for its
+	// answer before the command says it is still waiting, instead of 3 s
+	// (tests shorten it).
+	SlowAfter time.Duration
+	// ScopesPage, when positive, is how many scopes agentmem stats asks
+	// for per page instead of the API's maximum (tests lower it to walk
+	// several pages).
+	ScopesPage int
 	// Build is what `agentmem version` prints; fields left empty are read
 	// from the binary's build information.
 	Build Build
@@ -84,8 +98,9 @@ type Env struct {
 func OSEnv() Env {
 	return Env{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv,
-		StdinIsTerminal: func() bool { return term.IsTerminal(int(os.Stdin.Fd())) },
-		Now:             time.Now,
+		StdinIsTerminal:  func() bool { return term.IsTerminal(int(os.Stdin.Fd())) },
+		StderrIsTerminal: func() bool { return term.IsTerminal(int(os.Stderr.Fd())) },
+		Now:              time.Now,
 	}
 }
 
@@ -201,6 +216,9 @@ type Command struct {
 	// OwnTimeout commands apply the timeout themselves (in.WithTimeout),
 	// e.g. to leave a person time to answer a prompt.
 	OwnTimeout bool
+	// Server commands (mcp) run until their input ends and report on
+	// their own: they get no "still waiting" notices.
+	Server bool
 }
 
 var commands []*Command
@@ -225,9 +243,6 @@ func Register(c *Command) {
 	}
 	commands = append(commands, c)
 }
-
-// Commands returns the registered commands.
-func Commands() []*Command { return slices.Clone(commands) }
 
 func lookup(list []*Command, name string) *Command {
 	for _, c := range list {
@@ -314,7 +329,7 @@ func (in *Invocation) Client(ctx context.Context) (*apiclient.Client, error) {
 		URL:        strings.TrimSpace(in.globals.apiURL),
 		Auth:       strings.ToLower(strings.TrimSpace(in.globals.auth)),
 		Region:     strings.TrimSpace(in.settings.region),
-		HTTPClient: in.HTTPClient,
+		HTTPClient: in.httpClient(),
 		UserAgent:  "agentmem-cli/" + in.Build.version(),
 	})
 	if err != nil {
@@ -322,6 +337,35 @@ func (in *Invocation) Client(ctx context.Context) (*apiclient.Client, error) {
 	}
 	in.client = c
 	return c, nil
+}
+
+// httpClient is the API client's HTTP client: the environment's (or the
+// API client's default transport), with the "still waiting" notice when a
+// person may be waiting: for the commands for people always, for the
+// pipeline commands only when standard error is a terminal (their
+// standard output is never touched), for the MCP server never.
+func (in *Invocation) httpClient() *http.Client {
+	notify := !in.Command.Server && (!in.Command.Pipeline || in.StderrIsTerminal())
+	if !notify {
+		return in.HTTPClient
+	}
+	hc := &http.Client{Transport: apiclient.DefaultTransport}
+	if in.HTTPClient != nil {
+		copied := *in.HTTPClient
+		hc = &copied
+		if hc.Transport == nil {
+			hc.Transport = http.DefaultTransport
+		}
+	}
+	after := slowAfter
+	if in.SlowAfter > 0 {
+		after = in.SlowAfter
+	}
+	hc.Transport = &slowNotice{next: hc.Transport, after: after, note: func(r *http.Request) {
+		in.Notef("still waiting for %s to answer %s %s (%s so far; giving up after %s, --timeout)",
+			r.URL.Host, r.Method, r.URL.Path, after, in.timeout)
+	}}
+	return hc
 }
 
 // WithTimeout bounds ctx by the command's timeout.
@@ -409,7 +453,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 			writeMainHelp(env.Stdout)
 			return ExitOK
 		}
-		fmt.Fprintf(env.Stderr, "agentmem: %v (see agentmem help)\n", err)
+		fmt.Fprintf(env.Stderr, "agentmem: %v (see agentmem help)\n", flagError(top, err))
 		return ExitUsage
 	}
 	if *showVersion {
@@ -434,7 +478,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 func findCommand(env Env, args []string) (cmd *Command, path string, rest []string, code int) {
 	cmd, path, rest = lookup(commands, args[0]), args[0], args[1:]
 	if cmd == nil {
-		fmt.Fprintf(env.Stderr, "agentmem: unknown command %q (see agentmem help)\n", path)
+		fmt.Fprintf(env.Stderr, "agentmem: unknown command %q%s (see agentmem help)\n", path, didYouMean(path, commandNames(commands)))
 		return nil, "", nil, ExitUsage
 	}
 	if len(cmd.Subcommands) == 0 {
@@ -450,7 +494,8 @@ func findCommand(env Env, args []string) (cmd *Command, path string, rest []stri
 	}
 	sub := lookup(cmd.Subcommands, rest[0])
 	if sub == nil {
-		fmt.Fprintf(env.Stderr, "agentmem: unknown command %q (see agentmem %s --help)\n", path+" "+rest[0], path)
+		fmt.Fprintf(env.Stderr, "agentmem: unknown command %q%s (see agentmem %s --help)\n",
+			path+" "+rest[0], didYouMean(rest[0], commandNames(cmd.Subcommands)), path)
 		return nil, "", nil, ExitUsage
 	}
 	return sub, path + " " + rest[0], rest[1:], ExitOK
@@ -483,7 +528,7 @@ func run(ctx context.Context, env Env, s cliSettings, g globals, cmd *Command, p
 		return ExitOK
 	}
 	if err != nil {
-		return fail(Usagef("%v", err))
+		return fail(flagError(in.Flags, err))
 	}
 	in.Args = positional
 	if in.timeout, err = parseTimeout(in.globals.timeout, cmd.Pipeline); err != nil {
@@ -503,7 +548,7 @@ func run(ctx context.Context, env Env, s cliSettings, g globals, cmd *Command, p
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 		err = fmt.Errorf("timed out after %s (--timeout, AGENTMEM_TIMEOUT): %w", in.timeout, err)
 	}
-	return fail(err)
+	return fail(explainAPIError(err, strings.TrimSpace(in.globals.apiURL)))
 }
 
 // withDefaults fills what a test's Env leaves out.
@@ -513,6 +558,9 @@ func (env Env) withDefaults() Env {
 	}
 	if env.StdinIsTerminal == nil {
 		env.StdinIsTerminal = func() bool { return false }
+	}
+	if env.StderrIsTerminal == nil {
+		env.StderrIsTerminal = func() bool { return false }
 	}
 	if env.Stdin == nil {
 		env.Stdin = strings.NewReader("")
@@ -593,6 +641,52 @@ func JSONFlag(fs *flag.FlagSet, v *bool) {
 	fs.BoolVar(v, "json", false, "print JSON instead of text")
 }
 
+// OutputFlag is --output json|table, with --json as its shorthand: the
+// format of a command that prints a list.
+type OutputFlag struct {
+	format outputFormat
+	json   bool
+}
+
+// outputFormat is the value of --output.
+type outputFormat string
+
+func (f *outputFormat) String() string { return string(*f) }
+
+// Set implements flag.Value.
+func (f *outputFormat) Set(v string) error {
+	switch v {
+	case "json", "table":
+		*f = outputFormat(v)
+		return nil
+	}
+	return fmt.Errorf("use json or table")
+}
+
+// Define defines --output and --json on fs.
+func (o *OutputFlag) Define(fs *flag.FlagSet) {
+	fs.Var(&o.format, "output", "`FORMAT`: table (default) or json")
+	fs.BoolVar(&o.json, "json", false, "print JSON (--output json)")
+}
+
+// JSON reports whether the output is JSON; --json with --output table is
+// a usage error.
+func (o *OutputFlag) JSON() (bool, error) {
+	if o.json && o.format == "table" {
+		return false, Usagef("--json and --output table do not go together")
+	}
+	return o.json || o.format == "json", nil
+}
+
+// PrintDoc writes a document (Markdown, a value) to standard output,
+// ending it with a newline if it has none.
+func (in *Invocation) PrintDoc(doc string) {
+	if doc != "" && !strings.HasSuffix(doc, "\n") {
+		doc += "\n"
+	}
+	fmt.Fprint(in.Stdout, doc)
+}
+
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func firstNonEmpty(vals ...string) string {
@@ -619,7 +713,7 @@ func sortedCommands(group string) []*Command {
 // order keeps help in a reading order independent of file names.
 func order(name string) int {
 	known := []string{"inject", "extract", "context", "show", "add", "session", "list", "rm", "clear",
-		"search", "patterns", "forget", "stats", "daily", "session-context", "dream", "personality", "help", "version"}
+		"search", "patterns", "forget", "stats", "daily", "session-context", "dream", "personality", "help", "version", "completion", "mcp"}
 	if i := slices.Index(known, name); i >= 0 {
 		return i
 	}

@@ -24,7 +24,7 @@ const DefaultConsoleAddr = "127.0.0.1:7370"
 
 func init() {
 	Register(&Command{
-		Name: "console", Group: GroupOther, OwnTimeout: true,
+		Name: "console", Group: GroupOther, OwnTimeout: true, Server: true,
 		Summary: "serve the agentmem console: review and curate memories, dreams and personalities in a browser",
 		Description: `Serves a web application on a local address and opens it in the browser: an overview of every agent and project (counts, size, last change, pending dreams), an agent in a project (the MEMORY.md its next run receives, the personality section, the memories with filters, search, edit, pin and delete, the daily log, the session context), the dream diary with each dream as a diff (added, updated, retired, kept, dropped with the reason) and its revert, a memory's page with the dreams that wrote or replaced it, and the personalities.
 
@@ -50,8 +50,9 @@ func (c *consoleCommand) Flags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.noOpen, "no-open", false, "print the address instead of opening the browser")
 }
 
-// openBrowser opens url in the person's browser; tests replace it.
-var openBrowser = func(ctx context.Context, url string) error {
+// openBrowser opens url in the person's browser (Env.OpenBrowser, when
+// set, replaces it).
+func openBrowser(ctx context.Context, url string) error {
 	var cmd *exec.Cmd
 	switch runtime.GOOS {
 	case "darwin":
@@ -123,7 +124,11 @@ func (c *consoleCommand) Run(ctx context.Context, in *Invocation) error {
 	in.Printf("agentmem console for %s (%s)\n%s\n", apiURL, auth, srv.URL())
 	in.Notef("console: open the address above in your browser; Ctrl-C stops the console")
 	if !c.noOpen {
-		if err := openBrowser(ctx, srv.URL()); err != nil {
+		open := in.OpenBrowser
+		if open == nil {
+			open = openBrowser
+		}
+		if err := open(ctx, srv.URL()); err != nil {
 			in.Notef("console: could not open a browser (%v); open the address yourself", err)
 		}
 	}

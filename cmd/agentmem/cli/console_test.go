@@ -15,11 +15,11 @@ import (
 )
 
 func TestConsoleRefusesBadAddressesAndAnAbsentAPI(t *testing.T) {
-	restore := cli.SetOpenBrowser(func(context.Context, string) error {
+	t.Parallel()
+	noBrowser := func(context.Context, string) error {
 		t.Error("the browser was opened")
 		return nil
-	})
-	defer restore()
+	}
 	tests := []struct {
 		name string
 		url  string
@@ -37,7 +37,7 @@ func TestConsoleRefusesBadAddressesAndAnAbsentAPI(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := run(t, opts{url: tt.url}, append([]string{"console"}, tt.args...)...)
+			r := run(t, opts{url: tt.url, openBrowser: noBrowser}, append([]string{"console"}, tt.args...)...)
 			if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {
 				t.Errorf("got %d %q, want %d with %q", r.code, r.stderr, tt.code, tt.want)
 			}
@@ -50,12 +50,9 @@ func TestConsoleRefusesBadAddressesAndAnAbsentAPI(t *testing.T) {
 // address logs a browser in, the pages' calls reach the API, and an
 // interrupt stops it with status 0.
 func TestConsoleServesUntilInterrupted(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	opened := make(chan string, 1)
-	defer cli.SetOpenBrowser(func(_ context.Context, url string) error {
-		opened <- url
-		return nil
-	})()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	outR, outW := io.Pipe()
@@ -65,6 +62,10 @@ func TestConsoleServesUntilInterrupted(t *testing.T) {
 		env := map[string]string{"AGENTMEM_API_URL": a.URL, "AGENTMEM_AUTH": "none"}
 		done <- cli.Main(ctx, []string{"console", "--addr", "127.0.0.1:0"}, cli.Env{
 			Stdout: outW, Stderr: &lockedWriter{w: &stderr}, Getenv: func(k string) string { return env[k] },
+			OpenBrowser: func(_ context.Context, url string) error {
+				opened <- url
+				return nil
+			},
 		})
 		outW.Close()
 	}()

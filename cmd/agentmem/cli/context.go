@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/transcript"
 )
 
@@ -35,7 +36,7 @@ func init() {
 			Summary:  "append a digest of a Claude Code session transcript to the daily log as \"Trimmed Context\"",
 			Description: `Reads a Claude Code session transcript (the JSONL file under ~/.claude/projects/; --transcript FILE, - for standard input, or --hook to take its path from the JSON a Claude Code hook gets on standard input) and computes the session's context tier: its messages by role (user prompts, assistant messages counted once per message id, tool results, subagent messages), its token usage summed from the usage fields (input, output, cache write, cache read), and a running summary: the first request and the last few after it, the tools used, the files changed and read, and the last reply, bounded to 4 KiB. Lines of other types and malformed lines are tolerated; the note says how many were skipped.
 
-The digest is appended to the agent's daily log as a record titled "Trimmed Context", so the day shows "## Trimmed Context (HH:MM)". --print-summary then prints the whole day's log on standard output, for a caller to put back into its message list (a context summary callback). --dry-run prints the digest without sending it.
+The digest is appended to the agent's daily log as a record titled "Trimmed Context", so the day shows "## Trimmed Context (HH:MM)". --print-summary then prints what this flush appended, as the day renders it, on standard output, for a caller to put back into its message list (a context summary callback); agentmem daily show prints the whole day. --dry-run prints the digest without sending it.
 
 As a Claude Code hook (PreCompact, SessionEnd), with AGENTMEM_AGENT and AGENTMEM_PROJECT set:
   {"hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "agentmem context flush --hook"}]}]}}
@@ -59,7 +60,7 @@ type flushCommand struct {
 func (c *flushCommand) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.transcript, "transcript", "", "the session's transcript `FILE` (JSONL), - for standard input")
 	fs.BoolVar(&c.hook, "hook", false, "read a Claude Code hook's input on standard input and flush its transcript_path")
-	fs.BoolVar(&c.printSummary, "print-summary", false, "print the day's daily log afterwards (for the caller's message list)")
+	fs.BoolVar(&c.printSummary, "print-summary", false, "print what this flush appended to the daily log (for the caller's message list)")
 	fs.BoolVar(&c.dryRun, "dry-run", false, "print the digest and send nothing")
 	JSONFlag(fs, &c.json)
 	fs.BoolVar(&c.quiet, "quiet", false, "print no note on success")
@@ -70,8 +71,9 @@ type flushed struct {
 	Context *transcript.Session   `json:"context"`
 	Digest  string                `json:"digest"`
 	Record  *agentmem.DailyRecord `json:"record,omitempty"`
-	// Daily is the day's daily log, with --print-summary.
-	Daily string `json:"daily,omitempty"`
+	// Appended is what this flush appended to the daily log, as the day
+	// renders it, with --print-summary.
+	Appended string `json:"appended,omitempty"`
 }
 
 func (c *flushCommand) Run(ctx context.Context, in *Invocation) error {
@@ -116,9 +118,7 @@ func (c *flushCommand) Run(ctx context.Context, in *Invocation) error {
 	}
 	out.Record = &rec
 	if c.printSummary {
-		if out.Daily, err = client.DailyMarkdown(ctx, agent, project, rec.Date()); err != nil {
-			return fmt.Errorf("the context was flushed, but reading the day back failed: %w", err)
-		}
+		out.Appended = appendedBlock(rec)
 	}
 	if !c.quiet {
 		in.Notef("context flush: %s; appended %q to the daily log of %s in %s for %s",
@@ -128,9 +128,20 @@ func (c *flushCommand) Run(ctx context.Context, in *Invocation) error {
 	case c.json:
 		return writeJSON(in.Stdout, out)
 	case c.printSummary:
-		in.Printf("%s", out.Daily)
+		in.PrintDoc(out.Appended)
 	}
 	return nil
+}
+
+// appendedBlock is the block a record adds to its day's daily log as the
+// day renders it ("## <title> (HH:MM)" and the content), without the
+// day's heading or its other records.
+func appendedBlock(rec agentmem.DailyRecord) string {
+	day := markdown.DailyFile(rec.Date(), []agentmem.DailyRecord{rec})
+	if i := strings.Index(day, "\n## "); i >= 0 {
+		return day[i+1:]
+	}
+	return day
 }
 
 // transcriptPath returns the transcript to read: --transcript, or with

@@ -126,7 +126,7 @@ func (c *dailyShowCommand) Run(ctx context.Context, in *Invocation) error {
 	if err != nil {
 		return err
 	}
-	in.Printf("%s", doc)
+	in.PrintDoc(doc)
 	return nil
 }
 

@@ -27,6 +27,7 @@ func (a *api) day(agent, project, date string) []agentmem.DailyRecord {
 }
 
 func TestDailyAddAndShow(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	o := opts{url: a.URL}
 	r := run(t, o, "daily", "add", "checkout", "nori", "--title", "run-41", "The payment provider retries webhooks 3 times.")
@@ -87,8 +88,10 @@ func TestDailyAddAndShow(t *testing.T) {
 }
 
 // TestContextFlush: a Claude Code transcript becomes a "Trimmed Context"
-// record of the daily log, and --print-summary prints the day back.
+// record of the daily log, and --print-summary prints what it appended:
+// not the rest of the day.
 func TestContextFlush(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	f, err := os.Open(sessionFixture)
 	if err != nil {
@@ -102,9 +105,12 @@ func TestContextFlush(t *testing.T) {
 	digest := session.Summary()
 	o := opts{url: a.URL, env: map[string]string{"AGENTMEM_AGENT": "nori", "AGENTMEM_PROJECT": "checkout"}}
 
+	if r := run(t, o, "daily", "add", "--title", "run-41", "An earlier record of the day."); r.code != 0 {
+		t.Fatalf("daily add: %d %q", r.code, r.stderr)
+	}
 	r := run(t, o, "context", "flush", "--transcript", sessionFixture, "--print-summary")
 	wantNote := `agentmem: context flush: session 5f1c2a8e, 21 messages (4 user, 9 assistant, 8 tool results), 159597 tokens, 1 malformed line skipped, 4 lines of other types ignored; appended "Trimmed Context (12:00)" to the daily log of nori in checkout for 2026-03-01` + "\n"
-	wantDay := "# Daily Memory: 2026-03-01\n\n## Trimmed Context (12:00)\n" + digest + "\n"
+	wantDay := "## Trimmed Context (12:00)\n" + digest + "\n"
 	if r.code != 0 || r.stderr != wantNote || r.stdout != wantDay {
 		t.Fatalf("flush: code %d\nstderr %q\nwant   %q\nstdout:\n%s\nwant:\n%s", r.code, r.stderr, wantNote, r.stdout, wantDay)
 	}
@@ -139,10 +145,10 @@ func TestContextFlush(t *testing.T) {
 	}
 
 	recs := a.day("nori", "checkout", "2026-03-01")
-	if len(recs) != 3 {
-		t.Fatalf("%d records, want 3 (flush, --hook, stdin)", len(recs))
+	if len(recs) != 4 {
+		t.Fatalf("%d records, want 4 (daily add, flush, --hook, stdin)", len(recs))
 	}
-	for _, rec := range recs {
+	for _, rec := range recs[1:] {
 		if rec.Title != "Trimmed Context" || rec.Content != digest {
 			t.Errorf("record %q: %.100q", rec.Title, rec.Content)
 		}
@@ -152,6 +158,7 @@ func TestContextFlush(t *testing.T) {
 // TestContextFlushFailures: flush is best effort (one warning, exit 0),
 // --strict exits non-zero; nothing is written.
 func TestContextFlushFailures(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	dir := t.TempDir()
 	noMessages := filepath.Join(dir, "snapshots.jsonl")

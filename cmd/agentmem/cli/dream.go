@@ -142,14 +142,17 @@ func (c *dreamRunCommand) Run(ctx context.Context, in *Invocation) error {
 }
 
 type dreamListCommand struct {
-	limit     int
-	all, json bool
+	limit  int
+	cursor string
+	all    bool
+	out    OutputFlag
 }
 
 func (c *dreamListCommand) Flags(fs *flag.FlagSet) {
-	fs.IntVar(&c.limit, "limit", 20, "at most `N` entries")
+	fs.IntVar(&c.limit, "limit", agentmem.DefaultDreamsPage, "at most `N` entries")
+	fs.StringVar(&c.cursor, "cursor", "", "continue a listing: the `CURSOR` a previous one ended with (nextCursor)")
 	fs.BoolVar(&c.all, "all", false, "every entry, however many")
-	JSONFlag(fs, &c.json)
+	c.out.Define(fs)
 }
 
 func (c *dreamListCommand) Run(ctx context.Context, in *Invocation) error {
@@ -160,12 +163,16 @@ func (c *dreamListCommand) Run(ctx context.Context, in *Invocation) error {
 	if c.limit < 1 {
 		return Usagef("--limit must be at least 1")
 	}
+	asJSON, err := c.out.JSON()
+	if err != nil {
+		return err
+	}
 	client, err := in.Client(ctx)
 	if err != nil {
 		return err
 	}
 	dreams, more := []agentmem.Dream{}, false
-	cursor := ""
+	cursor := c.cursor
 	for c.all || len(dreams) < c.limit {
 		n := agentmem.MaxListLimit
 		if !c.all {
@@ -181,11 +188,18 @@ func (c *dreamListCommand) Run(ctx context.Context, in *Invocation) error {
 		}
 		cursor, more = page.NextCursor, !c.all && len(dreams) >= c.limit
 	}
-	if c.json {
-		return writeJSON(in.Stdout, struct {
-			Dreams []agentmem.Dream `json:"dreams"`
-			More   bool             `json:"more"`
-		}{dreams, more})
+	next := ""
+	if more {
+		next = cursor
+	}
+	if asJSON {
+		l := &jsonList{w: in.Stdout, key: "dreams"}
+		for _, d := range dreams {
+			if err := l.item(d); err != nil {
+				return err
+			}
+		}
+		return l.end(next)
 	}
 	if len(dreams) == 0 {
 		in.Notef("%s has no dreams in %s yet (agentmem dream run %s)", scope.Agent, scope.Project, scopeFlags(scope))
@@ -200,7 +214,7 @@ func (c *dreamListCommand) Run(ctx context.Context, in *Invocation) error {
 		return err
 	}
 	if more {
-		in.Notef("showing the newest %d; older entries remain (--all, or --limit N)", len(dreams))
+		in.Notef("showing %d; older entries remain: --cursor %s continues, --all lists every one", len(dreams), next)
 	}
 	return nil
 }
@@ -233,7 +247,7 @@ func (c *dreamShowCommand) Run(ctx context.Context, in *Invocation) error {
 	if err != nil {
 		return err
 	}
-	in.Printf("%s", doc)
+	in.PrintDoc(doc)
 	if !c.plan {
 		return nil
 	}

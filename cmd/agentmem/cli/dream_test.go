@@ -44,6 +44,7 @@ func seedDreamScope(t *testing.T, a *api) {
 // against the real API, whose model is the real OpenAI-compatible client
 // talking to a scripted chat completions stand-in.
 func TestDream(t *testing.T) {
+	t.Parallel()
 	chat := llmtest.NewChat(t, llmtest.Fixed(dreamAnswer))
 	a := newTierAPI(t, chat.Client(t, 5*time.Second))
 	seedDreamScope(t, a)
@@ -115,7 +116,7 @@ func TestDream(t *testing.T) {
 		t.Errorf("revert again by date: code %d, stderr %q", r.code, r.stderr)
 	}
 	if r := run(t, o, "dream", "ls", "checkout", "nori", "--limit", "1"); r.code != 0 || len(lines(r.stdout)) != 2 || !strings.Contains(r.stdout, "revert  committed  +0 -2 (undid ") ||
-		!strings.Contains(r.stderr, "showing the newest 1; older entries remain") {
+		!strings.Contains(r.stderr, "showing 1; older entries remain: --cursor ") {
 		t.Errorf("dream ls --limit 1: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
@@ -123,6 +124,7 @@ func TestDream(t *testing.T) {
 // TestDreamFailures: a failing model, a dream already running, no model,
 // a timeout, nothing to show; each a clear error and the core unchanged.
 func TestDreamFailures(t *testing.T) {
+	t.Parallel()
 	started, release := make(chan struct{}, 1), make(chan struct{})
 	var once sync.Once
 	chat := llmtest.NewChat(t, func(ctx context.Context, _ string) llmtest.Reply {

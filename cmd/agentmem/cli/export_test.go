@@ -1,19 +1,7 @@
 package cli
 
-import "context"
+import "slices"
 
-// SetScopesPage sets how many scopes agentmem stats asks for per page and
-// returns a function that restores it.
-func SetScopesPage(n int) (restore func()) {
-	old := scopesPage
-	scopesPage = n
-	return func() { scopesPage = old }
-}
-
-// SetOpenBrowser replaces how agentmem console opens the browser and
-// returns a function that restores it.
-func SetOpenBrowser(open func(ctx context.Context, url string) error) (restore func()) {
-	old := openBrowser
-	openBrowser = open
-	return func() { openBrowser = old }
-}
+// Commands returns the registered commands, for tests that check every
+// command (the help, the README, the scope flags).
+func Commands() []*Command { return slices.Clone(commands) }

@@ -155,6 +155,7 @@ func TestExtractWithClaudeFailures(t *testing.T) {
 }
 
 func TestFakeClaudeIsExecutable(t *testing.T) {
+	t.Parallel()
 	info, err := os.Stat("testdata/fake-claude")
 	if err != nil || info.Mode().Perm()&0o111 == 0 {
 		t.Fatalf("testdata/fake-claude must be executable: %v %v", info, err)

@@ -75,6 +75,7 @@ func extractArgs(extra ...string) []string {
 }
 
 func TestExtractSendsTheRunOutput(t *testing.T) {
+	t.Parallel()
 	s := newExtractionServer(t)
 	output := "\x1b[1;32mPASS\x1b[0m ok  \tpkg\r\n\x1b]0;title\x07Downloading 10%\r50%\r100%\nDone.\n"
 	r := run(t, opts{url: s.URL, stdin: output}, extractArgs()...)
@@ -112,6 +113,7 @@ func TestExtractSendsTheRunOutput(t *testing.T) {
 // front to the documented cap, and JSON escaping never takes the body over
 // the API's 64 KiB.
 func TestExtractKeepsTheTailUnderTheBodyLimit(t *testing.T) {
+	t.Parallel()
 	s := newExtractionServer(t)
 	tests := []struct {
 		name string
@@ -162,6 +164,7 @@ func TestExtractKeepsTheTailUnderTheBodyLimit(t *testing.T) {
 }
 
 func TestExtractUsage(t *testing.T) {
+	t.Parallel()
 	s := newExtractionServer(t)
 	tests := []struct {
 		name     string
@@ -182,6 +185,7 @@ func TestExtractUsage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tt.o.url = s.URL
 			r := run(t, tt.o, tt.args...)
 			if r.code != tt.wantCode || !strings.Contains(r.stderr, tt.want) || len(lines(r.stderr)) != 1 {
@@ -194,6 +198,7 @@ func TestExtractUsage(t *testing.T) {
 // TestPipelineCommandsNeverBreakThePipeline: whatever goes wrong, inject
 // and extract print one warning line and exit 0; --strict exits non-zero.
 func TestPipelineCommandsNeverBreakThePipeline(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusInternalServerError)
@@ -214,7 +219,7 @@ func TestPipelineCommandsNeverBreakThePipeline(t *testing.T) {
 		{"inject, API fails", failing.URL, injectArgs, nil, "500 internal: internal error", 1},
 		{"inject, no API URL", "", injectArgs, nil, "AGENTMEM_API_URL is not set", 1},
 		{"inject, bad timeout", a.URL, injectArgs, map[string]string{"AGENTMEM_TIMEOUT": "soon"}, `timeout "soon" is not a duration`, 2},
-		{"inject, bad flag", a.URL, append(injectArgs, "--bogus"), nil, "flag provided but not defined: -bogus", 2},
+		{"inject, bad flag", a.URL, append(injectArgs, "--bogus"), nil, "unknown flag --bogus", 2},
 		{"inject, bad agent name", a.URL, append(injectArgs, "--agent", "no/slash"), nil, "--agent: agentName \"no/slash\" may only contain", 2},
 		{"inject, missing workspace", a.URL, append(injectArgs, "--workspace", "/nonexistent"), nil, "workspace /nonexistent is not a directory", 1},
 		{"extract, API stopped", stoppedURL(t), extractArgs(), nil, "cannot reach", 1},
@@ -246,6 +251,7 @@ func TestPipelineCommandsNeverBreakThePipeline(t *testing.T) {
 }
 
 func TestPrepareOutput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		raw   string
@@ -312,6 +318,7 @@ func FuzzPrepareOutput(f *testing.F) {
 }
 
 func TestReadTailFromPipe(t *testing.T) {
+	t.Parallel()
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

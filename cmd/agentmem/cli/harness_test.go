@@ -127,6 +127,10 @@ type opts struct {
 	stdin    string
 	terminal bool
 	env      map[string]string
+	// scopesPage is Env.ScopesPage (0: the API's maximum).
+	scopesPage int
+	// openBrowser is Env.OpenBrowser (nil: the system's browser).
+	openBrowser func(ctx context.Context, url string) error
 }
 
 // run runs the CLI in-process against url (AGENTMEM_AUTH=none).
@@ -142,6 +146,8 @@ func run(t testing.TB, o opts, args ...string) result {
 		Getenv:          func(k string) string { return env[k] },
 		StdinIsTerminal: func() bool { return o.terminal },
 		Now:             func() time.Time { return cliNow },
+		ScopesPage:      o.scopesPage,
+		OpenBrowser:     o.openBrowser,
 	})
 	return result{stdout.String(), stderr.String(), code}
 }

@@ -29,13 +29,13 @@ func (*helpCommand) Run(_ context.Context, in *Invocation) error {
 	}
 	cmd := lookup(commands, in.Args[0])
 	if cmd == nil {
-		return Usagef("unknown command %q", in.Args[0])
+		return Usagef("unknown command %q%s", in.Args[0], didYouMean(in.Args[0], commandNames(commands)))
 	}
 	path := cmd.Name
 	if len(in.Args) > 1 && len(cmd.Subcommands) > 0 {
 		sub := lookup(cmd.Subcommands, in.Args[1])
 		if sub == nil {
-			return Usagef("unknown command %q", path+" "+in.Args[1])
+			return Usagef("unknown command %q%s", path+" "+in.Args[1], didYouMean(in.Args[1], commandNames(cmd.Subcommands)))
 		}
 		cmd, path = sub, path+" "+sub.Name
 	}
@@ -80,12 +80,14 @@ Environment:
 
 Exit codes:
   0  success; also failures of inject, extract and context flush without --strict (one warning line)
-  1  failure: the API refused the call or could not be reached, a file could not be written
+  1  failure: the API refused the call or could not be reached, a file could not be written, or
+     --api-url reaches something else than the agentmem API (a base URL ending in /api, another server)
   2  usage: unknown command or flag, missing or bad argument
   3  not found: no such memory, personality, daily log day, dream or session key
   4  refused: clear and forget need a confirmation (a terminal, or --yes)
 
-Run 'agentmem <command> --help' for a command's flags and examples.
+Run 'agentmem <command> --help' for a command's flags and examples; agentmem completion bash|zsh|fish
+completes them in your shell.
 `
 
 func writeMainHelp(w io.Writer) {

@@ -99,6 +99,15 @@ func TestEditHistoryRestore(t *testing.T) {
 			t.Errorf("the replaced memory is still listed")
 		}
 	}
+	if r = run(t, o, "list", "--state", "superseded"); r.code != 0 || !strings.Contains(r.stdout, id) {
+		t.Errorf("list --state superseded: %d %q %q, want %s listed", r.code, r.stdout, r.stderr, id)
+	}
+	if r = run(t, o, "list", "--state", "retired"); r.code != 0 || strings.Contains(r.stdout, id) || !strings.Contains(r.stderr, "no retired memories") {
+		t.Errorf("list --state retired: %d %q %q, want none", r.code, r.stdout, r.stderr)
+	}
+	if r = run(t, o, "list", "--state", "supersded"); r.code != cli.ExitUsage || !strings.Contains(r.stderr, "superseded") {
+		t.Errorf("list --state with a typo: %d %q, want usage naming superseded", r.code, r.stderr)
+	}
 	if r = run(t, o, "history", id); !strings.Contains(r.stdout, "superseded by ") {
 		t.Errorf("history of the replaced:\n%s", r.stdout)
 	}

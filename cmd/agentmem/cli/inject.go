@@ -50,8 +50,8 @@ Best effort: on any failure (API unreachable, timeout, refused, unwritable file)
 }
 
 type injectCommand struct {
-	workspace, task string
-	git, quiet      bool
+	workspace, task  string
+	git, quiet, json bool
 }
 
 func (c *injectCommand) Flags(fs *flag.FlagSet) {
@@ -59,6 +59,7 @@ func (c *injectCommand) Flags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.git, "git", false, "set git user.name and user.email in the workspace from the personality")
 	fs.StringVar(&c.task, "task", "", "the run's `TASK`; the server adds the patterns relevant to it to MEMORY.md (first 1 KiB)")
 	fs.BoolVar(&c.quiet, "quiet", false, "print nothing on success")
+	JSONFlag(fs, &c.json)
 }
 
 func (c *injectCommand) Run(ctx context.Context, in *Invocation) error {
@@ -89,6 +90,12 @@ func (c *injectCommand) Run(ctx context.Context, in *Invocation) error {
 			return err
 		}
 	}
+	if c.json {
+		if res.Changed == nil {
+			res.Changed = []string{}
+		}
+		return writeJSON(in.Stdout, res)
+	}
 	if !c.quiet {
 		in.Notef("inject: %s", res)
 	}
@@ -97,12 +104,12 @@ func (c *injectCommand) Run(ctx context.Context, in *Invocation) error {
 
 // InjectResult says what Inject did.
 type InjectResult struct {
-	Personality string // display name injected, "" for none
-	Memories    int
+	Personality string `json:"personality"` // display name injected, "" for none
+	Memories    int    `json:"memories"`
 	// Changed lists the workspace files written or removed.
-	Changed     []string
-	Kept        string // a MEMORY.md left alone because agentmem did not write it
-	GitIdentity string
+	Changed     []string `json:"changed"`
+	Kept        string   `json:"kept,omitempty"` // a MEMORY.md left alone because agentmem did not write it
+	GitIdentity string   `json:"gitIdentity,omitempty"`
 }
 
 // String is the one-line summary inject prints.

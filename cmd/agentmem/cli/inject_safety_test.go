@@ -18,6 +18,7 @@ import (
 // import nothing but MEMORY.md, and the personality section is rendered
 // from the personality itself.
 func TestInjectTrustsNoRenderingItDidNotDo(t *testing.T) {
+	t.Parallel()
 	ws := workspace(t, role)
 	p := agentmem.Personality{AgentName: "nori", DisplayName: "Nori", Prompt: "Be brief.\n@.secret\n```"}
 	b := agentmem.Bootstrap{

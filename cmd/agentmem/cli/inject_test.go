@@ -42,6 +42,7 @@ func inject(t *testing.T, a *api, ws string, extra ...string) result {
 // personality section above the role instructions, MEMORY.md with the 50
 // newest memories, the import line once, byte for byte.
 func TestInjectWritesFilesExactly(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	p := a.personality("nori", nori)
 	for i := range 55 {
@@ -95,6 +96,7 @@ func TestInjectWritesFilesExactly(t *testing.T) {
 // checks the workspace after each, as a pipeline re-using a workspace
 // would see it.
 func TestInjectScenarios(t *testing.T) {
+	t.Parallel()
 	type state struct {
 		personality bool
 		memories    int
@@ -128,6 +130,7 @@ func TestInjectScenarios(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			a := newAPI(t)
 			ws := workspace(t, tt.role)
 			var section string
@@ -169,6 +172,7 @@ func TestInjectScenarios(t *testing.T) {
 }
 
 func TestInjectLeavesForeignMemoryFileAlone(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	ws := workspace(t, role)
 	if err := os.MkdirAll(filepath.Join(ws, ".claude/memory"), 0o755); err != nil {
@@ -186,6 +190,7 @@ func TestInjectLeavesForeignMemoryFileAlone(t *testing.T) {
 }
 
 func TestInjectKeepsPermissionsAndReplacesSymlinks(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	a.personality("nori", nori)
 	ws := workspace(t, role)
@@ -222,6 +227,7 @@ func TestInjectKeepsPermissionsAndReplacesSymlinks(t *testing.T) {
 // TestInjectFailsBeforeTouchingCLAUDEmd: when MEMORY.md cannot be written,
 // CLAUDE.md is left as it was (it must never import a missing file).
 func TestInjectFailsBeforeTouchingCLAUDEmd(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	a.personality("nori", nori)
 	a.memory("nori", "checkout", agentmem.MemoryInput{Content: "x"})
@@ -240,6 +246,7 @@ func TestInjectFailsBeforeTouchingCLAUDEmd(t *testing.T) {
 }
 
 func TestInjectTaskIsPassedThrough(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	ws := workspace(t, role)
 	long := strings.Repeat("é", 600) // 1200 bytes: cut to 1 KiB on a character boundary
@@ -268,6 +275,7 @@ func TestInjectTaskIsPassedThrough(t *testing.T) {
 }
 
 func TestInjectGitIdentity(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	ws := workspace(t, role)
 	if out, err := exec.Command("git", "-C", ws, "init", "-q").CombinedOutput(); err != nil {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestParseInterspersed(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args      []string
 		wantPos   []string
@@ -79,6 +80,7 @@ func FuzzParseInterspersed(f *testing.F) {
 }
 
 func TestParseTimeout(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in       string
 		pipeline bool
@@ -103,6 +105,7 @@ func TestParseTimeout(t *testing.T) {
 }
 
 func TestTruncateUTF8(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		s    string
 		max  int
@@ -125,6 +128,7 @@ func TestTruncateUTF8(t *testing.T) {
 }
 
 func TestWriteFileAtomic(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "f.md")
 	changed, err := writeFileAtomic(path, []byte("one"), 0o640)
@@ -160,6 +164,7 @@ func TestWriteFileAtomic(t *testing.T) {
 }
 
 func TestReadTail(t *testing.T) {
+	t.Parallel()
 	data := strings.Repeat("0123456789", 10000) // 100 000 bytes
 	file := filepath.Join(t.TempDir(), "out")
 	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {

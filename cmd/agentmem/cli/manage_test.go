@@ -105,6 +105,7 @@ Third.
 }
 
 func TestShowPagesThroughEveryMemory(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	for i := range 123 {
 		a.memory("nori", "checkout", agentmem.MemoryInput{Type: agentmem.TypeFinding, Content: fmt.Sprintf("finding %03d", i)})
@@ -119,6 +120,7 @@ func TestShowPagesThroughEveryMemory(t *testing.T) {
 }
 
 func TestEmptyDocument(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	r := run(t, opts{url: a.URL}, "show", "checkout", "nori")
 	if r.code != 0 || !strings.Contains(r.stdout, "created: 2026-03-01\nupdated: 2026-03-01\nsessions: 0\n") {
@@ -127,6 +129,7 @@ func TestEmptyDocument(t *testing.T) {
 }
 
 func TestListRmClear(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	var ids []string
 	for i := range 60 {
@@ -137,13 +140,13 @@ func TestListRmClear(t *testing.T) {
 
 	r := run(t, o, "list", "checkout", "nori", "--limit", "5")
 	rows := lines(r.stdout)
-	if r.code != 0 || len(rows) != 6 || !strings.HasPrefix(rows[0], "ID ") || !strings.Contains(rows[1], "decision  manual  use sqlc (why: typed)") {
+	if r.code != 0 || len(rows) != 6 || !strings.HasPrefix(rows[0], "ID ") || !strings.Contains(rows[1], "decision  manual      use sqlc (why: typed)") {
 		t.Errorf("list --limit 5: code %d\n%s", r.code, r.stdout)
 	}
 	if !strings.Contains(rows[2], "note 59 second line") {
 		t.Errorf("content is not on one line: %q", rows[2])
 	}
-	if r.stderr != "agentmem: showing the newest 5; older memories remain (--all, or --limit N)\n" {
+	if !strings.HasPrefix(r.stderr, "agentmem: showing 5; older memories remain: --cursor ") || !strings.HasSuffix(r.stderr, " continues, --all lists every one\n") {
 		t.Errorf("list stderr: %q", r.stderr)
 	}
 	tests := []struct {
@@ -216,6 +219,7 @@ func TestListRmClear(t *testing.T) {
 }
 
 func TestPersonalityCommands(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	o := opts{url: a.URL}
 	r := run(t, o, "personality", "set", "nori", "--display-name", "Nori", "--voice", "warm", "--trait", "pragmatic", "--trait", "test-first",
@@ -265,6 +269,7 @@ func TestPersonalityCommands(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	tests := []struct {
 		args []string
@@ -278,14 +283,25 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"show", "checkout", "nori", "extra"}, "expected agentmem show <project> <agent>"},
 		{[]string{"show", "check#out", "nori"}, `projectId "check#out" may only contain`},
 		{[]string{"show", "checkout", "nori", "--write", "--json"}, "--write and --json do not go together"},
-		{[]string{"add", "checkout", "nori", "pattern", "x"}, `type "pattern": use finding, decision, blocker, note or learning`},
+		{[]string{"add", "checkout", "nori", "findng", "x"}, `type "findng": use finding, decision, blocker, note, learning or pattern (session notes: agentmem session); did you mean "finding"?`},
+		{[]string{"add", "checkout", "nori", "note", "x", "--trigger", "t"}, "--trigger, --context, --solution and --confidence are for patterns"},
+		{[]string{"add", "checkout", "nori", "pattern", "x", "--confidence", "1.5"}, "--confidence must be from 0 to 1"},
 		{[]string{"add", "checkout", "nori", "finding"}, "the text is missing"},
 		{[]string{"add", "checkout", "nori", "finding", "x", "--rationale", "y"}, "--rationale and --topic are for decisions"},
 		{[]string{"add", "checkout", "nori", "blocker", "x", "--status", "done"}, "--status must be open or resolved"},
 		{[]string{"list", "checkout", "nori", "--type", "idea"}, `--type "idea" is not a memory type`},
 		{[]string{"rm", "01J0000000000000000000000A"}, "--agent is required"},
 		{[]string{"list", "checkout", "nori", "--timeout", "-1s"}, `timeout "-1s" must be between`},
-		{[]string{"--nope"}, "flag provided but not defined: -nope"},
+		{[]string{"--nope"}, "unknown flag --nope"},
+		{[]string{"--timout", "3s", "list"}, "unknown flag --timout; did you mean --timeout?"},
+		{[]string{"list", "checkout", "nori", "--lmit", "3"}, "unknown flag --lmit; did you mean --limit?"},
+		{[]string{"lsit"}, `unknown command "lsit"; did you mean "list"?`},
+		{[]string{"personality", "lst"}, `unknown command "personality lst"; did you mean "ls"?`},
+		{[]string{"help", "serach"}, `unknown command "serach"; did you mean "search"?`},
+		{[]string{"list", "checkout", "nori", "--type", "decison"}, `--type "decison" is not a memory type; did you mean "decision"?`},
+		{[]string{"list", "checkout", "nori", "--json", "--output", "table"}, "--json and --output table do not go together"},
+		{[]string{"list", "checkout", "nori", "--output", "yaml"}, `invalid value "yaml" for flag -output: use json or table`},
+		{[]string{"list", "checkout", "nori", "--all", "--limit", "3"}, "--all and --limit do not go together"},
 	}
 	for _, tt := range tests {
 		r := run(t, opts{url: a.URL}, tt.args...)
@@ -298,6 +314,7 @@ func TestUsageErrors(t *testing.T) {
 // TestHelp: every command and subcommand has --help with its usage and at
 // least one example, and agentmem help lists every command.
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	main := run(t, opts{}, "help")
 	if main.code != 0 || !strings.Contains(main.stdout, "Exit codes:") || !strings.Contains(main.stdout, "AGENTMEM_API_URL") {
 		t.Fatalf("help: %d\n%s", main.code, main.stdout)
@@ -325,6 +342,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestTimeoutSetting(t *testing.T) {
+	t.Parallel()
 	hung := hungURL(t)
 	tests := []struct {
 		env  string

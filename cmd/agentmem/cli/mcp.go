@@ -16,7 +16,7 @@ import (
 
 func init() {
 	Register(&Command{
-		Name: "mcp", Group: GroupOther, OwnTimeout: true, Needs: NeedsAgentProject,
+		Name: "mcp", Group: GroupOther, OwnTimeout: true, Server: true, Needs: NeedsAgentProject,
 		Summary: "serve memory tools to an agent mid-run: a Model Context Protocol server on stdin/stdout",
 		Description: `Serves nine tools to an MCP client such as Claude Code, for the agent's memory in the project: memory_store (scope "session": a key/value shared by the agents of this pipeline run; scope "project": a long-term memory, not stored again when one already says it), memory_recall (a session key), memory_search, memory_suggest_patterns, memory_stats, memory_forget, and memory_update, memory_history and memory_restore (correct a memory in place; read and restore its versions). Standard input and output carry the protocol (JSON-RPC, one message a line); logs go to standard error. It runs until the client closes standard input.
 

@@ -69,6 +69,7 @@ func serveMCP(t *testing.T, env map[string]string, args ...string) (cs *mcp.Clie
 // TestMCPSessionID: the session scope uses --session, else
 // AGENTMEM_SESSION_ID, else AGENTMEM_RUN_ID.
 func TestMCPSessionID(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	tests := []struct {
 		name        string
@@ -110,6 +111,7 @@ func TestMCPSessionID(t *testing.T) {
 }
 
 func TestMCPCommandLine(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	env := map[string]string{"AGENTMEM_AGENT": "nori", "AGENTMEM_PROJECT": "checkout"}
 	tests := []struct {
@@ -131,6 +133,7 @@ func TestMCPCommandLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := run(t, opts{url: tt.url, env: tt.env}, tt.args...)
 			if r.code != tt.wantCode {
 				t.Errorf("exit status %d, want %d; stderr %q", r.code, tt.wantCode, r.stderr)
@@ -150,6 +153,7 @@ func TestMCPCommandLine(t *testing.T) {
 // TestMCPPipedRequests: a client that writes its requests and closes its
 // end at once (printf ... | agentmem mcp) gets every answer.
 func TestMCPPipedRequests(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	script := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"0"}}}`,

@@ -90,11 +90,11 @@ func (c *personalityGetCommand) Run(ctx context.Context, in *Invocation) error {
 	return nil
 }
 
-type personalityRmCommand struct{}
+type personalityRmCommand struct{ json bool }
 
-func (*personalityRmCommand) Flags(*flag.FlagSet) {}
+func (c *personalityRmCommand) Flags(fs *flag.FlagSet) { JSONFlag(fs, &c.json) }
 
-func (*personalityRmCommand) Run(ctx context.Context, in *Invocation) error {
+func (c *personalityRmCommand) Run(ctx context.Context, in *Invocation) error {
 	agent, client, err := agentClient(ctx, in)
 	if err != nil {
 		return err
@@ -102,16 +102,26 @@ func (*personalityRmCommand) Run(ctx context.Context, in *Invocation) error {
 	if err := client.DeletePersonality(ctx, agent); err != nil {
 		return err
 	}
+	if c.json {
+		return writeJSON(in.Stdout, struct {
+			AgentName string `json:"agentName"`
+			Deleted   bool   `json:"deleted"`
+		}{agent, true})
+	}
 	in.Printf("deleted the personality of %s\n", agent)
 	return nil
 }
 
-type personalityListCommand struct{ json bool }
+type personalityListCommand struct{ out OutputFlag }
 
-func (c *personalityListCommand) Flags(fs *flag.FlagSet) { JSONFlag(fs, &c.json) }
+func (c *personalityListCommand) Flags(fs *flag.FlagSet) { c.out.Define(fs) }
 
 func (c *personalityListCommand) Run(ctx context.Context, in *Invocation) error {
 	if err := in.NoArgs(""); err != nil {
+		return err
+	}
+	asJSON, err := c.out.JSON()
+	if err != nil {
 		return err
 	}
 	client, err := in.Client(ctx)
@@ -122,7 +132,7 @@ func (c *personalityListCommand) Run(ctx context.Context, in *Invocation) error 
 	if err != nil {
 		return err
 	}
-	if c.json {
+	if asJSON {
 		if list == nil {
 			list = []agentmem.Personality{}
 		}

@@ -14,6 +14,7 @@ import (
 // README's commands, flags and argument forms stay those the CLI takes.
 // The example's exports apply to the lines after them, as in a shell.
 func TestReadmeCommands(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../../README.md")
 	if err != nil {
 		t.Fatal(err)

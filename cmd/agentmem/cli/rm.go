@@ -21,11 +21,18 @@ func init() {
 	})
 }
 
-type rmCommand struct{}
+type rmCommand struct{ json bool }
 
-func (*rmCommand) Flags(*flag.FlagSet) {}
+func (c *rmCommand) Flags(fs *flag.FlagSet) { JSONFlag(fs, &c.json) }
 
-func (*rmCommand) Run(ctx context.Context, in *Invocation) error {
+// rmResult is rm's --json answer.
+type rmResult struct {
+	AgentName string   `json:"agentName"`
+	Removed   []string `json:"removed"`
+	NotFound  []string `json:"notFound"`
+}
+
+func (c *rmCommand) Run(ctx context.Context, in *Invocation) error {
 	scope, err := in.Scope()
 	if err != nil {
 		return err
@@ -38,28 +45,31 @@ func (*rmCommand) Run(ctx context.Context, in *Invocation) error {
 	if err != nil {
 		return err
 	}
-	if len(in.Args) == 1 {
-		if err := client.DeleteMemory(ctx, agent, in.Args[0]); err != nil {
-			return err
-		}
-		in.Printf("removed %s\n", in.Args[0])
-		return nil
-	}
-	missing := 0
+	res := rmResult{AgentName: agent, Removed: []string{}, NotFound: []string{}}
 	for _, id := range in.Args {
 		err := client.DeleteMemory(ctx, agent, id)
 		switch {
-		case apiclient.IsNotFound(err):
-			missing++
-			in.Notef("rm: no memory %s for agent %s", id, agent)
+		case apiclient.IsNotFound(err) && len(in.Args) > 1:
+			res.NotFound = append(res.NotFound, id)
+			if !c.json {
+				in.Notef("rm: no memory %s for agent %s", id, agent)
+			}
 			continue
 		case err != nil:
 			return err // the next call would fail the same way
 		}
-		in.Printf("removed %s\n", id)
+		res.Removed = append(res.Removed, id)
+		if !c.json {
+			in.Printf("removed %s\n", id)
+		}
 	}
-	if missing > 0 {
-		return agentmem.Errorf(agentmem.ENotFound, "%d of %d memories were not found", missing, len(in.Args))
+	if c.json {
+		if err := writeJSON(in.Stdout, res); err != nil {
+			return err
+		}
+	}
+	if n := len(res.NotFound); n > 0 {
+		return agentmem.Errorf(agentmem.ENotFound, "%d of %d memories were not found", n, len(in.Args))
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ func envScope(agent, project string) map[string]string {
 // project reads the same scope, and the ways that disagree or leave
 // something out are usage errors that say what to give.
 func TestScopeForms(t *testing.T) {
+	t.Parallel()
 	a := newAPI(t)
 	nori := a.memory("nori", "checkout", agentmem.MemoryInput{Content: "nori's checkout note"})
 	kai := a.memory("kai", "billing", agentmem.MemoryInput{Content: "kai's billing note"})
@@ -86,6 +87,7 @@ func TestScopeForms(t *testing.T) {
 // with or without a scope in the flags and the environment, and refuse
 // what could be either.
 func TestScopeBeforeWords(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	a.memory("nori", "checkout", agentmem.MemoryInput{Content: "The payment provider retries webhooks"})
 
@@ -105,7 +107,7 @@ func TestScopeBeforeWords(t *testing.T) {
 		{"add, shorthand repeating the flags", nil, []string{"add", "--agent", "nori", "--project", "checkout", "checkout", "nori", "note", "five"}, 0, stored{"nori", "checkout", "five"}, ""},
 		{"add, type word in the text", envScope("nori", "checkout"), []string{"add", "note", "a", "b", "finding", "c"}, 0, stored{"nori", "checkout", "a b finding c"}, ""},
 		{"add, shorthand against a flag", nil, []string{"add", "--agent", "kai", "checkout", "nori", "note", "x"}, 2, stored{}, "--agent kai and the <agent> argument nori differ"},
-		{"add, no scope", nil, []string{"add", "note", "x"}, 2, stored{}, "--agent and --project are required (or AGENTMEM_AGENT and AGENTMEM_PROJECT, or the shorthand agentmem add <project> <agent> finding|decision|blocker|note|learning <text...>)"},
+		{"add, no scope", nil, []string{"add", "note", "x"}, 2, stored{}, "--agent and --project are required (or AGENTMEM_AGENT and AGENTMEM_PROJECT, or the shorthand agentmem add <project> <agent> finding|decision|blocker|note|learning|pattern <text...>)"},
 		{"session, environment", envScope("nori", "checkout"), []string{"session", "Wired", "the", "handler."}, 0, stored{"nori", "checkout", "Wired the handler."}, ""},
 		{"session, shorthand repeating the environment", envScope("nori", "checkout"), []string{"session", "checkout", "nori", "Added", "retries."}, 0, stored{"nori", "checkout", "Added retries."}, ""},
 		{"session, flags: the words are text", nil, []string{"session", "--project", "checkout", "--agent", "nori", "billing", "kai", "came", "up"}, 0, stored{"nori", "checkout", "billing kai came up"}, ""},
@@ -173,13 +175,14 @@ func TestScopeBeforeWords(t *testing.T) {
 // shows --agent/--project first, its shorthand second, and its flags say
 // which environment variable stands in for them.
 func TestHelpShowsTheFlagForm(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		path      []string
 		usage     string
 		shorthand string
 	}{
 		{[]string{"list"}, "Usage: agentmem list --agent NAME --project ID [flags]\n", "   or: agentmem list <project> <agent> [flags]\n"},
-		{[]string{"add"}, "Usage: agentmem add --agent NAME --project ID finding|decision|blocker|note|learning <text...> [flags]\n", "   or: agentmem add <project> <agent> finding|"},
+		{[]string{"add"}, "Usage: agentmem add --agent NAME --project ID finding|decision|blocker|note|learning|pattern <text...> [flags]\n", "   or: agentmem add <project> <agent> finding|"},
 		{[]string{"search"}, "Usage: agentmem search --agent NAME --project ID <query...> [flags]\n", "   or: agentmem search <project> <agent> <query...> [flags]\n"},
 		{[]string{"daily", "show"}, "Usage: agentmem daily show --agent NAME --project ID [flags]\n", "   or: agentmem daily show <project> <agent> [flags]\n"},
 		{[]string{"dream", "revert"}, "Usage: agentmem dream revert --agent NAME --project ID [flags]\n", "   or: agentmem dream revert <project> <agent> [flags]\n"},
@@ -213,6 +216,7 @@ func TestHelpShowsTheFlagForm(t *testing.T) {
 // TestNoInternalVocabulary: nothing the CLI prints as help speaks of the
 // requirement documents or the tracker ("seed 004", "issue 4").
 func TestNoInternalVocabulary(t *testing.T) {
+	t.Parallel()
 	internal := regexp.MustCompile(`(?i)\bseeds?\b|\bissues? #?\d|\bdecision \d`)
 	pages := [][]string{{"help"}}
 	for _, c := range cli.Commands() {
@@ -240,6 +244,7 @@ func firstLine(s string) string {
 // TestVersion: agentmem --version and agentmem version print the same
 // line, with what main was given at link time.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	build := cli.Build{Version: "v1.2.0", Commit: "0123456789abcdef0123456789abcdef01234567", Date: "2026-03-02T08:00:00Z"}
 	var lines []string
 	for _, args := range [][]string{{"--version"}, {"version"}, {"--timeout", "5s", "--version"}} {

@@ -41,13 +41,13 @@ func init() {
 type searchCommand struct {
 	typ   string
 	limit int
-	json  bool
+	out   OutputFlag
 }
 
 func (c *searchCommand) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.typ, "type", "", "only memories of this `TYPE` (note, learning, finding, decision, blocker, pattern, session)")
 	fs.IntVar(&c.limit, "limit", agentmem.DefaultSearchLimit, "at most `N` results (1 to 50)")
-	JSONFlag(fs, &c.json)
+	c.out.Define(fs)
 }
 
 func (c *searchCommand) Run(ctx context.Context, in *Invocation) error {
@@ -69,6 +69,10 @@ func (c *searchCommand) Run(ctx context.Context, in *Invocation) error {
 	if c.limit < 1 || c.limit > agentmem.MaxSearchLimit {
 		return Usagef("--limit must be from 1 to %d", agentmem.MaxSearchLimit)
 	}
+	asJSON, err := c.out.JSON()
+	if err != nil {
+		return err
+	}
 	client, err := in.Client(ctx)
 	if err != nil {
 		return err
@@ -77,7 +81,7 @@ func (c *searchCommand) Run(ctx context.Context, in *Invocation) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
+	if asJSON {
 		if res.Results == nil {
 			res.Results = []agentmem.ScoredMemory{}
 		}
@@ -99,14 +103,14 @@ type patternsCommand struct {
 	task    string
 	minConf float64
 	limit   int
-	json    bool
+	out     OutputFlag
 }
 
 func (c *patternsCommand) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.task, "task", "", "the task description (`TEXT`)")
 	fs.Float64Var(&c.minConf, "min-confidence", 0, "only patterns with a confidence above `X` (0 to 1; default the server's, 0.7)")
-	fs.IntVar(&c.limit, "limit", 0, "at most `N` patterns (default the server's, 5)")
-	JSONFlag(fs, &c.json)
+	fs.IntVar(&c.limit, "limit", 0, "at most `N` patterns (default 5)")
+	c.out.Define(fs)
 }
 
 func (c *patternsCommand) Run(ctx context.Context, in *Invocation) error {
@@ -125,6 +129,10 @@ func (c *patternsCommand) Run(ctx context.Context, in *Invocation) error {
 	case c.limit < 0 || c.limit > agentmem.MaxSearchLimit:
 		return Usagef("--limit must be from 1 to %d", agentmem.MaxSearchLimit)
 	}
+	asJSON, err := c.out.JSON()
+	if err != nil {
+		return err
+	}
 	client, err := in.Client(ctx)
 	if err != nil {
 		return err
@@ -133,7 +141,7 @@ func (c *patternsCommand) Run(ctx context.Context, in *Invocation) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
+	if asJSON {
 		if res.Patterns == nil {
 			res.Patterns = []agentmem.ScoredMemory{}
 		}

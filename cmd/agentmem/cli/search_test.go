@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentmem/agentmem/cmd/agentmem/cli"
 	"github.com/agentmem/agentmem/shared/agentmem"
 )
 
@@ -34,6 +33,7 @@ func searchScope(t *testing.T, a *api) map[string]agentmem.Memory {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	m := searchScope(t, a)
 	o := opts{url: a.URL}
@@ -83,6 +83,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestPatterns(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	m := searchScope(t, a)
 	o := opts{url: a.URL}
@@ -107,6 +108,7 @@ func TestPatterns(t *testing.T) {
 // TestForget: forget asks on a terminal (with the count), refuses without
 // one, and deletes the old unpinned memories only.
 func TestForget(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	a.clock.set(cliNow.AddDate(0, 0, -45))
 	old := []agentmem.Memory{
@@ -162,6 +164,7 @@ func TestForget(t *testing.T) {
 }
 
 func TestStats(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	searchScope(t, a)
 	for i := range 3 {
@@ -193,7 +196,7 @@ func TestStats(t *testing.T) {
 	}
 
 	// Every scope, two per page: every page is read.
-	defer cli.SetScopesPage(2)()
+	o.scopesPage = 2
 	r = run(t, o, "stats")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "scopes:    5\nmemories:  12 (") || !strings.Contains(r.stdout, "by type:   pattern 2, decision 1, blocker 1, finding 1, note 7\n") {
 		t.Errorf("stats: code %d, stdout:\n%s", r.code, r.stdout)
@@ -212,7 +215,7 @@ func TestStats(t *testing.T) {
 	if r := run(t, o, "stats", "checkout"); r.code != 2 {
 		t.Errorf("stats with one argument: code %d", r.code)
 	}
-	if r := run(t, o, "stats", "checkout", "nori", "--limit", "2"); r.code != 2 || !strings.Contains(r.stderr, "--limit is for every scope") {
+	if r := run(t, o, "stats", "checkout", "nori", "--limit", "2"); r.code != 2 || !strings.Contains(r.stderr, "--limit and --cursor are for every scope") {
 		t.Errorf("stats of a scope with --limit: code %d, stderr %q", r.code, r.stderr)
 	}
 }

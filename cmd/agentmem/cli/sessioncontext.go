@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
@@ -15,7 +16,7 @@ import (
 func init() {
 	Register(&Command{
 		Name: "session-context", Group: GroupTiers,
-		Summary: "set, get or remove the key/values one pipeline run's agents share; end the session",
+		Summary: "set, get, list or remove the key/values one pipeline run's agents share; end the session",
 		Description: `Session context is key/value context shared by the agents of one pipeline run: the session. Keys live until the session ends (agentmem session-context end deletes them all at once) or their TTL passes (default 24h, from 1m to 7d), so sessions that never end clean themselves up.
 
 Every subcommand takes the project (--project, or AGENTMEM_PROJECT) and the session id (--session, else AGENTMEM_SESSION_ID, else AGENTMEM_RUN_ID: the pipeline run), as agentmem mcp does.`,
@@ -38,12 +39,22 @@ Every subcommand takes the project (--project, or AGENTMEM_PROJECT) and the sess
 			{
 				Name: "get", Args: "<key>", Needs: NeedsProject,
 				Summary:     "print a key of the session's context",
-				Description: `Prints the value exactly as it was stored, with no newline added, so that "get KEY > file" gives back what "set KEY - < file" stored; --json prints the entry with its times. Reading a key records its access time. Exits 3 when the key is absent or expired.`,
+				Description: `Prints the value, ending it with a newline unless it ends with one; --raw prints it exactly as it was stored, so that "get --raw KEY > file" gives back what "set KEY - < file" stored. --json prints the entry with its times. Reading a key records its access time. Exits 3 when the key is absent or expired.`,
 				Examples: []string{
 					"agentmem session-context get --project checkout-service --session run-42 auth-pattern",
 					`PATTERN=$(agentmem session-context get auth-pattern)`,
 				},
 				New: func() Runner { return &contextGetCommand{} },
+			},
+			{
+				Name: "ls", Needs: NeedsProject,
+				Summary:     "list the session's live keys with their size and expiry (not their values)",
+				Description: `Lists the keys of the session's context in key order, with the size of each value, when it was last set and when it expires. Listing records no access (agentmem session-context get does). 100 keys unless --limit; when more remain, the note on stderr (nextCursor in --json) gives the --cursor that continues; --all lists every key.`,
+				Examples: []string{
+					"agentmem session-context ls --project checkout-service --session run-42",
+					"AGENTMEM_PROJECT=checkout-service AGENTMEM_SESSION_ID=run-42 agentmem session-context ls --json | jq -r '.keys[].key'",
+				},
+				New: func() Runner { return &contextListCommand{} },
 			},
 			{
 				Name: "rm", Args: "<key>", Needs: NeedsProject,
@@ -149,11 +160,12 @@ func (c *contextSetCommand) Run(ctx context.Context, in *Invocation) error {
 
 type contextGetCommand struct {
 	sessionFlag
-	json bool
+	json, raw bool
 }
 
 func (c *contextGetCommand) Flags(fs *flag.FlagSet) {
 	c.define(fs)
+	fs.BoolVar(&c.raw, "raw", false, "print the value exactly as stored, adding no newline")
 	JSONFlag(fs, &c.json)
 }
 
@@ -170,16 +182,108 @@ func (c *contextGetCommand) Run(ctx context.Context, in *Invocation) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
+	switch {
+	case c.json:
 		return writeJSON(in.Stdout, e)
+	case c.raw:
+		_, err = io.WriteString(in.Stdout, e.Value)
+		return err
 	}
-	_, err = io.WriteString(in.Stdout, e.Value)
-	return err
+	in.PrintDoc(e.Value)
+	return nil
 }
 
-type contextRmCommand struct{ sessionFlag }
+type contextListCommand struct {
+	sessionFlag
+	limit  int
+	cursor string
+	all    bool
+	out    OutputFlag
+}
 
-func (c *contextRmCommand) Flags(fs *flag.FlagSet) { c.define(fs) }
+func (c *contextListCommand) Flags(fs *flag.FlagSet) {
+	c.define(fs)
+	fs.IntVar(&c.limit, "limit", agentmem.DefaultSessionKeysPage, "at most `N` keys")
+	fs.StringVar(&c.cursor, "cursor", "", "continue a listing: the `CURSOR` a previous one ended with (nextCursor)")
+	fs.BoolVar(&c.all, "all", false, "every key, however many")
+	c.out.Define(fs)
+}
+
+func (c *contextListCommand) Run(ctx context.Context, in *Invocation) error {
+	if err := in.NoArgs(""); err != nil {
+		return err
+	}
+	if c.limit < 1 {
+		return Usagef("--limit must be at least 1")
+	}
+	if c.all && in.IsSet("limit") {
+		return Usagef("--all and --limit do not go together")
+	}
+	asJSON, err := c.out.JSON()
+	if err != nil {
+		return err
+	}
+	project, session, err := c.projectSession(in)
+	if err != nil {
+		return err
+	}
+	client, err := in.Client(ctx)
+	if err != nil {
+		return err
+	}
+	var keys []agentmem.SessionKey
+	cursor := c.cursor
+	for c.all || len(keys) < c.limit {
+		n := agentmem.MaxSessionKeysPage
+		if !c.all {
+			n = min(c.limit-len(keys), n)
+		}
+		page, err := client.ListSessionContext(ctx, project, session, n, cursor)
+		if err != nil {
+			return err
+		}
+		keys = append(keys, page.Keys...)
+		cursor = page.NextCursor
+		if cursor == "" || len(page.Keys) == 0 {
+			break
+		}
+	}
+	if asJSON {
+		l := &jsonList{w: in.Stdout, key: "keys", extra: []jsonField{{"projectId", project}, {"sessionId", session}}}
+		for _, k := range keys {
+			if err := l.item(k); err != nil {
+				return err
+			}
+		}
+		return l.end(cursor)
+	}
+	if len(keys) == 0 && c.cursor == "" {
+		in.Notef("session %s of %s has no live keys", session, project)
+		return nil
+	}
+	tw := tabwriter.NewWriter(in.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "KEY\tBYTES\tUPDATED (UTC)\tEXPIRES (UTC)")
+	for _, k := range keys {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", k.Key, k.Bytes, shortTime(k.UpdatedAt), shortTime(k.ExpiresAt))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if cursor != "" {
+		in.Notef("showing %d keys; more remain: --cursor %s continues, --all lists every one", len(keys), cursor)
+	}
+	return nil
+}
+
+type contextRmCommand struct {
+	sessionFlag
+	json bool
+}
+
+func (c *contextRmCommand) Flags(fs *flag.FlagSet) {
+	c.define(fs)
+	JSONFlag(fs, &c.json)
+}
 
 func (c *contextRmCommand) Run(ctx context.Context, in *Invocation) error {
 	project, session, key, err := c.resolve(in, 0)
@@ -192,6 +296,14 @@ func (c *contextRmCommand) Run(ctx context.Context, in *Invocation) error {
 	}
 	if err := client.DeleteSessionContext(ctx, project, session, key); err != nil {
 		return err
+	}
+	if c.json {
+		return writeJSON(in.Stdout, struct {
+			ProjectID string `json:"projectId"`
+			SessionID string `json:"sessionId"`
+			Key       string `json:"key"`
+			Removed   bool   `json:"removed"`
+		}{project, session, key, true})
 	}
 	in.Printf("removed %s from session %s of %s\n", key, session, project)
 	return nil

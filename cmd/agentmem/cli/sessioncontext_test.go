@@ -9,6 +9,7 @@ import (
 )
 
 func TestSessionContext(t *testing.T) {
+	t.Parallel()
 	a := newTierAPI(t, nil)
 	flags := []string{"--project", "checkout", "--session", "run-42"}
 	sc := func(o opts, sub string, args ...string) result {
@@ -21,10 +22,14 @@ func TestSessionContext(t *testing.T) {
 	if want := "set auth-pattern in session run-42 of checkout (23 bytes, expires 2026-03-02 12:00 UTC)\n"; r.code != 0 || r.stdout != want {
 		t.Fatalf("set: code %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, want)
 	}
-	if r := sc(opts{}, "get", "auth-pattern"); r.code != 0 || r.stdout != "JWT with refresh tokens" {
+	if r := sc(opts{}, "get", "auth-pattern"); r.code != 0 || r.stdout != "JWT with refresh tokens\n" {
 		t.Errorf("get: code %d, stdout %q", r.code, r.stdout)
 	}
-	// Standard input is stored byte for byte, and get gives it back so.
+	if r := sc(opts{}, "get", "--raw", "auth-pattern"); r.code != 0 || r.stdout != "JWT with refresh tokens" {
+		t.Errorf("get --raw: code %d, stdout %q", r.code, r.stdout)
+	}
+	// Standard input is stored byte for byte, and get gives it back so
+	// (a value ending with a newline gets no other).
 	value := "--- FAIL: TestCharge\n\thandler_test.go:12: charged 3 times\n"
 	if r := sc(opts{stdin: value}, "set", "last-test-run", "--ttl", "30m"); r.code != 0 || !strings.HasPrefix(r.stdout, "set last-test-run") || !strings.HasSuffix(r.stdout, "expires 2026-03-01 12:30 UTC)\n") {
 		t.Errorf("set from stdin: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
@@ -49,7 +54,7 @@ func TestSessionContext(t *testing.T) {
 	// The pipeline's run id names the session when AGENTMEM_SESSION_ID
 	// does not.
 	r = run(t, opts{url: a.URL, env: map[string]string{"AGENTMEM_PROJECT": "checkout", "AGENTMEM_RUN_ID": "run-42"}}, "session-context", "get", "auth-pattern")
-	if r.code != 0 || r.stdout != "Sessions in Redis" {
+	if r.code != 0 || r.stdout != "Sessions in Redis\n" {
 		t.Errorf("get with AGENTMEM_RUN_ID: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	// Another session does not see the keys.

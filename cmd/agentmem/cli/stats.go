@@ -28,13 +28,15 @@ func init() {
 }
 
 type statsCommand struct {
-	limit int
-	json  bool
+	limit  int
+	cursor string
+	out    OutputFlag
 }
 
 func (c *statsCommand) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.limit, "limit", 0, "every scope: list at most `N` scopes (default all)")
-	JSONFlag(fs, &c.json)
+	fs.StringVar(&c.cursor, "cursor", "", "every scope: continue from the `CURSOR` a previous --limit listing ended with (nextCursor)")
+	c.out.Define(fs)
 }
 
 func (c *statsCommand) Run(ctx context.Context, in *Invocation) error {
@@ -42,11 +44,15 @@ func (c *statsCommand) Run(ctx context.Context, in *Invocation) error {
 	if err != nil {
 		return err
 	}
-	if scope == (Scope{}) {
-		return allStats(ctx, in, c.limit, c.json)
+	asJSON, err := c.out.JSON()
+	if err != nil {
+		return err
 	}
-	if in.IsSet("limit") {
-		return Usagef("--limit is for every scope (agentmem stats without --agent and --project)")
+	if scope == (Scope{}) {
+		return allStats(ctx, in, c.limit, c.cursor, asJSON)
+	}
+	if in.IsSet("limit") || in.IsSet("cursor") {
+		return Usagef("--limit and --cursor are for every scope (agentmem stats without --agent and --project)")
 	}
 	client, err := in.Client(ctx)
 	if err != nil {
@@ -56,7 +62,7 @@ func (c *statsCommand) Run(ctx context.Context, in *Invocation) error {
 	if err != nil {
 		return err
 	}
-	if c.json {
+	if asJSON {
 		return writeJSON(in.Stdout, s)
 	}
 	writeStats(in.Stdout, s)
@@ -79,12 +85,18 @@ func writeStats(w io.Writer, s agentmem.Stats) {
 	_ = tw.Flush()
 }
 
-// scopesPage is how many scopes stats asks for per page (the API's
-// maximum); tests lower it to walk several pages.
-var scopesPage = 1000
+// scopesPage is how many scopes a command asks the stats route for per
+// page: the API's maximum, unless Env.ScopesPage lowers it.
+func (in *Invocation) scopesPage() int {
+	if in.ScopesPage > 0 {
+		return in.ScopesPage
+	}
+	return agentmem.MaxScopesPage
+}
 
-// allStats prints the totals and every scope (at most limit, 0: all).
-func allStats(ctx context.Context, in *Invocation, limit int, asJSON bool) error {
+// allStats prints the totals and every scope from cursor on (at most
+// limit, 0: all).
+func allStats(ctx context.Context, in *Invocation, limit int, cursor string, asJSON bool) error {
 	if limit < 0 {
 		return Usagef("--limit must be at least 1")
 	}
@@ -95,8 +107,8 @@ func allStats(ctx context.Context, in *Invocation, limit int, asJSON bool) error
 	var out agentmem.AllStats
 	out.Scopes = []agentmem.ScopeCounts{}
 	more := false
-	for cursor, first := "", true; first || cursor != ""; first = false {
-		n := scopesPage
+	for first := true; first || cursor != ""; first = false {
+		n := in.scopesPage()
 		if limit > 0 {
 			n = min(limit-len(out.Scopes), n)
 		}
@@ -111,6 +123,7 @@ func allStats(ctx context.Context, in *Invocation, limit int, asJSON bool) error
 		cursor = page.NextCursor
 		if limit > 0 && len(out.Scopes) >= limit {
 			more = cursor != ""
+			out.NextCursor = cursor
 			break
 		}
 	}
@@ -146,7 +159,7 @@ func allStats(ctx context.Context, in *Invocation, limit int, asJSON bool) error
 		return err
 	}
 	if more {
-		in.Notef("showing %d scopes; more remain (--limit N, or no --limit for all)", len(out.Scopes))
+		in.Notef("showing %d scopes; more remain: --cursor %s continues, no --limit lists every one", len(out.Scopes), out.NextCursor)
 	}
 	return nil
 }

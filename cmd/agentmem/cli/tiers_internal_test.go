@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseTTL(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want int
@@ -82,6 +83,7 @@ func FuzzDayArg(f *testing.F) {
 }
 
 func TestDayArgIsUTC(t *testing.T) {
+	t.Parallel()
 	// 00:30 at UTC+1 is still the day before in UTC.
 	in := &Invocation{Env: Env{Now: func() time.Time { return time.Date(2026, 3, 1, 0, 30, 0, 0, time.FixedZone("x", 3600)) }}}
 	for s, want := range map[string]string{"today": "2026-02-28", "yesterday": "2026-02-27", "2026-01-31": "2026-01-31"} {

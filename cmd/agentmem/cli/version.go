@@ -19,13 +19,24 @@ func init() {
 	})
 }
 
-type versionCommand struct{}
+type versionCommand struct{ json bool }
 
-func (*versionCommand) Flags(*flag.FlagSet) {}
+func (c *versionCommand) Flags(fs *flag.FlagSet) { JSONFlag(fs, &c.json) }
 
-func (*versionCommand) Run(_ context.Context, in *Invocation) error {
+func (c *versionCommand) Run(_ context.Context, in *Invocation) error {
 	if err := in.NoArgs(""); err != nil {
 		return err
+	}
+	if c.json {
+		b, _, modified := in.Build.fill(debug.ReadBuildInfo)
+		return writeJSON(in.Stdout, struct {
+			Version  string `json:"version"`
+			Commit   string `json:"commit,omitempty"`
+			Modified bool   `json:"modified,omitempty"`
+			Date     string `json:"date,omitempty"`
+			Go       string `json:"go"`
+			Platform string `json:"platform"`
+		}{firstNonEmpty(b.Version, "dev"), b.Commit, modified, b.Date, runtime.Version(), runtime.GOOS + "/" + runtime.GOARCH})
 	}
 	in.Printf("%s\n", in.Build)
 	return nil

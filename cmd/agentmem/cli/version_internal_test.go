@@ -7,6 +7,7 @@ import (
 )
 
 func TestBuildLine(t *testing.T) {
+	t.Parallel()
 	goPart := runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
 	stamped := &debug.BuildInfo{
 		Main: debug.Module{Path: "github.com/agentmem/agentmem", Version: "(devel)"},

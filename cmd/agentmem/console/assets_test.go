@@ -36,6 +36,7 @@ func webFiles(t *testing.T) map[string]string {
 // may be poisoned) can only ever be text. The Content-Security-Policy's
 // Trusted Types requirement enforces the same in the browser.
 func TestPagesNeverTurnTextIntoMarkup(t *testing.T) {
+	t.Parallel()
 	banned := regexp.MustCompile(`\.innerHTML|\.outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function|DOMParser|createContextualFragment|srcdoc|setAttribute\(\s*['"](style|on)|\.on[a-z]+\s*=|javascript:|setTimeout\(\s*['"]|setInterval\(\s*['"]`)
 	for name, src := range webFiles(t) {
 		if !strings.HasSuffix(name, ".js") && !strings.HasSuffix(name, ".html") {
@@ -60,6 +61,7 @@ func TestPagesNeverTurnTextIntoMarkup(t *testing.T) {
 // origin (no CDN, no font service) and that every module they import and
 // every file index.html loads is embedded.
 func TestPagesLoadNothingFromTheNetwork(t *testing.T) {
+	t.Parallel()
 	files := webFiles(t)
 	url := regexp.MustCompile(`(?i)\b(https?:)?//[a-z0-9.-]+\.[a-z]{2,}`)
 	for name, src := range files {
@@ -100,6 +102,7 @@ func TestPagesLoadNothingFromTheNetwork(t *testing.T) {
 // console, as the browser does: module scripts need a JavaScript type
 // under nosniff.
 func TestAssetsAreServedWithTheirTypes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	c := e.browser(t)
 	wantType := map[string]string{".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".html": "text/html"}

@@ -3,7 +3,6 @@ package console_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -269,6 +268,7 @@ func seed(t *testing.T, e *env, chat *llmtest.Chat) seeded {
 // under the test's output directory (go test -artifacts keeps them), and
 // fails on any console message of the pages.
 func TestConsoleInABrowser(t *testing.T) {
+	t.Parallel()
 	chat := llmtest.NewChat(t, llmtest.Fixed("not asked before the seed sets the answer"))
 	e := newEnv(t, chat.Client(t, 20*time.Second))
 	s := seed(t, e, chat)
@@ -506,26 +506,6 @@ func checkInert(t *testing.T, p *page) {
 	if !strings.Contains(p.eval(`document.getElementById('main').textContent`), `<img src=x onerror="window.__pwned=1">`) {
 		t.Errorf("the stored markup is not shown as text")
 	}
-}
-
-// findMemory returns the memory of the scope with this content, or nil.
-func findMemory(t *testing.T, store interface {
-	EachMemory(context.Context, string, string, func(agentmem.Memory) error) error
-}, agent, project, content string) *agentmem.Memory {
-	t.Helper()
-	var found *agentmem.Memory
-	errFound := errors.New("found")
-	err := store.EachMemory(context.Background(), agent, project, func(m agentmem.Memory) error {
-		if m.Content == content {
-			found = &m
-			return errFound
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errFound) {
-		t.Fatal(err)
-	}
-	return found
 }
 
 // updateReadmeScreenshot copies a screenshot to docs/console.png (run

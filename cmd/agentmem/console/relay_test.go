@@ -22,6 +22,7 @@ import (
 // that the answers (success or the API's error envelope) come back as
 // the API wrote them.
 func TestRelayedCallsReachTheAPISignedAsTheCLISigns(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	c := e.browser(t)
 
@@ -103,6 +104,7 @@ func TestRelayedCallsReachTheAPISignedAsTheCLISigns(t *testing.T) {
 // not one of the API's routes with its method, written byte for byte (no
 // client cleans the path): none may reach the API.
 func TestRelayRefusesWhatIsNotAnAPIRoute(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	c := e.browser(t)
 	cookie := c.Jar.Cookies(mustParse(t, e.url))[0]
@@ -163,6 +165,7 @@ func TestRelayRefusesWhatIsNotAnAPIRoute(t *testing.T) {
 // (other local users and pages), the Origin and Sec-Fetch-Site (CSRF),
 // the console's header, and the headers of every answer.
 func TestConsoleAnswersOnlyItsOwnPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	c := e.browser(t)
 	cookie := c.Jar.Cookies(mustParse(t, e.url))[0]
@@ -231,6 +234,7 @@ func TestConsoleAnswersOnlyItsOwnPages(t *testing.T) {
 // TestNewRefusesAddressesOtherMachinesReach checks that the console never
 // listens where another machine could use the user's credentials.
 func TestNewRefusesAddressesOtherMachinesReach(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tests := []struct {
 		addr string
@@ -257,6 +261,7 @@ func TestNewRefusesAddressesOtherMachinesReach(t *testing.T) {
 }
 
 func TestCanonicalPath(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, want string
 		ok       bool
@@ -290,6 +295,7 @@ func TestCanonicalPath(t *testing.T) {
 // location and idempotency headers reach the page, and the console's own
 // policy stays.
 func TestRelayPassesBackOnlyTheAPIsOwnHeaders(t *testing.T) {
+	t.Parallel()
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Type", "application/json")

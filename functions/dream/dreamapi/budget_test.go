@@ -17,6 +17,7 @@ import (
 // (much longer) timeout, so that API Gateway never cuts the answer off; the
 // failure is recorded in the diary and the core is unchanged.
 func TestAPIDreamAnswersWithinItsModelBudget(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, true)
 	e.chat.SetAnswer(func(ctx context.Context, _ string) llmtest.Reply {
 		<-ctx.Done() // a model that never answers in time

@@ -114,7 +114,7 @@ func (a *API) ListDreams(ctx context.Context, r *httpapi.Request) (httpapi.Respo
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	limit, err := r.IntQuery("limit", 20, 1, agentmem.MaxListLimit)
+	limit, err := r.IntQuery("limit", agentmem.DefaultDreamsPage, 1, agentmem.MaxListLimit)
 	if err != nil {
 		return httpapi.Response{}, err
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/openapi/openapitest"
 	"github.com/agentmem/agentmem/shared/sqsqueue/sqstest"
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -86,6 +87,7 @@ func (e *env) do(method, target, accept, body string) events.APIGatewayV2HTTPRes
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	openapitest.Check(e.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
 	return resp
 }
 
@@ -99,6 +101,7 @@ func decode[T any](t testing.TB, resp events.APIGatewayV2HTTPResponse) T {
 }
 
 func TestDreamRoutes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, true)
 	e.daily("nori", "checkout-service", summary)
 	if _, err := e.store.AppendDaily(context.Background(), agentmem.DailyRecord{AgentName: "nori", ProjectID: "checkout-service", Title: "run-42",
@@ -147,6 +150,7 @@ func TestDreamRoutes(t *testing.T) {
 }
 
 func TestDreamRouteErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, true)
 	e.daily("nori", "p", summary)
 	e.daily("koji", "p", summary)
@@ -232,6 +236,7 @@ func invoke(ctx context.Context, l *dreamapi.Lambda, raw json.RawMessage) (dream
 // TestLambdaReplaysTheScheduleAndTheSQSBatch sends events/dream's
 // schedule and SQS samples through the function's one entry point.
 func TestLambdaReplaysTheScheduleAndTheSQSBatch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, true)
 	sqs := sqstest.NewServer(t)
 	// The process's AWS configuration, which the dispatcher's SQS client
@@ -341,6 +346,7 @@ func FuzzLambdaEvent(f *testing.F) {
 // field alone, and each answer encodes exactly as the answer itself would,
 // so that the typed entry point speaks Lambda's JSON unchanged.
 func TestEventAndOutputKeepTheWireFormat(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]func(dreamapi.Event) bool{
 		"schedule.json": func(e dreamapi.Event) bool {
 			return e.Schedule != nil && e.Schedule.Action == "dispatch" && e.API == nil && e.SQS == nil

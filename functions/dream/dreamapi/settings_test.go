@@ -12,6 +12,7 @@ import (
 // TestSettingsDefaults: the documented defaults of the dream function's
 // own settings are the ones it falls back on.
 func TestSettingsDefaults(t *testing.T) {
+	t.Parallel()
 	if got, err := time.ParseDuration(settings.DreamAPIModelBudget.Default); err != nil || got != dreamapi.DefaultAPIModelBudget {
 		t.Errorf("%s: documented default %q, code's %v", settings.DreamAPIModelBudget, settings.DreamAPIModelBudget.Default, dreamapi.DefaultAPIModelBudget)
 	}

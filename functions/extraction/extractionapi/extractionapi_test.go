@@ -25,6 +25,7 @@ import (
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/agentmem/agentmem/shared/llm/openai"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/openapi/openapitest"
 	"github.com/agentmem/agentmem/shared/prompts"
 	"github.com/aws/aws-lambda-go/events"
 )
@@ -133,6 +134,7 @@ func (a *apiTest) post(agent, body string) events.APIGatewayV2HTTPResponse {
 	if err != nil {
 		a.t.Fatalf("handler returned error %v", err)
 	}
+	openapitest.Check(a.t, "POST", r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
 	return resp
 }
 
@@ -197,6 +199,7 @@ func outputBody(runID, output string) string {
 }
 
 func TestTwoLearningsAreSavedWithSourceExtraction(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	got := a.ok(a.post("nori", outputBody("run-1", "$ make test\nok  \tall packages\n")))
 	if len(got.Saved) != 2 || len(got.Skipped) != 0 || got.RunID != "run-1" || !got.Success || got.Replayed {
@@ -230,6 +233,7 @@ func TestTwoLearningsAreSavedWithSourceExtraction(t *testing.T) {
 }
 
 func TestNoLearningsWritesNothingAndAnswers200(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t, reply{content: `{"success": true, "summary": "Fixed a typo in the README.", "learnings": []}`})
 	got := a.ok(a.post("nori", outputBody("run-1", "edited README.md")))
 	if len(got.Saved) != 0 || got.Saved == nil || len(got.Skipped) != 0 || got.Summary != "Fixed a typo in the README." {
@@ -241,6 +245,7 @@ func TestNoLearningsWritesNothingAndAnswers200(t *testing.T) {
 }
 
 func TestRetriedRunIDIsAnsweredWithTheSameResult(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	first := a.ok(a.post("nori", outputBody("run-1", "output")))
 	again := a.ok(a.post("nori", outputBody("run-1", "output, sent again")))
@@ -260,6 +265,7 @@ func TestRetriedRunIDIsAnsweredWithTheSameResult(t *testing.T) {
 }
 
 func TestConcurrentDuplicateIsBusy(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	a.llm.hold, a.llm.arrived = make(chan struct{}), make(chan struct{}, 1)
 	first := make(chan events.APIGatewayV2HTTPResponse, 1)
@@ -279,6 +285,7 @@ func TestConcurrentDuplicateIsBusy(t *testing.T) {
 }
 
 func TestFailedRunIsReleasedForARetry(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t, reply{status: 500}, reply{content: twoLearnings})
 	resp := a.post("nori", outputBody("run-1", "output"))
 	if resp.StatusCode != http.StatusBadGateway || errorCode(t, resp) != agentmem.ELLMFailed {
@@ -291,6 +298,7 @@ func TestFailedRunIsReleasedForARetry(t *testing.T) {
 }
 
 func TestDuplicatesOfTheScopeAreSkipped(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	old, err := a.store.CreateMemory(context.Background(), agentmem.Memory{
 		AgentName: "nori", ProjectID: "p", Source: agentmem.SourceManual,
@@ -317,6 +325,7 @@ func TestDuplicatesOfTheScopeAreSkipped(t *testing.T) {
 }
 
 func TestAnswerFormatsOfRealModels(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"fenced":            "Here are the learnings:\n\n```json\n" + twoLearnings + "\n```\n",
 		"prose":             "Sure! Based on the output, " + twoLearnings + "\nLet me know if you need anything else.",
@@ -333,6 +342,7 @@ func TestAnswerFormatsOfRealModels(t *testing.T) {
 	}
 	for name, answer := range tests {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			a := newAPITest(t, reply{content: answer})
 			got := a.ok(a.post("nori", outputBody("run-1", "output")))
 			if len(got.Saved) != 2 || got.Saved[0].Type != agentmem.TypeFinding || got.Saved[1].Type != agentmem.TypeDecision {
@@ -350,6 +360,7 @@ func TestAnswerFormatsOfRealModels(t *testing.T) {
 // nothing saved, the run recorded, and its summary (labelled, or the
 // prose describing the run) in the daily log.
 func TestExplicitNoLearningsAnswers200(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, answer, summary string
 	}{
@@ -391,6 +402,7 @@ func TestExplicitNoLearningsAnswers200(t *testing.T) {
 // cap saves the learnings before the cut and lists the cut one as
 // skipped.
 func TestCutAnswerSavesItsCompleteLearnings(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t, reply{content: `{"success": true, "summary": "Added retries.", "learnings": [{"type": "finding", "content": "The PSP retries webhooks 3 times."}, {"type": "learning", "content": "Run make test, not go test."}, {"type": "decision", "content": "Retries back off up to 30`})
 	got := a.ok(a.post("nori", outputBody("run-1", "output")))
 	if len(got.Saved) != 2 || got.Saved[0].Type != agentmem.TypeFinding || got.Saved[1].Type != agentmem.TypeLearning {
@@ -405,6 +417,7 @@ func TestCutAnswerSavesItsCompleteLearnings(t *testing.T) {
 }
 
 func TestLLMFailuresWriteNothing(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		reply   reply
@@ -421,6 +434,7 @@ func TestLLMFailuresWriteNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			timeout := tt.timeout
 			if timeout == 0 {
 				timeout = 30 * time.Second
@@ -436,6 +450,7 @@ func TestLLMFailuresWriteNothing(t *testing.T) {
 }
 
 func TestNoLLMConfigured(t *testing.T) {
+	t.Parallel()
 	a := withLLM(t, llm.Disabled{}, nil)
 	resp := a.post("nori", outputBody("run-1", "output"))
 	if resp.StatusCode != http.StatusServiceUnavailable || errorCode(t, resp) != agentmem.ELLMUnavailable {
@@ -453,6 +468,7 @@ func TestNoLLMConfigured(t *testing.T) {
 }
 
 func TestLearningsBodyForm(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	body := `{"projectId": "p", "runId": "run-7", "summary": "Migrated the cart to pgx.", "success": true, "learnings": [
 	  {"type": "pattern", "content": "Port 8000 already in use.", "trigger": "bind: address already in use", "solution": "stop the old DynamoDB Local", "confidence": 0.8},
@@ -487,6 +503,7 @@ func TestLearningsBodyForm(t *testing.T) {
 }
 
 func TestBadInputIs4xxAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	six := make([]string, 6)
 	for i := range six {
 		six[i] = fmt.Sprintf(`{"content": "learning %d"}`, i)
@@ -536,6 +553,7 @@ func TestBadInputIs4xxAndWritesNothing(t *testing.T) {
 }
 
 func TestLongOutputKeepsItsTail(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	output := strings.Repeat("compiling module...\n", 3000) + "FAIL: TestCheckout (expected 200, got 502)\n"
 	a.ok(a.post("nori", outputBody("run-1", output)))
@@ -549,6 +567,7 @@ func TestLongOutputKeepsItsTail(t *testing.T) {
 }
 
 func TestLLMFailureLogsAStructuredWarning(t *testing.T) {
+	t.Parallel()
 	srv := newLLMServer(t, reply{status: 503})
 	client, err := openai.New(llm.Config{Model: "llama3.1:8b", Endpoint: srv.URL})
 	if err != nil {

@@ -16,6 +16,7 @@ func today() string { return time.Now().UTC().Format(agentmem.DateLayout) }
 // the agent's daily log, titled with the run id (issue 4); a retry adds no
 // second record and a failed run writes none.
 func TestRunSummaryGoesToTheDailyLog(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t, reply{status: 500}, reply{content: twoLearnings})
 	ctx := context.Background()
 	if resp := a.post("nori", outputBody("run-0", "output")); resp.StatusCode != 502 {
@@ -49,6 +50,7 @@ func TestRunSummaryGoesToTheDailyLog(t *testing.T) {
 // later successful run raises the stored pattern's confidence instead of
 // adding a copy; a failed run's pattern is not captured (seed 003).
 func TestPatternsOfSuccessfulRunsAreReinforced(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	pattern := func(runID, content string, success bool) string {
 		s := "false"

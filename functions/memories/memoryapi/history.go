@@ -1,7 +1,6 @@
 package memoryapi
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -66,7 +65,7 @@ func (a *API) GetMemoryHistory(ctx context.Context, r *httpapi.Request) (httpapi
 	if err != nil {
 		return httpapi.Response{}, err
 	}
-	limit, err := r.IntQuery("limit", 50, 1, 100)
+	limit, err := r.IntQuery("limit", agentmem.DefaultHistoryLimit, 1, agentmem.MaxHistoryLimit)
 	if err != nil {
 		return httpapi.Response{}, err
 	}
@@ -94,7 +93,7 @@ func (a *API) RestoreMemoryVersion(ctx context.Context, r *httpapi.Request) (htt
 		return httpapi.Response{}, agentmem.Errorf(agentmem.EInvalid, "version %q is not a version number (1, 2, ...)", r.Param("version"))
 	}
 	var in agentmem.RestoreInput
-	if len(bytes.TrimSpace(r.Body())) > 0 {
+	if r.HasBody() {
 		if err := r.Decode(&in); err != nil {
 			return httpapi.Response{}, err
 		}

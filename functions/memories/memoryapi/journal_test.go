@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/openapi/openapitest"
 )
 
 // doAccept is do with an Accept header.
@@ -24,10 +25,12 @@ func (a *apiTest) doAccept(method, target, accept, body string) (status int, con
 	if err != nil {
 		a.t.Fatal(err)
 	}
+	openapitest.Check(a.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
 	return resp.StatusCode, resp.Headers["Content-Type"], resp.Body
 }
 
 func TestDailyLogAppendsAndRendersTheDay(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	a.store.Now = func() time.Time { return time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC) }
 	for _, body := range []string{
@@ -64,6 +67,7 @@ func TestDailyLogAppendsAndRendersTheDay(t *testing.T) {
 }
 
 func TestSessionContextRoutes(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	a.store.Now = func() time.Time { return now }
@@ -112,6 +116,7 @@ func TestSessionContextRoutes(t *testing.T) {
 // TestJournalBadInputIs4xxAndWritesNothing: the daily and session routes
 // answer bad input with a JSON 4xx and store nothing.
 func TestJournalBadInputIs4xxAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	a.store.Now = func() time.Time { return now }

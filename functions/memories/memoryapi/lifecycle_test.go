@@ -37,6 +37,7 @@ func seedPatterns(a *apiTest) {
 }
 
 func TestSuggestPatternsAboveTheThreshold(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	seedPatterns(a)
 	task := url.QueryEscape("Fix the flaky checkout e2e test that times out in CI")
@@ -71,6 +72,7 @@ func TestSuggestPatternsAboveTheThreshold(t *testing.T) {
 }
 
 func TestPatternThresholdFromTheEnvironment(t *testing.T) {
+	t.Parallel()
 	a := newAPITestWith(t, nil, map[string]string{"AGENTMEM_PATTERN_MIN_CONFIDENCE": "0.9"})
 	seedPatterns(a)
 	got := decode[agentmem.Suggestions](t, a.do("GET", "/api/agents/nori/patterns/suggest?projectId=p&task="+url.QueryEscape("checkout e2e test times out"), ""))
@@ -86,6 +88,7 @@ func TestPatternThresholdFromTheEnvironment(t *testing.T) {
 }
 
 func TestBootstrapWithTaskSuggestsPatterns(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	seedPatterns(a)
 	b := decode[agentmem.Bootstrap](t, a.do("GET", "/api/agents/nori/bootstrap?projectId=p&task="+url.QueryEscape("checkout e2e test times out in CI"), ""))
@@ -118,6 +121,7 @@ func createAged(t *testing.T, st *dynamostore.Store, content string, age time.Du
 }
 
 func TestForgetMemories(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	day := 24 * time.Hour
 	createAged(t, a.store, "40 days old", 40*day, false)
@@ -182,6 +186,7 @@ func TestForgetMemories(t *testing.T) {
 }
 
 func TestStatsAndAllStats(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	a.create("nori", `{"projectId":"p","type":"decision","content":"Use sqlc","rationale":"typed"}`)
 	a.create("nori", `{"projectId":"p","content":"a note"}`)
@@ -275,6 +280,7 @@ func TestStatsAndAllStats(t *testing.T) {
 }
 
 func TestEvictionThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	st := dynamotest.NewStore(t)
 	st.MemoryLimit = 10
 	st.Log = quiet

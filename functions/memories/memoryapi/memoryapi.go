@@ -47,10 +47,11 @@ type API struct {
 
 // New returns the Lambda handler of the memories function. Settings:
 // AGENTMEM_PATTERN_MIN_CONFIDENCE, the default threshold of pattern
-// suggestions (0..1, default search.DefaultMinConfidence), and
+// suggestions (0..1, default search.DefaultMinConfidence);
 // AGENTMEM_SEARCH_CACHE, how many memories the in-process search cache
 // holds over all scopes (default DefaultSearchCacheMemories; 0 turns it
-// off).
+// off); AGENTMEM_JOBS_QUEUE_URL, the queue that continues the bulk deletes
+// a request cannot finish (unset: goroutines of this process).
 func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
 	log := deps.Log
 	if log == nil {

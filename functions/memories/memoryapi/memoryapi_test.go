@@ -19,6 +19,7 @@ import (
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/openapi/openapitest"
 	"github.com/aws/aws-lambda-go/events"
 )
 
@@ -50,6 +51,7 @@ func (a *apiTest) do(method, target, body string) events.APIGatewayV2HTTPRespons
 	if err != nil {
 		a.t.Fatalf("%s %s: handler returned error %v", method, target, err)
 	}
+	openapitest.Check(a.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
 	return resp
 }
 
@@ -65,6 +67,7 @@ func decode[T any](t testing.TB, resp events.APIGatewayV2HTTPResponse) T {
 // Seed 000, scenario by scenario.
 
 func TestSeedCreateMemoryReturns201Manual(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	resp := a.do("POST", "/api/agents/nori/memories", `{"projectId":"p1","content":"Webhooks are retried 3 times"}`)
 	if resp.StatusCode != http.StatusCreated {
@@ -84,6 +87,7 @@ func TestSeedCreateMemoryReturns201Manual(t *testing.T) {
 }
 
 func TestSeedListReturnsThe50MostRecent(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	for i := range 55 {
 		resp := a.do("POST", "/api/agents/nori/memories", fmt.Sprintf(`{"projectId":"p1","content":"memory %02d"}`, i))
@@ -112,6 +116,7 @@ func TestSeedListReturnsThe50MostRecent(t *testing.T) {
 }
 
 func TestSeedDeleteOneReturns204AndDeleteAllReportsWhatItRemoved(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	var ids []string
 	for i := range 3 {
@@ -142,6 +147,7 @@ func TestSeedDeleteOneReturns204AndDeleteAllReportsWhatItRemoved(t *testing.T) {
 }
 
 func TestTypedMemoriesRenderUnderHeadings(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	for _, body := range []string{
 		`{"projectId":"p","type":"decision","content":"Use sqlc","rationale":"typed queries"}`,
@@ -169,6 +175,7 @@ func TestTypedMemoriesRenderUnderHeadings(t *testing.T) {
 }
 
 func TestBootstrapOneRoundTrip(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	empty := decode[agentmem.Bootstrap](t, a.do("GET", "/api/agents/nori/bootstrap?projectId=p", ""))
 	if empty.Personality != nil || empty.MemoryFile != "" || empty.PersonalitySection != "" {
@@ -190,6 +197,7 @@ func TestBootstrapOneRoundTrip(t *testing.T) {
 // TestBadInputIs4xxAndWritesNothing covers the input rules of the service
 // core issue: every case gets a JSON error with a 4xx and nothing is stored.
 func TestBadInputIs4xxAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	big := strings.Repeat("x", agentmem.MaxContentBytes+1)
 	huge := strings.Repeat("x", agentmem.MaxBodyBytes+1)
@@ -226,7 +234,7 @@ func TestBadInputIs4xxAndWritesNothing(t *testing.T) {
 		{"unknown id", "GET", "/api/agents/nori/memories/01JD5Q8Z3K7M2N4P6R8T0V2X4Y", ``, 404, "not_found"},
 		{"delete all without projectId", "DELETE", "/api/agents/nori/memories", ``, 400, "invalid"},
 		{"unsupported method", "PATCH", "/api/agents/nori/memories", `{}`, 405, "method_not_allowed"},
-		{"unknown route", "GET", "/api/agents/nori/memoirs", ``, 404, "not_found"},
+		{"unknown route", "GET", "/api/agents/nori/memoirs", ``, 404, "no_route"},
 		{"xml body", "POST", "/api/agents/nori/memories", `<memory/>`, 415, "unsupported_media"},
 	}
 	for _, tt := range tests {

@@ -16,7 +16,7 @@ import (
 
 // DefaultSuggestLimit is how many patterns SuggestPatterns and the
 // bootstrap route's task suggestions return unless asked otherwise.
-const DefaultSuggestLimit = 5
+const DefaultSuggestLimit = agentmem.DefaultSuggestLimit
 
 // touchTimeout bounds the lastAccessedAt updates of a search's hits: the
 // answer waits for them at most this long.

@@ -60,6 +60,7 @@ func contents(rs []agentmem.ScoredMemory) []string {
 }
 
 func TestSearchLexicalRanksWithinTheScope(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	a.create("nori", `{"projectId":"p","type":"finding","content":"Stripe webhooks are retried 3 times with exponential backoff in retryWebhook"}`)
 	a.create("nori", `{"projectId":"p","type":"decision","content":"Every webhook handler must be idempotent","rationale":"the provider retries deliveries"}`)
@@ -97,6 +98,7 @@ func TestSearchLexicalRanksWithinTheScope(t *testing.T) {
 }
 
 func TestSearchTypeFilterAndLimit(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	for i := range 14 {
 		typ := "note"
@@ -126,6 +128,7 @@ func TestSearchTypeFilterAndLimit(t *testing.T) {
 }
 
 func TestSearchBadInput(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	long := url.QueryEscape(strings.Repeat("x", agentmem.MaxQueryBytes+1))
 	for _, q := range []string{"projectId=p", "projectId=p&q=++", "q=x", "projectId=a%23b&q=x", "projectId=p&q=x&limit=0",
@@ -170,6 +173,7 @@ func (topics) Embed(_ context.Context, texts []string) ([][]float32, error) {
 }
 
 func TestSearchHybridFindsParaphrasesThroughTheOpenAIClient(t *testing.T) {
+	t.Parallel()
 	srv := embeddingstest.NewOpenAIServer(t, topics{})
 	emb, err := openai.New(embeddings.Config{Model: "topics", Endpoint: srv.URL + "/v1"})
 	if err != nil {
@@ -212,6 +216,7 @@ func TestSearchHybridFindsParaphrasesThroughTheOpenAIClient(t *testing.T) {
 }
 
 func TestSearchHybridWithTheHashingEmbedder(t *testing.T) {
+	t.Parallel()
 	a := newAPITestWith(t, hashing.New(1024), nil)
 	// A memory whose stored vector is unusable (garbage, another model's)
 	// is still ranked lexically.
@@ -237,6 +242,7 @@ func TestSearchHybridWithTheHashingEmbedder(t *testing.T) {
 // TestSearchSeesEveryChange searches a scope after each kind of write: the
 // cached index must never hide one.
 func TestSearchSeesEveryChange(t *testing.T) {
+	t.Parallel()
 	a := newAPITest(t)
 	first := a.create("nori", `{"projectId":"p","content":"The flaky checkout test waits for network idle"}`)
 	q := "projectId=p&q=checkout"

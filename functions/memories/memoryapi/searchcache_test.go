@@ -16,6 +16,7 @@ func entry(key, version string, n int) *scopeIndex {
 }
 
 func TestIndexCacheVersionsAndBudget(t *testing.T) {
+	t.Parallel()
 	c := newIndexCache(10)
 	c.put(entry("a", "v1", 4))
 	c.put(entry("b", "v1", 4))

@@ -91,3 +91,20 @@ func (a *API) EndSession(ctx context.Context, r *httpapi.Request) (httpapi.Respo
 	a.Log.InfoContext(ctx, "ended session", "project", project, "session", sessionID, "deleted", n)
 	return httpapi.JSON(http.StatusOK, agentmem.EndedSession{ProjectID: project, SessionID: sessionID, Deleted: n}), nil
 }
+
+// ListSessionContext serves GET /api/projects/{projectId}/sessions/{sessionId}/context.
+func (a *API) ListSessionContext(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
+	project, sessionID, err := session(r)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	limit, err := r.IntQuery("limit", agentmem.DefaultSessionKeysPage, 1, agentmem.MaxSessionKeysPage)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	page, err := a.Store.ListSessionKeys(ctx, project, sessionID, limit, r.Query.Get("cursor"))
+	if err != nil {
+		return httpapi.Response{}, err
+	}
+	return httpapi.JSON(http.StatusOK, page), nil
+}

@@ -12,6 +12,7 @@ import (
 // TestSettingsDefaults: the documented defaults of the memories function's
 // own settings are the ones New falls back on.
 func TestSettingsDefaults(t *testing.T) {
+	t.Parallel()
 	if got, want := settings.SearchCache.Default, strconv.Itoa(memoryapi.DefaultSearchCacheMemories); got != want {
 		t.Errorf("%s: documented default %q, code's %q", settings.SearchCache, got, want)
 	}

@@ -15,22 +15,26 @@ import (
 	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/localapi"
+	"github.com/agentmem/agentmem/shared/openapi/openapitest"
 	"github.com/aws/aws-lambda-go/events"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
 
 func TestPersonalityCRUD(t *testing.T) {
+	t.Parallel()
 	h, err := personalityapi.New(lambdamain.Deps{Store: dynamotest.NewStore(t), Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	do := func(method, target, body string) events.APIGatewayV2HTTPResponse {
 		t.Helper()
-		resp, err := h.Handle(context.Background(), localapi.Event(httptest.NewRequest(method, target, strings.NewReader(body)), []byte(body)))
+		r := httptest.NewRequest(method, target, strings.NewReader(body))
+		resp, err := h.Handle(context.Background(), localapi.Event(r, []byte(body)))
 		if err != nil {
 			t.Fatal(err)
 		}
+		openapitest.Check(t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
 		return resp
 	}
 	steps := []struct {

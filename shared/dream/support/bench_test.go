@@ -11,7 +11,7 @@ import (
 // (cited), its project's every source (pool, what a dream of a scope
 // checks today) and every project's sources at once (crowd, 150 sources).
 func BenchmarkCheck(b *testing.B) {
-	set, pools := loadLabelled(b)
+	set, pools := loadLabelled(b, "testdata/claims.json")
 	for _, mode := range []string{"cited", "pool", "crowd"} {
 		b.Run(mode, func(b *testing.B) {
 			corpora := map[string]*support.Corpus{}
@@ -48,7 +48,7 @@ func BenchmarkCheck(b *testing.B) {
 // BenchmarkNewCorpus analyses a project's 17 sources, as a dream does once
 // per scope.
 func BenchmarkNewCorpus(b *testing.B) {
-	_, pools := loadLabelled(b)
+	_, pools := loadLabelled(b, "testdata/claims.json")
 	pool := pools["ledger-api"]
 	for b.Loop() {
 		support.NewCorpus(pool)

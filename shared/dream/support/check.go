@@ -355,6 +355,9 @@ func (k *checker) allParts(w string) bool {
 // numbers checks each number of the claim.
 func (k *checker) numbers(v *Verdict) {
 	for _, n := range k.cd.numbers() {
+		if n.multiplier {
+			continue // "doubling the shards to 12": a verb more than a number
+		}
 		class, detail := checkNumber(n, k.srcs)
 		if class == "" {
 			continue
@@ -949,7 +952,7 @@ func (k *checker) subjectSwap(a *conj, need []cterm, u *unit, v *conj, phrase st
 	}
 	var foreign []string
 	for _, t := range sa {
-		if u.terms[t] || verbLemmas[t] {
+		if u.terms[t] || verbLemmas[t] || plainModifiers[t] {
 			continue
 		}
 		n := 0
@@ -986,7 +989,7 @@ func (k *checker) demotedSubject(a *conj, u *unit, phrase string) {
 	}
 	var foreign []string
 	for _, t := range sa {
-		if u.terms[t] || verbLemmas[t] {
+		if u.terms[t] || verbLemmas[t] || plainModifiers[t] {
 			continue
 		}
 		n := 0
@@ -1078,6 +1081,10 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 	negU, posU := map[string]bool{}, map[string]bool{}
 	rejected := map[string]bool{}
 	heads := map[string]bool{}
+	// inheritedNeg: terms negated only as what a rejected alternative
+	// inherits ("X on the server, not in the client" negates X only
+	// together with "client")
+	inheritedNeg := map[string]bool{}
 	for _, st := range u.sents {
 		for _, c := range st.conjs {
 			addAll(negU, c.neg)
@@ -1089,7 +1096,9 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				addAll(rejected, c.neg)
 				// "X only through Y, never from Z": never [X] from Z
 				for _, t := range c.inherited {
-					negU[t] = true
+					if !negU[t] {
+						inheritedNeg[t] = true
+					}
 				}
 			}
 		}
@@ -1098,6 +1107,38 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 			if i == 0 {
 				heads[t] = true
 			}
+		}
+	}
+	if a.role == roleRejected && unitRejects(u, a.neg) {
+		// "Instead of adding read replicas, ..." where a source says
+		// "adding read replicas was rejected"
+		return
+	}
+	if conditionalAbsence(k.cd, a) && unitConditional(u) {
+		// "Without -vn, FFmpeg encodes cover art" for "call FFmpeg with
+		// -vn, otherwise cover art is encoded": the same condition
+		return
+	}
+	if a.lacks {
+		// "Y lacks X" for "X is missing from Y": the same relation, its
+		// sides in either order
+		for _, st := range u.sents {
+			for _, c := range st.conjs {
+				if c.lacks {
+					return
+				}
+			}
+		}
+	}
+	namesRejected := false
+	for t := range a.neg {
+		if rejected[t] {
+			namesRejected = true
+		}
+	}
+	for t := range inheritedNeg {
+		if !negU[t] && (namesRejected || len(a.neg) == 0) {
+			negU[t] = true
 		}
 	}
 	if len(a.neg) > 0 {
@@ -1241,11 +1282,14 @@ func (k *checker) opposites(a *conj, u *unit, phrase string) {
 			srcWords[st.d.toks[i].lower] = true
 		}
 	}
-	for _, i := range a.toks {
+	for j, i := range a.toks {
 		w := k.cd.toks[i].lower
 		ops, ok := opposites[w]
 		if !ok || srcWords[w] {
 			continue
+		}
+		if j > 0 && words("back again")[k.cd.toks[a.toks[j-1]].lower] {
+			continue // "back online" after being offline
 		}
 		for _, o := range ops {
 			if srcWords[o] && !claimWords[o] {
@@ -1263,7 +1307,7 @@ func (k *checker) causes() {
 		if len(cause) == 0 {
 			continue
 		}
-		if !k.causeStated(cause, effect) {
+		if !k.causeStated(cause, effect) && !(l.so && k.purposeStated(cause, effect)) {
 			k.fail(Causal, "no cited source gives %s as the cause", quoteList(sortedKeys(cause)))
 		}
 	}
@@ -1375,6 +1419,21 @@ func (k *checker) causeStated(cause, effect map[string]bool) bool {
 				continue
 			}
 			if share(effect, st.terms) >= 0.5 && share(cause, all) >= 0.6 && !k.causeElsewhere(s, cause) {
+				k.used[s] = true
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// purposeStated reports whether a cited source gives effect as the
+// reason (a purpose) for cause: "X, so the layout matches" where a
+// decision says X "(why: the layout then matches)".
+func (k *checker) purposeStated(cause, effect map[string]bool) bool {
+	for _, s := range k.srcs {
+		for _, l := range s.links {
+			if l.why && share(effect, l.cause) >= 0.6 && share(minus(cause, effect), s.all) >= 0.6 {
 				k.used[s] = true
 				return true
 			}
@@ -1516,3 +1575,67 @@ func clauseText(d *doc, c *conj) string {
 	}
 	return s
 }
+
+// conditionalAbsence reports whether a clause opens with "without X,":
+// a condition, not a denial.
+func conditionalAbsence(d *doc, a *conj) bool {
+	if len(a.toks) < 3 || !d.toks[a.toks[0]].isWord("without") {
+		return false
+	}
+	for _, i := range a.toks[1:] {
+		if d.toks[i].raw == "," {
+			return true
+		}
+	}
+	return false
+}
+
+// unitConditional reports whether a unit states what happens without
+// something ("otherwise", "unless", "or else").
+func unitConditional(u *unit) bool {
+	for _, st := range u.sents {
+		for i := st.from; i < st.to; i++ {
+			if w := st.d.toks[i].lower; w == "otherwise" || w == "unless" || w == "without" || w == "else" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rejectionWords say that what a clause names was turned down.
+var rejectionWords = words(`reject rejected rejects declined abandoned dropped ruled against`)
+
+// unitRejects reports whether a conjunct of the unit with most of terms
+// says they were turned down ("adding replicas was rejected").
+func unitRejects(u *unit, terms map[string]bool) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			rejects := false
+			for _, i := range c.toks {
+				if rejectionWords[st.d.toks[i].lower] {
+					rejects = true
+				}
+			}
+			if rejects && share(terms, c.effTerms()) >= 0.6 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// plainModifiers describe a subject without naming another entity ("a
+// shorter TTL", "the custom renderer"): no role is moved with them.
+var plainModifiers = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range words(`custom new old own short shorter long longer small smaller large larger big bigger
+		high higher low lower fast faster slow slower current previous default main separate dedicated extra
+		additional whole entire full partial simple basic existing different itself themselves`) {
+		m[lemma(w)] = true
+	}
+	return m
+}()

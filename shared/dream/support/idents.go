@@ -46,7 +46,10 @@ func identifiers(text string) []ident {
 			continue
 		}
 		lw := strings.ToLower(w)
-		if i+1 < len(chunks) && (commandWords[lw] || ambiguousCommands[lw] && i > 0 && commandLeads[strings.ToLower(trimChunk(chunks[i-1]))]) {
+		// a tool's name capitalised inside a sentence is the tool, not a
+		// command line ("the Playwright coupon test", "Terraform state")
+		prose := i > 0 && isCapitalised(w)
+		if i+1 < len(chunks) && !prose && (commandWords[lw] || ambiguousCommands[lw] && i > 0 && commandLeads[strings.ToLower(trimChunk(chunks[i-1]))]) {
 			if arg := trimChunk(chunks[i+1]); arg != "" && !isStop(strings.ToLower(arg)) && !strings.ContainsAny(chunks[i], ",;:.") {
 				add(ident{text: w + " " + arg, fold: true})
 			}
@@ -76,8 +79,8 @@ const (
 
 // identKind classifies a chunk.
 func identKind(w string) identClass {
-	if len(w) < 2 || isNumberChunk(w) {
-		return notIdent
+	if len(w) < 2 || isNumberChunk(w) || isNumberChunk(strings.TrimRight(strings.TrimLeft(w, "$€£¥~≈+-"), "+")) {
+		return notIdent // "$1.8k", "~35%", "+0.4", "8.1+"
 	}
 	if strings.ContainsAny(w, "/_=@#~$<>\\") || strings.Contains(w, "::") ||
 		(strings.HasPrefix(w, "-") && len(w) > 1 && unicode.IsLetter(rune(strings.TrimLeft(w, "-")[0]))) {
@@ -160,6 +163,9 @@ func isNumberChunk(w string) bool {
 		return false
 	}
 	rest := m[2]
+	if len(rest) > 2 && (rest[0] == 'k' || rest[0] == 'K') && rest[1] == '-' {
+		rest = rest[1:] // "50k-row"
+	}
 	return rest == "" || isLetters(rest) || rest == ".x" ||
 		(strings.HasPrefix(rest, "-") && len(rest) > 1 && (unicode.IsLetter(rune(rest[1])) || isDigitByte(rest[1])))
 }
@@ -170,6 +176,9 @@ func (id ident) found(text, lower string, d *doc) bool {
 	if id.fold {
 		if containsWord(lower, strings.ToLower(id.text)) {
 			return true
+		}
+		if isUpperAlnum(id.text) && d != nil && hasPart(d, strings.ToLower(id.text)) {
+			return true // "E2E tests" where a source runs `pnpm test:e2e`
 		}
 	} else if containsWord(text, id.text) || firstFolded(text, id.text) {
 		return true
@@ -251,6 +260,32 @@ func softFound(w string, d *doc) bool {
 		}
 		if ok {
 			return true
+		}
+	}
+	return false
+}
+
+// isUpperAlnum reports whether w is an acronym of capitals and digits
+// ("E2E", "S3", "P99").
+func isUpperAlnum(w string) bool {
+	for _, r := range w {
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// hasPart reports whether a compound of d has part as one of its parts.
+func hasPart(d *doc, part string) bool {
+	for _, t := range d.toks {
+		if !t.compound {
+			continue
+		}
+		for _, p := range t.parts {
+			if p == part {
+				return true
+			}
 		}
 	}
 	return false

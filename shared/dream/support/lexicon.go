@@ -22,7 +22,7 @@ func words(s string) wordSet {
 // functionWords are dropped from a text's terms on top of search's
 // stopwords: they carry no fact of their own (quantifiers and comparison
 // words are read as cues instead).
-var functionWords = words(`also just only every each any many much more most less least few several
+var functionWords = words(`single also just only every each any many much more most less least few several
 	both either other another same per via up down out over under above below off across around
 	within onto upon toward towards against among through during until till since because though
 	although whether however etc yet still already again ever even anyway instead rather quite
@@ -64,7 +64,7 @@ var neutralPhrases = []string{"no more than", "not more than", "no less than", "
 	"not later than", "no earlier than", "no fewer than", "not only", "no matter", "or not", "no sooner than"}
 
 // hedgeWords make a statement uncertain.
-var hedgeWords = words(`might may maybe perhaps possibly probably likely unlikely could seem seems seemed
+var hedgeWords = words(`appear appears appeared might may maybe perhaps possibly probably likely unlikely could seem seems seemed
 	seemingly apparently presumably suspect suspects suspected suspicion guess hypothesis hypothesize
 	potentially unclear unconfirmed unverified uncertain tbd looks think thinks believe believes would
 	suggests suggest plausibly conceivably expected expects says said supposedly reportedly`)
@@ -75,16 +75,8 @@ var hedgePhrases = []string{"not sure", "not confirmed", "not verified", "to be 
 	"not measured", "not yet measured", "to be verified", "not proven", "appear to", "appears to", "appeared to",
 	"plan to", "plans to", "according to", "is planned", "are planned", "was planned", "were planned"}
 
-// Causal cues. causeAfter cues put the cause after them ("A because B"),
-// causeBefore cues before them ("B, so A"); purpose cues state what an
-// action is for, which is a reason too.
+// Decision cues.
 var (
-	causeAfterPhrases = []string{"because of", "because", "due to", "caused by", "as a result of", "owing to",
-		"thanks to", "given that", "why:", "reason:", "root cause:", "root cause", "the cause was", "the cause is",
-		"cause was", "cause is", "so that", "in order to", "to avoid", "to prevent", "so as to", "since"}
-	causeBeforePhrases = []string{"which is why", "that is why", "that's why", "as a result", "therefore", "thus",
-		"hence", "consequently", "leads to", "led to", "lead to", "results in", "resulted in", "causes", "caused",
-		"so we", "so i", "so the", "so it", "so they"}
 	decisionWords = words(`decided decide decides chose choose chosen opted opt agreed agree settled picked
 		went standardized standardised`)
 )
@@ -92,8 +84,9 @@ var (
 // Blocker status cues.
 var (
 	resolvedWords   = words(`fixed resolved closed closing close done finished solved unblocked landed shipped survives survive passes passing green works`)
-	resolvedPhrases = []string{"works now", "now works", "green again", "is green", "back to normal", "no longer", "[x]", "rolled out", "rollout finished"}
-	openWords       = words(`still open blocked blocking pending waiting broken failing todo stuck unresolved`)
+	resolvedPhrases = []string{"works now", "now works", "green again", "is green", "back to normal", "no longer", "[x]", "rolled out", "rollout finished",
+		"is gone", "are gone", "went away", "goes away", "is fixed", "not an issue anymore", "no longer an issue"}
+	openWords = words(`still open blocked blocking pending waiting broken failing todo stuck unresolved`)
 )
 
 // opposites pairs words that say the opposite of each other; a claim with
@@ -181,7 +174,10 @@ var irregular = map[string]string{
 var synonymGroups = []string{
 	"use utilize utilise employ",
 	"run execute exec",
-	"start launch begin",
+	"start launch begin startup boot",
+	"keep retain preserve",
+	"issue problem",
+	"app application",
 	"stop halt",
 	"fix repair patch",
 	"remove delete",
@@ -217,7 +213,7 @@ var synonymGroups = []string{
 	"finish complete",
 	"happen occur",
 	"raise increase",
-	"reduce decrease lower",
+	"reduce decrease lower shrink",
 	"flag mark",
 	"switch move migrate",
 	"over above",
@@ -269,6 +265,9 @@ var measureUnits = map[string]string{
 	"usd": "usd", "$": "usd", "dollar": "usd", "dollars": "usd",
 	"eur": "eur", "€": "eur", "euro": "eur", "euros": "eur",
 	"rps": "rps", "qps": "rps",
+	"µa": "ua", "ua": "ua", "ma": "ma", "mw": "mw", "mv": "mv",
+	"hz": "hz", "khz": "khz", "mhz": "mhz", "ghz": "ghz",
+	"kbps": "kbps", "mbps": "mbps", "gbps": "gbps",
 	"k": "k",
 }
 
@@ -278,4 +277,6 @@ var numberWords = map[string]string{
 	"eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15", "twenty": "20",
 	"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100",
 	"twice": "2", "thrice": "3",
+	"doubled": "2", "doubles": "2", "doubling": "2", "tripled": "3", "triples": "3", "tripling": "3",
+	"quadrupled": "4", "quadruples": "4",
 }

@@ -2,6 +2,8 @@ package support
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -21,6 +23,11 @@ type numOcc struct {
 	per     string // the time unit of a rate
 	// clause holds the terms of the number's own clause.
 	clause map[string]bool
+	// rejected is set for a number of a rejected alternative ("12 shards
+	// instead of 6": 6)
+	rejected bool
+	// multiplier: a verb such as "tripled", which a claim need not find
+	multiplier bool
 	// pairFrom is, for the "to" number of "from X to Y", the value X:
 	// the value it replaces, which is no rival.
 	pairFrom string
@@ -40,7 +47,8 @@ func (d *doc) numbers() []numOcc {
 				if t.kind != tkNumber {
 					continue
 				}
-				n := numOcc{value: t.value, raw: t.raw, unit: t.unit, measure: t.measure, per: t.per, ctx: c.numberContext(j), clause: c.effTerms()}
+				n := numOcc{value: t.value, raw: t.raw, unit: t.unit, measure: t.measure, per: t.per, ctx: c.numberContext(j), clause: c.effTerms(),
+					rejected: c.role == roleRejected, multiplier: t.multiplier}
 				if n.ctx["<to>"] > 0 {
 					for jj := j - 1; jj >= 0 && jj >= j-4; jj-- {
 						if p := d.toks[c.toks[jj]]; p.kind == tkNumber {
@@ -303,6 +311,9 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 			}
 		}
 	}
+	if compatible == 0 && sameDuration(c, srcs) {
+		return "", "" // "5 minutes" where a source says "300 s"
+	}
 	switch {
 	case same == 0:
 		return NumberMissing, numberMissingDetail
@@ -337,6 +348,18 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 			}
 		}
 	}
+	sides := 0
+	for _, o := range ones {
+		if o.o.rejected != c.rejected {
+			sides++
+		}
+	}
+	if sides == len(ones) && len(ones) > 0 {
+		if c.rejected {
+			return RoleSwap, fmt.Sprintf("%s is what the sources chose, not the alternative they rejected", c.raw)
+		}
+		return RoleSwap, fmt.Sprintf("%s is the alternative the sources rejected", c.raw)
+	}
 	alive := make([]bool, len(ones))
 	for i := range alive {
 		alive[i] = true
@@ -345,7 +368,9 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 	v2 := make([]float64, len(ctx))
 	for _, s := range srcs {
 		for _, o2 := range s.nums {
-			if sameValue(o2.value, c.value) || !competes(c, o2) {
+			// a rival: another value of the same kind, or the same value
+			// in another unit ("1 GiB" for the limit the claim says is 1 MB)
+			if sameValue(o2.value, c.value) && (unitsAgree(c, o2) || !c.measure) || !competes(c, o2) {
 				continue
 			}
 			bound := 0.0
@@ -400,4 +425,40 @@ func unitName(n numOcc) string {
 		return "a bare number"
 	}
 	return n.unit
+}
+
+// secondsIn is the length of each unit of time in seconds.
+var secondsIn = map[string]float64{"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+// seconds is a duration's length in seconds, if n is one.
+func seconds(n numOcc) (float64, bool) {
+	f, ok := secondsIn[n.unit]
+	if !n.measure || !ok || n.per != "" {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(n.value, 64)
+	if err != nil {
+		return 0, false
+	}
+	return v * f, true
+}
+
+// sameDuration reports whether a cited source states the claim's
+// duration in another unit ("1 h" for "60 minutes", "300 s" for "5 min").
+func sameDuration(c numOcc, srcs []*source) bool {
+	want, ok := seconds(c)
+	if !ok || want == 0 {
+		return false
+	}
+	for _, s := range srcs {
+		for _, o := range s.nums {
+			if o.unit == c.unit {
+				continue
+			}
+			if got, ok := seconds(o); ok && math.Abs(got-want) <= want*1e-9 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -47,15 +47,27 @@ func (c labelledCase) claim() support.Claim {
 		Status: c.Claim.Status, Trigger: c.Claim.Trigger, Context: c.Claim.Context, Solution: c.Claim.Solution, Confidence: c.Claim.Confidence}
 }
 
-func loadLabelled(t testing.TB) (labelled, map[string][]support.Source) {
+// labelledFiles are the labelled sets under testdata: claims.json (split
+// tune and holdout) and fresh.json (split fresh, written after the test
+// was tuned on claims.json and never tuned on).
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/fresh.json"}
+
+// loadLabelled reads the labelled sets of files into one, and the pools of
+// sources by project.
+func loadLabelled(t testing.TB, files ...string) (labelled, map[string][]support.Source) {
 	t.Helper()
-	raw, err := os.ReadFile("testdata/claims.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var set labelled
-	if err := json.Unmarshal(raw, &set); err != nil {
-		t.Fatalf("testdata/claims.json: %v", err)
+	for _, file := range files {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var part labelled
+		if err := json.Unmarshal(raw, &part); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		set.Projects = append(set.Projects, part.Projects...)
+		set.Cases = append(set.Cases, part.Cases...)
 	}
 	pools := map[string][]support.Source{}
 	for _, p := range set.Projects {
@@ -164,17 +176,21 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 	return c
 }
 
-// TestLabelledSetFigures runs the support test over the labelled set
-// (testdata/claims.json: 512 claims from 16 projects, 264 faithful and
-// 248 fabricated; 3 projects held out while the test was built) in three
-// modes: against the sources each claim cites, against its project's
-// every source (what today's dream, which has no citations, checks
-// against), and against every project's sources at once (a crowded
-// scope).
-// It asserts issue 10's aim on the set and floors on each part, and
-// compares with the word-overlap guard the test replaced.
+// TestLabelledSetFigures runs the support test over the labelled sets
+// (testdata/claims.json: 512 claims from 16 projects, 13 tuned on and 3
+// held out at first and tuned on since; tune2.json, tune3.json and
+// tune4.json: 112 claims from 5 projects written later to tune on;
+// fresh.json: 156 claims from 6 projects written before the test was run
+// on them and never tuned on) in three modes: against the sources each
+// claim cites, against its project's every source (what a dream without
+// citations checks against), and against every project's sources at once
+// (a crowded scope).
+// It asserts floors a little under the figures measured
+// (docs/BENCHMARKS.md) so that a regression fails, and compares with the
+// word-overlap guard the test replaced.
 func TestLabelledSetFigures(t *testing.T) {
-	set, pools := loadLabelled(t)
+	t.Parallel()
+	set, pools := loadLabelled(t, labelledFiles...)
 	if n := len(set.Cases); n < 150 {
 		t.Fatalf("the labelled set has %d cases, want at least 150", n)
 	}
@@ -200,27 +216,30 @@ func TestLabelledSetFigures(t *testing.T) {
 		}
 		for _, j := range js {
 			if (split == "all" || j.Split == split) && j.mode == mode && !j.right() {
-				t.Logf("%s %s/%s: %s %q -> supported=%v %s: %s", j.ID, j.Label, j.Class, j.Claim.Type, claimLine(j), j.verdict.Supported, j.verdict.Class, j.verdict.Detail)
+				t.Logf("%s %s/%s: %s %q -> supported=%v %s: %s (missing: %v)", j.ID, j.Label, j.Class, j.Claim.Type, claimLine(j), j.verdict.Supported, j.verdict.Class, j.verdict.Detail, j.verdict.Missing)
 			}
 		}
 	}
-	// The aim of issue 10 on the whole set, citations as the operations
-	// format gives them: at least 85% of fabrications dropped with at
-	// least 95% of faithful claims kept. The other rows are floors a
-	// little under the figures measured (docs/BENCHMARKS.md), so that a
-	// regression fails; the last column checks the set stays hard for the
-	// word-overlap guard.
+	// Issue 10's aim is at least 85% of fabrications dropped with at
+	// least 95% of faithful claims kept. It is met on the claims the test
+	// was tuned on (tune, holdout); on the fresh set it is not (faithful
+	// claims kept: about 72%, see docs/BENCHMARKS.md). The rows are floors
+	// a little under the figures measured, so that a regression fails;
+	// the last column checks the sets stay hard for the word-overlap
+	// guard.
 	floors := []struct {
 		split, mode      string
 		kept, dropped    float64
 		oldDroppedAtMost float64
 	}{
-		{"all", "cited", 95, 95, 20},
-		{"tune", "cited", 97, 97, 20},
-		{"holdout", "cited", 90, 90, 20},
-		{"all", "pool", 95, 95, 20},
-		{"holdout", "pool", 88, 90, 20},
-		{"all", "crowd", 93, 95, 20},
+		{"tune", "cited", 96, 97, 20},
+		{"tune", "pool", 95, 97, 20},
+		{"holdout", "cited", 97, 95, 20},
+		{"holdout", "pool", 97, 95, 20},
+		{"fresh", "cited", 68, 88, 20},
+		{"fresh", "pool", 68, 85, 20},
+		{"all", "cited", 91, 95, 20},
+		{"all", "crowd", 88, 93, 20},
 	}
 	for _, fl := range floors {
 		f, o := sum(js, fl.split, fl.mode), sum(old, fl.split, fl.mode)
@@ -252,7 +271,7 @@ func claimLine(j judged) string {
 func printMarkdown(js, old []judged) {
 	fmt.Println("| split | mode | faithful kept | fabricated dropped | word-overlap guard: kept / dropped |")
 	fmt.Println("|---|---|---|---|---|")
-	for _, split := range []string{"tune", "holdout", "all"} {
+	for _, split := range []string{"tune", "holdout", "fresh", "all"} {
 		for _, mode := range []string{"cited", "pool", "crowd"} {
 			f, o := sum(js, split, mode), sum(old, split, mode)
 			fmt.Printf("| %s | %s | %d/%d (%.1f%%) | %d/%d (%.1f%%) | %.1f%% / %.1f%% |\n", split, mode, f.kept, f.faithful, f.keptPct(),
@@ -269,11 +288,11 @@ func printMarkdown(js, old []judged) {
 		}
 	}
 	sort.SliceStable(classes, func(a, b int) bool { return labels[classes[a]] > labels[classes[b]] })
-	fmt.Println("| label | class | tune, cited | holdout, cited | tune, pool | holdout, pool | all, crowd |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Println("| label | class | tune, cited | holdout, cited | fresh, cited | tune, pool | holdout, pool | fresh, pool | all, crowd |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	for _, c := range classes {
 		row := fmt.Sprintf("| %s | %s |", labels[c], c)
-		for _, sm := range [][2]string{{"tune", "cited"}, {"holdout", "cited"}, {"tune", "pool"}, {"holdout", "pool"}, {"all", "crowd"}} {
+		for _, sm := range [][2]string{{"tune", "cited"}, {"holdout", "cited"}, {"fresh", "cited"}, {"tune", "pool"}, {"holdout", "pool"}, {"fresh", "pool"}, {"all", "crowd"}} {
 			bc := sum(js, sm[0], sm[1]).byClass[c]
 			row += fmt.Sprintf(" %d/%d |", bc[0], bc[1])
 		}

@@ -44,6 +44,9 @@ type token struct {
 	per   string // the unit of time of a rate ("20 requests per minute": "min")
 	// measure is set when unit is a unit of measure (ms, h, GiB, %...).
 	measure bool
+	// multiplier is set for a verb that says "n times" ("tripled"): a
+	// number to compare with, not one a claim must find
+	multiplier bool
 }
 
 func (t *token) isWord(w string) bool { return t.kind == tkWord && t.lower == w }
@@ -172,6 +175,15 @@ func makeWord(s string, i, j int, code bool) token {
 				return number(t, value+".x", "")
 			case isLetters(rest):
 				return number(t, value, rest)
+			case len(rest) > 2 && (rest[0] == 'k' || rest[0] == 'K') && rest[1] == '-' && unicode.IsLetter(rune(rest[2])):
+				// "50k-row": fifty thousand rows
+				if v, ok := thousands(m[1]); ok {
+					unit := rest[2:]
+					if k := strings.IndexAny(unit, "-_./"); k > 0 {
+						unit = unit[:k]
+					}
+					return number(t, v, unit)
+				}
 			case rest[0] == '-' && len(rest) > 1 && isDigitByte(rest[1]):
 				return number(t, strings.ReplaceAll(raw, ",", ""), "")
 			case rest[0] == '-' && len(rest) > 1 && unicode.IsLetter(rune(rest[1])):
@@ -188,10 +200,23 @@ func makeWord(s string, i, j int, code bool) token {
 	}
 	if v, ok := numberWords[t.lower]; ok {
 		unit := ""
-		if t.lower == "twice" || t.lower == "thrice" {
+		if t.lower == "twice" || t.lower == "thrice" || multiplierVerbs[t.lower] {
 			unit = "x"
 		}
-		return number(t, v, unit)
+		n := number(t, v, unit)
+		n.multiplier = multiplierVerbs[t.lower]
+		return n
+	}
+	if first, rest, ok := strings.Cut(t.lower, "-"); ok && !code {
+		// "one-hour", "five-minute": a number word with a unit of measure
+		if v, isNum := numberWords[first]; isNum || first == "one" {
+			if _, isUnit := measureUnits[rest]; isUnit {
+				if first == "one" {
+					v = "1"
+				}
+				return number(t, v, rest)
+			}
+		}
 	}
 	if isCompound(raw) {
 		t.compound = true
@@ -212,6 +237,9 @@ func makeWord(s string, i, j int, code bool) token {
 		return t
 	}
 	t.term = lemma(w)
+	if isStop(t.term) {
+		t.term = "" // "backed off" is "back off"
+	}
 	return t
 }
 
@@ -242,9 +270,10 @@ func isLetters(s string) bool {
 // number makes t a number token with value and an attached unit.
 func number(t token, value, unit string) token {
 	t.kind = tkNumber
-	if strings.EqualFold(unit, "k") && isDigits(value) {
-		value += "000"
-		unit = ""
+	if strings.EqualFold(unit, "k") {
+		if v, ok := thousands(value); ok {
+			value, unit = v, ""
+		}
 	}
 	t.value = strings.TrimLeft(value, "vV")
 	if unit != "" {
@@ -270,7 +299,7 @@ func attachUnits(toks []token) {
 		if next.kind != tkWord {
 			continue
 		}
-		if u, ok := measureUnits[next.lower]; ok && !next.compound {
+		if u, ok := measureUnits[next.lower]; ok && (!next.compound || isLetters(next.raw)) { // "MiB" is camelCase
 			n.unit, n.measure = u, true
 			next.unitWord, next.term = true, ""
 			continue
@@ -375,3 +404,20 @@ func isCue(w string) bool {
 }
 
 var causalWords = words(`because therefore thus hence consequently why reason`)
+
+// thousands is value times 1,000 ("1.8k" is 1800), for a whole number or
+// one with up to three decimals.
+func thousands(value string) (string, bool) {
+	whole, frac, dot := strings.Cut(value, ".")
+	if !isDigits(whole) || dot && (!isDigits(frac) || len(frac) > 3) {
+		return "", false
+	}
+	v := strings.TrimLeft(whole+frac+strings.Repeat("0", 3-len(frac)), "0")
+	if v == "" {
+		v = "0"
+	}
+	return v, true
+}
+
+// multiplierVerbs say "n times" as a verb ("tripled" is 3x).
+var multiplierVerbs = words(`doubled doubles doubling tripled triples tripling quadrupled quadruples`)

@@ -5,7 +5,8 @@
 // Word overlap cannot tell "Run golangci-lint before pushing" from "Never
 // run golangci-lint before pushing", nor "tokens expire after 24 h" from
 // "tokens expire after 200 h" when 200 is a batch size elsewhere in the
-// sources. The test therefore reads claims and sources into sentences and
+// sources. The test therefore reads claims and sources (their Markdown
+// dress taken off alike: list markers, bold, "~", arrows) into sentences and
 // clauses (subject, verb, what is negated, what is hedged, what a
 // connective makes a cause or a rejected alternative) and checks, each
 // with its own class of failure:
@@ -221,9 +222,6 @@ func NewCorpus(sources []Source) *Corpus {
 	return c
 }
 
-// Len is the number of sources.
-func (c *Corpus) Len() int { return len(c.sources) }
-
 // Check tests claim against the sources it cites (by id); with no ids,
 // against every source of the corpus (what a dream that shows its model
 // the whole window has to do). Ids the corpus lacks are ignored; a claim
@@ -262,9 +260,9 @@ func Check(claim Claim, sources []Source) Verdict {
 func sourceText(s Source) string {
 	if s.Kind == KindDaily {
 		if t := strings.TrimSpace(s.Title); t != "" {
-			return t + "\n" + s.Text
+			return t + "\n" + plainText(s.Text)
 		}
-		return s.Text
+		return plainText(s.Text)
 	}
 	return fieldsText(s.Text, s.Type, s.Rationale, s.Trigger, s.Context, s.Solution)
 }
@@ -277,6 +275,7 @@ func claimText(c Claim) string {
 // fieldsText joins content and typed fields: a rationale as "(why: ...)",
 // a pattern as "When <trigger>, <solution>." and "Context: ...".
 func fieldsText(content string, _ agentmem.Type, rationale, trigger, context, solution string) string {
+	content, rationale, trigger, context, solution = plainText(content), plainText(rationale), plainText(trigger), plainText(context), plainText(solution)
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(content))
 	if r := strings.TrimSpace(rationale); r != "" {

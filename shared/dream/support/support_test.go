@@ -27,6 +27,7 @@ func check(t *testing.T, c support.Claim, cited ...string) support.Verdict {
 }
 
 func TestSupportClasses(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		claim support.Claim
@@ -90,6 +91,7 @@ func TestSupportClasses(t *testing.T) {
 }
 
 func TestVerdictReportsOverlapMissingAndSources(t *testing.T) {
+	t.Parallel()
 	v := check(t, support.Claim{Content: "Refresh tokens last 45 days in the Lisbon cluster"}, "m4", "d1")
 	if v.Supported || v.Class != support.LowOverlap || !strings.HasPrefix(v.Detail, "not supported by the sources") {
 		t.Fatalf("got %+v, want low_overlap first", v)
@@ -114,6 +116,7 @@ func TestVerdictReportsOverlapMissingAndSources(t *testing.T) {
 }
 
 func TestCitedSubsetOnly(t *testing.T) {
+	t.Parallel()
 	c := support.Claim{Content: "Session cookies expire after 12 hours"}
 	if v := check(t, c, "m4"); !v.Supported {
 		t.Errorf("cited m4: %+v", v)
@@ -133,6 +136,7 @@ func TestCitedSubsetOnly(t *testing.T) {
 }
 
 func TestCheckWithoutCorpusAndConstructors(t *testing.T) {
+	t.Parallel()
 	m := agentmem.Memory{ID: "01J", Type: agentmem.TypeDecision, Content: "Pin Node to 20.11 in CI", Rationale: "20.12 broke the jest snapshot serializer"}
 	r := agentmem.DailyRecord{ID: "r1", Title: "run-5", Content: "Pinned Node to 20.11 in CI because 20.12 broke the jest snapshot serializer."}
 	srcs := []support.Source{support.MemorySource(m), support.RecordSource(r)}
@@ -153,6 +157,7 @@ func TestCheckWithoutCorpusAndConstructors(t *testing.T) {
 }
 
 func TestClassesAreListedInOrder(t *testing.T) {
+	t.Parallel()
 	seen := map[support.Class]bool{}
 	for _, c := range support.Classes {
 		if c == "" || seen[c] || strings.ToLower(string(c)) != string(c) {

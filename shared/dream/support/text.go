@@ -87,7 +87,11 @@ type conj struct {
 	negHead string          // the first term negated: what the negation is about
 	pos     map[string]bool // terms outside any
 	negated bool
-	hedged  bool
+	// lacks is set when the negation is a word of lacking ("X is missing
+	// from Y", "Y lacks X"): it relates two sides, either of which may
+	// come first
+	lacks  bool
+	hedged bool
 }
 
 // link is a causal link stated by a text: the terms of the cause and of
@@ -96,6 +100,10 @@ type conj struct {
 type link struct {
 	cause, effect map[string]bool
 	scope         map[string]bool
+	// so: an effect after "so", which may also be a purpose ("X, so the
+	// layout matches"); why: a reason given in parentheses ("(why: ...)"),
+	// which may be a purpose too
+	so, why bool
 }
 
 func (c *conj) effective() map[string]bool {
@@ -523,8 +531,13 @@ func (s *sent) split() {
 		for j := 1; j < len(c.toks); j++ {
 			t := toks[c.toks[j]]
 			byNext := j+1 < len(c.toks) && toks[c.toks[j+1]].isWord("by")
-			past := verbLemmas[t.term] && (strings.HasSuffix(t.lower, "ed") || irregular[t.lower] != "")
-			if t.kind == tkWord && (auxiliaries[t.lower] || past && !byNext) {
+			past := verbLemmas[t.term] && (strings.HasSuffix(t.lower, "ed") || irregular[t.lower] != "") &&
+				!passiveLeads[toks[c.toks[j-1]].lower] // "instead of being dropped"
+			// "MLD instead of CH for the truck profile": a phrase that
+			// starts with a preposition and a determiner speaks of the
+			// whole sentence, not of the rejected alternative
+			scoped := j+1 < len(c.toks) && sentencePrepositions[t.lower] && determiners[toks[c.toks[j+1]].lower]
+			if t.kind == tkWord && (auxiliaries[t.lower] || past && !byNext || scoped) {
 				rest := &conj{s: s, marker: "", role: rolePlain, toks: c.toks[j:]}
 				c.toks = c.toks[:j]
 				kept = append(kept, rest)
@@ -697,6 +710,9 @@ func (c *conj) read(i int) {
 				break
 			}
 		}
+	}
+	if negFrom >= 0 && lackWords[masked[negFrom]] {
+		c.lacks = true
 	}
 	if c.role == roleRejected {
 		negFrom = 0
@@ -987,9 +1003,7 @@ func (s *sent) inherit() {
 			}
 			// "needs X or Y": Y is what happens without X
 			if c.marker == "or" && (containsTerm([]string{prev.verbTerm}, lemma("need")) || prev.has("must") || prev.has("require") || prev.has("requires")) {
-				for _, t := range prev.right {
-					s.counterNeg = append(s.counterNeg, t)
-				}
+				s.counterNeg = append(s.counterNeg, prev.right...)
 			}
 		}
 		prev = c
@@ -1147,7 +1161,7 @@ func (s *sent) buildLinks() {
 					addAll(effect, s.conjs[j].effective())
 				}
 			}
-			s.links = append(s.links, link{cause: cause, effect: effect})
+			s.links = append(s.links, link{cause: cause, effect: effect, why: c.marker == "("})
 		case roleEffect:
 			cause := map[string]bool{}
 			for j := i - 1; j >= 0; j-- {
@@ -1163,7 +1177,7 @@ func (s *sent) buildLinks() {
 				}
 				addAll(effect, s.conjs[j].effective())
 			}
-			s.links = append(s.links, link{cause: cause, effect: effect})
+			s.links = append(s.links, link{cause: cause, effect: effect, so: c.marker == "so"})
 		}
 		// "X causes Y", "X leads to Y"
 		if c.verb >= 0 && causalVerb(s.d.toks, c.verb) {
@@ -1241,3 +1255,12 @@ func addAll(dst, src map[string]bool) {
 		dst[t] = true
 	}
 }
+
+// sentencePrepositions start a phrase that may speak of a whole sentence.
+var sentencePrepositions = words(`for on in at during when across`)
+
+// lackWords negate a relation between two sides rather than one side.
+var lackWords = words(`lack lacks lacked lacking missing absent`)
+
+// passiveLeads before a participle make it part of the same phrase.
+var passiveLeads = words(`being been having getting`)

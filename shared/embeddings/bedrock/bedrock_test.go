@@ -91,6 +91,7 @@ func newTitan(t *testing.T, endpoint string, dims int) *bedrock.Embedder {
 }
 
 func TestBedrockTitanEmbeds(t *testing.T) {
+	t.Parallel()
 	srv := newTitanServer(t, nil)
 	b := newTitan(t, srv.URL, 0)
 	if b.Name() != "bedrock:amazon.titan-embed-text-v2:0" || b.Dimensions() != 1024 {
@@ -116,6 +117,7 @@ func TestBedrockTitanEmbeds(t *testing.T) {
 }
 
 func TestBedrockRetriesThrottling(t *testing.T) {
+	t.Parallel()
 	srv := newTitanServer(t, func(call int64) (int, string) {
 		if call == 1 {
 			return 429, "ThrottlingException"
@@ -132,6 +134,7 @@ func TestBedrockRetriesThrottling(t *testing.T) {
 }
 
 func TestBedrockFailures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, errType string
 		status        int
@@ -148,6 +151,7 @@ func TestBedrockFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := newTitanServer(t, func(int64) (int, string) { return tt.status, tt.errType })
 			_, err := newTitan(t, srv.URL, 0).Embed(context.Background(), []string{"text"})
 			if got := embeddings.KindOf(err); got != tt.kind {
@@ -164,6 +168,7 @@ func TestBedrockFailures(t *testing.T) {
 }
 
 func TestBedrockMalformedAnswerAndBadDimensions(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"embedding":[0.1,0.2],"inputTextTokenCount":1}`))

@@ -14,6 +14,7 @@ import (
 func env(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
 
 func TestConfigFromEnv(t *testing.T) {
+	t.Parallel()
 	cfg, err := embedders.ConfigFromEnv(env(map[string]string{
 		"AGENTMEM_EMBEDDINGS": "openai", "AGENTMEM_EMBEDDINGS_MODEL": "nomic-embed-text",
 		"AGENTMEM_EMBEDDINGS_ENDPOINT": "http://localhost:11434/v1", "AGENTMEM_EMBEDDINGS_DIMENSIONS": "768",
@@ -43,6 +44,7 @@ func TestConfigFromEnv(t *testing.T) {
 }
 
 func TestNewPicksTheProvider(t *testing.T) {
+	t.Parallel()
 	// The process's AWS configuration, as awsconfig.Load gives it; the
 	// region of Bedrock comes from the embeddings configuration.
 	awsCfg := aws.Config{Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")}
@@ -84,6 +86,7 @@ func TestNewPicksTheProvider(t *testing.T) {
 // configuration, Bedrock embeds in the AWS configuration's region, and
 // without one anywhere it is refused at start-up.
 func TestBedrockTakesTheAWSConfiguration(t *testing.T) {
+	t.Parallel()
 	creds := credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")
 	e, err := embedders.New(embeddings.Config{Provider: "bedrock"}, aws.Config{Region: "ap-south-1", Credentials: creds})
 	if err != nil || e.Name() != "bedrock:amazon.titan-embed-text-v2:0" {

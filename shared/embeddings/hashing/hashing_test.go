@@ -21,6 +21,7 @@ type embedder interface {
 var _ embedder = (*Embedder)(nil)
 
 func TestNew(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		dims     int
 		wantDims int
@@ -42,6 +43,7 @@ func TestNew(t *testing.T) {
 }
 
 func TestEmbed(t *testing.T) {
+	t.Parallel()
 	e := New(1024)
 	texts := []string{
 		"The payments service retries webhooks with exponential backoff",
@@ -85,6 +87,7 @@ func TestEmbed(t *testing.T) {
 }
 
 func TestEmbedCancelled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := New(8).Embed(ctx, []string{"x"})

@@ -20,6 +20,7 @@ import (
 )
 
 func TestOpenAIEmbedsAgainstTheWireFormat(t *testing.T) {
+	t.Parallel()
 	srv := embeddingstest.NewOpenAIServer(t, hashing.New(64))
 	c, err := openai.New(embeddings.Config{Provider: "openai", Model: "nomic-embed-text", Endpoint: srv.URL + "/v1"})
 	if err != nil {
@@ -71,6 +72,7 @@ func openAIStub(t *testing.T, status int, body string) (*httptest.Server, *atomi
 }
 
 func TestOpenAIRequestShape(t *testing.T) {
+	t.Parallel()
 	srv, last, body := openAIStub(t, 200, `{"object":"list","data":[{"object":"embedding","index":1,"embedding":[0,1,0]},{"object":"embedding","index":0,"embedding":[1,0,0]}],"model":"text-embedding-3-small"}`)
 	c, err := openai.New(embeddings.Config{Model: "text-embedding-3-small", Endpoint: srv.URL, APIKey: "sk-test", Dimensions: 3})
 	if err != nil {
@@ -97,6 +99,7 @@ func TestOpenAIRequestShape(t *testing.T) {
 }
 
 func TestOpenAIFailures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		status int
@@ -117,6 +120,7 @@ func TestOpenAIFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv, _, _ := openAIStub(t, tt.status, tt.body)
 			c, err := openai.New(embeddings.Config{Model: "m", Endpoint: srv.URL + "/v1/"})
 			if err != nil {
@@ -134,6 +138,7 @@ func TestOpenAIFailures(t *testing.T) {
 }
 
 func TestOpenAITimeoutAndBlankText(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
 	defer srv.Close()
@@ -156,6 +161,7 @@ func TestOpenAITimeoutAndBlankText(t *testing.T) {
 }
 
 func TestOpenAIEndpointForms(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ endpoint, want string }{
 		{"", "https://api.openai.com/v1/embeddings"},
 		{"http://localhost:11434", "http://localhost:11434/v1/embeddings"},
@@ -183,6 +189,7 @@ func TestOpenAIEndpointForms(t *testing.T) {
 // TestErrorsNameTheEmbeddingsService: embedders' failures say they are
 // embeddings failures.
 func TestErrorsNameTheEmbeddingsService(t *testing.T) {
+	t.Parallel()
 	_, err := openai.New(embeddings.Config{Model: "m", Endpoint: "ftp://nowhere"})
 	if err == nil || !strings.HasPrefix(err.Error(), "openai embeddings:") {
 		t.Errorf("bad endpoint: got %v", err)
@@ -200,6 +207,7 @@ func TestErrorsNameTheEmbeddingsService(t *testing.T) {
 // TestOpenAIRetries: a throttled or failing endpoint is asked again, after
 // its Retry-After when it sends one that fits; a refusal is not.
 func TestOpenAIRetries(t *testing.T) {
+	t.Parallel()
 	ok := `{"data":[{"index":0,"embedding":[1,0]}]}`
 	tests := []struct {
 		name       string

@@ -85,6 +85,7 @@ func anthropicErrorBody(typ, msg string) string {
 }
 
 func TestAnthropicFailuresAreClassified(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		status      int
@@ -110,6 +111,7 @@ func TestAnthropicFailuresAreClassified(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := anthropicServer(t, tt.status, tt.header, tt.contentType, tt.body, nil)
 			_, err := newAnthropic(t, srv.URL, 0).Complete(context.Background(), llm.Request{Prompt: "x"})
 			llmtest.CheckFailure(t, err, llm.ProviderAnthropic, tt.kind, tt.status, tt.retryAfter)
@@ -118,6 +120,7 @@ func TestAnthropicFailuresAreClassified(t *testing.T) {
 }
 
 func TestNewAnthropicNeedsModelKeyAndURL(t *testing.T) {
+	t.Parallel()
 	for _, cfg := range []llm.Config{
 		{APIKey: "k"},
 		{Model: "claude-haiku-4-5"},

@@ -62,6 +62,7 @@ func newBedrock(t *testing.T, endpoint string, timeout time.Duration) *bedrock.C
 }
 
 func TestBedrockConverseSendsAndParsesTheWireFormat(t *testing.T) {
+	t.Parallel()
 	var got map[string]any
 	srv := bedrockServer(t, 200, "", `{
 	  "output": {"message": {"role": "assistant", "content": [{"text": "{\"learnings\":"}, {"text": "[]}"}]}},
@@ -99,6 +100,7 @@ func TestBedrockConverseSendsAndParsesTheWireFormat(t *testing.T) {
 }
 
 func TestBedrockFailuresAreClassified(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		status    int
@@ -124,6 +126,7 @@ func TestBedrockFailuresAreClassified(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := bedrockServer(t, tt.status, tt.errorType, tt.body, nil)
 			_, err := newBedrock(t, srv.URL, 0).Complete(context.Background(), llm.Request{Prompt: "x"})
 			llmtest.CheckFailure(t, err, llm.ProviderBedrock, tt.kind, tt.status, 0)
@@ -135,6 +138,7 @@ func TestBedrockFailuresAreClassified(t *testing.T) {
 }
 
 func TestNewBedrockNeedsAModel(t *testing.T) {
+	t.Parallel()
 	if _, err := bedrock.New(aws.Config{}, llm.Config{Region: "us-east-1"}); err == nil {
 		t.Error("no model: no error")
 	}
@@ -145,6 +149,7 @@ func TestNewBedrockNeedsAModel(t *testing.T) {
 // once even when the AWS configuration carries the process's retryer,
 // since llm.Retry is the one retry policy of model calls.
 func TestNewTakesTheProcessAWSConfiguration(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	var regions []string
 	var mu sync.Mutex

@@ -160,6 +160,7 @@ func TestClaudeTimeoutKillsTheCLI(t *testing.T) {
 }
 
 func TestNewClaudeNeedsTheCLI(t *testing.T) {
+	t.Parallel()
 	if _, err := claude.New(llm.Config{Command: "no-such-claude-cli"}); err == nil {
 		t.Error("missing CLI: no error")
 	}

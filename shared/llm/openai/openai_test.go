@@ -45,6 +45,7 @@ func newOpenAI(t *testing.T, endpoint string) *openai.Client {
 }
 
 func TestOpenAICompleteSendsAndParsesTheWireFormat(t *testing.T) {
+	t.Parallel()
 	var got map[string]any
 	srv := openAIServer(t, 200, nil, `{
 	  "id": "chatcmpl-123", "object": "chat.completion", "created": 1795342500, "model": "llama3.1:8b",
@@ -77,6 +78,7 @@ func TestOpenAICompleteSendsAndParsesTheWireFormat(t *testing.T) {
 }
 
 func TestOpenAIFailuresAreClassified(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		status     int
@@ -97,6 +99,7 @@ func TestOpenAIFailuresAreClassified(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := openAIServer(t, tt.status, tt.header, tt.body, nil)
 			_, err := newOpenAI(t, srv.URL+"/v1").Complete(context.Background(), llm.Request{Prompt: "x"})
 			llmtest.CheckFailure(t, err, llm.ProviderOpenAI, tt.kind, tt.status, tt.retryAfter)
@@ -105,6 +108,7 @@ func TestOpenAIFailuresAreClassified(t *testing.T) {
 }
 
 func TestChatCompletionsURL(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"":                          "https://api.openai.com/v1/chat/completions",
 		"http://localhost:11434":    "http://localhost:11434/v1/chat/completions",

@@ -23,6 +23,7 @@ const bedrockModel = "us.anthropic.claude-haiku-4-5-20251001-v1:0"
 var awsCfg = aws.Config{Credentials: credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", "")}
 
 func TestNewFromConfig(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"AGENTMEM_LLM": "openai", "AGENTMEM_LLM_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": "k", "AGENTMEM_LLM_TIMEOUT": "5s"}
 	cfg, err := llm.ConfigFromEnv(func(k string) string { return env[k] })
 	if err != nil {
@@ -60,6 +61,7 @@ func TestNewFromConfig(t *testing.T) {
 }
 
 func TestNewWiresEveryProvider(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		env  map[string]string
 		name string
@@ -105,6 +107,7 @@ func TestNewWiresEveryProvider(t *testing.T) {
 // TestEveryHTTPProviderTimesOut points each HTTP provider at a server that
 // never answers: each gives up at its timeout with a KindTimeout error.
 func TestEveryHTTPProviderTimesOut(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestRetryable(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		err   error
@@ -38,6 +39,7 @@ func TestRetryable(t *testing.T) {
 }
 
 func TestStatusError(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		status     int
 		retryAfter string
@@ -67,6 +69,7 @@ func TestStatusError(t *testing.T) {
 }
 
 func TestTransportErrorAndCheckTexts(t *testing.T) {
+	t.Parallel()
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
 	if e := remote.TransportError("bedrock", done, context.Canceled); e.Kind != embeddings.KindTimeout {

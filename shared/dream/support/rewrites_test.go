@@ -1,0 +1,132 @@
+package support_test
+
+import (
+	"testing"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dream/support"
+)
+
+// castSources are the sources of a podcast transcoding service, written
+// for the rewrite classes below (a tuning table: the labelled sets of
+// testdata measure, this one pins the classes down).
+var castSources = []support.Source{
+	{ID: "m1", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Transcoding a 60-minute episode takes 45 seconds on a c7g.xlarge and 3 minutes on a t4g.small"},
+	{ID: "m2", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Uploads larger than 500 MB are rejected by the `upload-gateway`; the limit is set in `gateway.yaml`"},
+	{ID: "m3", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Audio is stored as Opus at 48 kbps instead of MP3", Rationale: "Opus halves storage for the same perceived quality"},
+	{ID: "m4", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "FFmpeg must be called with `-vn` for audio-only jobs, otherwise cover art is encoded as a video stream"},
+	{ID: "m5", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The worker pool has 12 workers; each worker handles one job at a time"},
+	{ID: "m6", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "The CDN cache hit rate is 93% for episode files and 40% for RSS feeds"},
+	{ID: "m7", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "We support Node 20 and later; the minimum Postgres version is 14"},
+	{ID: "m8", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Feeds are rendered server-side, not in the client", Rationale: "podcast apps do not run JavaScript"},
+	{ID: "d1", Kind: support.KindDaily, Title: "run-12", Text: "Retries back off from 2 seconds to 5 minutes. A feed with 4,000 episodes took 9 seconds to render; paginating to 300 items per page fixed it."},
+	{ID: "d2", Kind: support.KindDaily, Title: "run-13", Text: "Upgraded `ffmpeg-static` to v6.1.1. Loudness normalisation to -16 LUFS now runs in the same pass; encode time went up by 8%."},
+	{ID: "d3", Kind: support.KindDaily, Title: "run-14", Text: "Monthly S3 cost fell from $1,800 to $950 after the Opus migration."},
+	{ID: "d4", Kind: support.KindDaily, Title: "run-15", Text: "Feed render p95 was 2.5 seconds. Caching the rendered XML brought it to 120 ms. Adding read replicas was rejected; we raised the cache TTL to 10 minutes instead."},
+}
+
+// TestRewritesKept: faithful rewrites of the kinds models write, each a
+// class (number and unit formats, markdown, code spans, hyphens,
+// inflection, list markers, quotes) rather than a case.
+func TestRewritesKept(t *testing.T) {
+	t.Parallel()
+	corpus := support.NewCorpus(castSources)
+	tests := []struct {
+		name  string
+		claim string
+		cited []string
+	}{
+		{"seconds as s", "Transcoding a 60-minute episode takes 45s on a c7g.xlarge", []string{"m1"}},
+		{"seconds as s with space", "Transcoding a 60-minute episode takes 45 s on a c7g.xlarge", []string{"m1"}},
+		{"minutes as min", "A 60-minute episode transcodes in 3 min on a t4g.small", []string{"m1"}},
+		{"hyphenated number unhyphenated", "A 60 minute episode takes 45 seconds to transcode on a c7g.xlarge", []string{"m1"}},
+		{"number hyphenated", "A one-hour episode takes 45 seconds to transcode on a c7g.xlarge", []string{"m1"}},
+		{"unit glued", "Uploads larger than 500MB are rejected by the `upload-gateway`", []string{"m2"}},
+		{"code span dropped", "Uploads over 500 MB are rejected by upload-gateway; the limit is set in gateway.yaml", []string{"m2"}},
+		{"code span added", "`FFmpeg` must be called with `-vn` for audio-only jobs", []string{"m4"}},
+		{"bold lead", "**Audio** is stored as Opus at 48 kbps instead of MP3", []string{"m3"}},
+		{"list marker", "- The worker pool has 12 workers; each handles one job at a time", []string{"m5"}},
+		{"numbered list marker", "1. The worker pool has 12 workers, each handling one job at a time", []string{"m5"}},
+		{"percent spaced", "The CDN cache hit rate is 93 % for episode files", []string{"m6"}},
+		{"percent as word", "The CDN cache hit rate is 93 percent for episode files and 40 percent for RSS feeds", []string{"m6"}},
+		{"plus as and later", "Supported: Node 20+ and Postgres 14+", []string{"m7"}},
+		{"version prefix", "Upgraded ffmpeg-static to 6.1.1", []string{"d2"}},
+		{"thousands without comma", "A feed with 4000 episodes took 9 seconds to render", []string{"d1"}},
+		{"money short", "Monthly S3 cost fell from $1.8k to $950 after the Opus migration", []string{"d3"}},
+		{"number word", "The worker pool has twelve workers", []string{"m5"}},
+		{"em dash", "Feeds are rendered server-side — not in the client", []string{"m8"}},
+		{"hyphen as space", "Feeds are rendered server side rather than in the client", []string{"m8"}},
+		{"inflection", "Retries backed off from 2 seconds to 5 minutes", []string{"d1"}},
+		{"quotes", `FFmpeg needs "-vn" for audio-only jobs, otherwise cover art is encoded as a video stream`, []string{"m4"}},
+		{"arrow", "Monthly S3 cost: $1,800 → $950 after the Opus migration", []string{"d3"}},
+		{"approximately", "Encode time went up by ~8% once loudness normalisation to -16 LUFS ran in the same pass", []string{"d2"}},
+		{"passive", "Cover art is encoded as a video stream unless FFmpeg is called with `-vn` for audio-only jobs", []string{"m4"}},
+		{"trailing period", "Paginating the feed to 300 items per page fixed the 9 second render.", []string{"d1"}},
+		// reordered: fronted clauses and phrases, parentheticals
+		{"fronted because", "Because Opus halves storage for the same perceived quality, audio is stored as Opus at 48 kbps", []string{"m3"}},
+		{"fronted instead of", "Instead of MP3, audio is stored as Opus at 48 kbps", []string{"m3"}},
+		{"fronted without", "Without `-vn`, FFmpeg encodes cover art as a video stream in audio-only jobs", []string{"m4"}},
+		{"fronted place", "On a t4g.small, transcoding a 60-minute episode takes 3 minutes", []string{"m1"}},
+		{"fronted place with two numbers", "On a c7g.xlarge a 60-minute episode transcodes in 45 seconds, and in 3 minutes on a t4g.small", []string{"m1"}},
+		{"parenthetical", "Loudness normalisation (to -16 LUFS) now runs in the same pass since the `ffmpeg-static` v6.1.1 upgrade", []string{"d2"}},
+		{"from-to built from two sentences", "Paginating to 300 items per page fixed the feed with 4,000 episodes that took 9 seconds to render", []string{"d1"}},
+		{"result first", "Encode time went up by 8% when loudness normalisation started running in the same pass", []string{"d2"}},
+		{"but joined", "Each worker handles one job at a time, but the pool has 12 workers", []string{"m5"}},
+		// light paraphrase: the words models exchange
+		{"went from", "Monthly S3 cost went from $1,800 to $950 after the Opus migration", []string{"d3"}},
+		{"dropped", "Monthly S3 cost dropped from $1,800 to $950 with the Opus migration", []string{"d3"}},
+		{"per month", "S3 cost is now $950 per month, down from $1,800, after the Opus migration", []string{"d3"}},
+		{"at most", "Retries back off from 2 seconds to at most 5 minutes", []string{"d1"}},
+		{"above", "Uploads above 500 MB are rejected by the `upload-gateway`", []string{"m2"}},
+		{"more than", "Uploads of more than 500 MB are rejected by the `upload-gateway`", []string{"m2"}},
+		{"compared with", "Transcoding a 60-minute episode takes 45 seconds on a c7g.xlarge compared with 3 minutes on a t4g.small", []string{"m1"}},
+		{"single", "Each worker handles a single job at a time", []string{"m5"}},
+		{"number word small", "The CDN cache hit rate for RSS feeds is forty percent", []string{"m6"}},
+		{"rose", "Encode time rose 8% once loudness normalisation ran in the same pass", []string{"d2"}},
+		{"halves", "Opus cuts storage in half for the same perceived quality", []string{"m3"}},
+		{"from-to across sentences", "Caching the rendered XML brought feed render p95 from 2.5 seconds to 120 ms", []string{"d4"}},
+		{"instead of gerund fronted", "Instead of adding read replicas, the cache TTL was raised to 10 minutes", []string{"d4"}},
+		{"but reordered", "Loudness normalisation to -16 LUFS now runs in the same pass, but encode time went up by 8%", []string{"d2"}},
+		{"versus", "Transcoding a 60-minute episode takes 45 seconds on a c7g.xlarge versus 3 minutes on a t4g.small", []string{"m1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			v := corpus.Check(support.Claim{Type: agentmem.TypeNote, Content: tt.claim}, tt.cited...)
+			if !v.Supported {
+				t.Errorf("%q: got %s (%s), want supported", tt.claim, v.Class, v.Detail)
+			}
+		})
+	}
+}
+
+// TestRewritesStillCaught: the same formats carrying a fabrication.
+func TestRewritesStillCaught(t *testing.T) {
+	t.Parallel()
+	corpus := support.NewCorpus(castSources)
+	tests := []struct {
+		name  string
+		claim string
+		cited []string
+	}{
+		{"seconds made minutes", "Transcoding a 60-minute episode takes 45 min on a c7g.xlarge", []string{"m1"}},
+		{"glued unit changed", "Uploads larger than 500GB are rejected by the `upload-gateway`", []string{"m2"}},
+		{"number of another fact", "The worker pool has 14 workers", []string{"m5", "m7"}},
+		{"percent moved", "The CDN cache hit rate is 40 % for episode files", []string{"m6"}},
+		{"version changed", "Upgraded ffmpeg-static to v6.2", []string{"d2"}},
+		{"money changed", "Monthly S3 cost fell from $1.8k to $590 after the Opus migration", []string{"d3"}},
+		{"code span invented", "FFmpeg must be called with `-an` for audio-only jobs", []string{"m4"}},
+		{"bold negation", "**Never** render feeds server-side", []string{"m8"}},
+		{"list role swap", "- Audio is stored as MP3 instead of Opus", []string{"m3"}},
+		{"plus made a cap", "Node 20 is the newest supported version", []string{"m7"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			v := corpus.Check(support.Claim{Type: agentmem.TypeNote, Content: tt.claim}, tt.cited...)
+			if v.Supported {
+				t.Errorf("%q: supported, want dropped", tt.claim)
+			}
+		})
+	}
+}
