@@ -22,7 +22,7 @@ type Item struct {
 }
 
 // ParseItems reads the list items of a Markdown document, the inverse of
-// MemoryFile and MemorySections. It is lenient about what models write:
+// MemoryFile. It is lenient about what models write:
 // "-", "*", "+" and numbered ("1." or "1)") items, up to three spaces of
 // indentation, any heading level from "##" down ("# " titles reset the
 // heading), CRLF line ends. Indented lines after an item continue it
