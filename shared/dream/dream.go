@@ -408,10 +408,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 			dr.Retired++
 		}
 	}
-	if n := len(dr.Operations); n > agentmem.MaxListedOperations {
-		dr.Operations = dr.Operations[:agentmem.MaxListedOperations]
-		dr.Notes = append(dr.Notes, fmt.Sprintf("%d more changes are in the dream's plan; only the first %d are listed", n-agentmem.MaxListedOperations, agentmem.MaxListedOperations))
-	}
+	capOperations(&dr)
 	capDropped(&dr)
 
 	if err := d.hit("begin"); err != nil {
@@ -459,14 +456,51 @@ func joinDiaries(ds []string) string {
 	return truncate(strings.Join(ds, "\n\n"), MaxDiaryBytes)
 }
 
-// maxDropped bounds the dropped bullets a diary entry lists, so that an
-// answer full of invented bullets still fits in one item.
-const maxDropped = 100
+// A diary entry is one DynamoDB item (at most 400 KB): the operations and
+// refusals it lists are bounded in number and in bytes; the plan holds
+// every operation.
+const (
+	maxDropped        = 100
+	maxListedOpsBytes = 192 << 10
+	maxDroppedBytes   = 96 << 10
+)
 
+func listSize(texts []string) int {
+	n := 0
+	for _, t := range texts {
+		n += len(t) + 4
+	}
+	return n
+}
+
+// capOperations bounds the operations an entry lists.
+func capOperations(dr *agentmem.Dream) {
+	size, n := 0, 0
+	for ; n < len(dr.Operations) && n < agentmem.MaxListedOperations; n++ {
+		o := dr.Operations[n]
+		if size += len(o.Content) + len(o.Before) + len(o.Note) + listSize(o.Citations) + 160; size > maxListedOpsBytes {
+			break
+		}
+	}
+	if rest := len(dr.Operations) - n; rest > 0 {
+		dr.Operations = dr.Operations[:n]
+		dr.Notes = append(dr.Notes, fmt.Sprintf("%d more changes are in the dream's plan; only the first %d are listed", rest, n))
+	}
+}
+
+// capDropped bounds the refused operations an entry lists, so that an
+// answer full of invented operations still fits in one item.
 func capDropped(dr *agentmem.Dream) {
-	if n := len(dr.Dropped); n > maxDropped {
-		dr.Dropped = dr.Dropped[:maxDropped]
-		dr.Notes = append(dr.Notes, fmt.Sprintf("%d more bullets were dropped; only the first %d are listed", n-maxDropped, maxDropped))
+	size, n := 0, 0
+	for ; n < len(dr.Dropped) && n < maxDropped; n++ {
+		b := dr.Dropped[n]
+		if size += len(b.Content) + len(b.Reason) + listSize(b.Missing) + listSize(b.Citations) + 120; size > maxDroppedBytes {
+			break
+		}
+	}
+	if rest := len(dr.Dropped) - n; rest > 0 {
+		dr.Dropped = dr.Dropped[:n]
+		dr.Notes = append(dr.Notes, fmt.Sprintf("%d more operations were refused; only the first %d are listed", rest, n))
 	}
 }
 

@@ -886,3 +886,31 @@ func TestPlanKeepsTheCitedSources(t *testing.T) {
 		t.Errorf("plan: %d ops, %d creates, %d deletes", len(plan.Ops), len(plan.Create), len(plan.Delete))
 	}
 }
+
+// TestTheDiaryEntryStaysOneItem: an answer full of refused operations is
+// listed up to a bound, and the entry says how many more there were.
+func TestTheDiaryEntryStaysOneItem(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := f.seed()
+	list := []string{update(s.stale.ID, agentmem.TypeNote, "The staging database is reset every Sunday", "r3")}
+	for i := range 150 {
+		list = append(list, add(agentmem.TypeNote, fmt.Sprintf("Invented fact number %d %s", i, strings.Repeat("padding ", 100))))
+	}
+	_, client := newChat(t, fixed(ops(list...)))
+	res, err := run(dream.New(f.store, client, quiet, dream.Config{NoVerify: true, MaxTokens: 1 << 16}), dream.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := f.diary("2026-11-22")
+	if len(e) != 1 || len(e[0].Dropped) != 100 || e[0].Updated != 1 {
+		t.Fatalf("diary: %d entries, %d refusals listed, %d updated", len(e), len(e[0].Dropped), e[0].Updated)
+	}
+	found := false
+	for _, n := range res.Dream.Notes {
+		found = found || strings.Contains(n, "50 more operations were refused")
+	}
+	if !found {
+		t.Errorf("notes: %q", res.Dream.Notes)
+	}
+}
