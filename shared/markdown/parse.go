@@ -9,7 +9,7 @@ import (
 )
 
 // Item is one list item of a Markdown memory document (MEMORY.md, or the
-// [MEMORY] section of a Deep Dream answer), with the "## " heading it
+// [MEMORY] section of a compression answer), with the "## " heading it
 // stands under.
 type Item struct {
 	Heading string
