@@ -160,3 +160,30 @@ func TestParseOpsReadsLongAnswers(t *testing.T) {
 		t.Errorf("got %d operations, diary %q, %v", len(a.Ops), a.Diary, err)
 	}
 }
+
+// FuzzParseVerdicts: any text gives n verdicts of the three known words
+// (or none), or an error.
+func FuzzParseVerdicts(f *testing.F) {
+	f.Add(`{"verdicts": [{"n": 1, "verdict": "supports"}, {"n": 2, "verdict": "contradicts"}]}`, 2)
+	f.Add(`["not_mentioned", {"n": "x"}]`, 3)
+	f.Add("```\n{\"results\": [{\"change\": 9, \"answer\": \"yes\"}]}", 1)
+	f.Fuzz(func(t *testing.T, text string, n int) {
+		if n < 0 || n > 64 {
+			return
+		}
+		got, err := dream.ParseVerdicts(text, n)
+		if err != nil {
+			return
+		}
+		if len(got) != n {
+			t.Fatalf("%d verdicts for %d changes", len(got), n)
+		}
+		for _, v := range got {
+			switch v {
+			case "", agentmem.VerdictSupports, agentmem.VerdictContradicts, agentmem.VerdictNotMentioned:
+			default:
+				t.Fatalf("verdict %q", v)
+			}
+		}
+	})
+}
