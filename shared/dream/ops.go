@@ -135,16 +135,14 @@ func lastOpsObject(text string) (opsObject, int, error) {
 		if attempts++; attempts > maxJSONCandidates {
 			break
 		}
-		dec := json.NewDecoder(strings.NewReader(text[start:]))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
+		v, n, err := decodeAt(text[start:])
+		if err != nil {
 			if errors.Is(err, io.ErrUnexpectedEOF) && looksLikeOps(text[start:]) {
 				return opsObject{}, 0, ErrCutOff
 			}
 			continue
 		}
-		spanEnd = start + int(dec.InputOffset())
+		spanEnd = start + n
 		if obj, ok := opsOf(v); ok {
 			best, bestEnd = &obj, spanEnd
 		}
@@ -153,6 +151,78 @@ func lastOpsObject(text string) (opsObject, int, error) {
 		return opsObject{}, 0, ErrNoOperations
 	}
 	return *best, bestEnd, nil
+}
+
+// decodeAt decodes the JSON value text begins with and returns it with
+// the number of bytes it took. A value that is not strict JSON only
+// because of what models add to it (a comma before a closing bracket, a
+// "//" comment at the end of a line) is read without those.
+func decodeAt(text string) (any, int, error) {
+	v, n, err := decodeStrict(text)
+	if err == nil || errors.Is(err, io.ErrUnexpectedEOF) {
+		return v, n, err
+	}
+	relaxed, origin := relaxJSON(text)
+	v, n, rerr := decodeStrict(relaxed)
+	if rerr != nil {
+		if errors.Is(rerr, io.ErrUnexpectedEOF) {
+			return nil, 0, rerr
+		}
+		return nil, 0, err
+	}
+	return v, origin[n-1] + 1, nil
+}
+
+func decodeStrict(text string) (any, int, error) {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, 0, err
+	}
+	return v, int(dec.InputOffset()), nil
+}
+
+// relaxJSON removes, outside strings, commas before a closing bracket or
+// brace and "//" comments to the end of a line; origin[i] is the offset in
+// text of the i-th byte kept.
+func relaxJSON(text string) (string, []int) {
+	out := make([]byte, 0, len(text))
+	origin := make([]int, 0, len(text))
+	inString, escaped := false, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '/' && i+1 < len(text) && text[i+1] == '/':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+			i--
+			continue
+		case c == ',':
+			j := i + 1
+			for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
+				j++
+			}
+			if j < len(text) && (text[j] == ']' || text[j] == '}') {
+				continue
+			}
+		}
+		out = append(out, c)
+		origin = append(origin, i)
+	}
+	return string(out), origin
 }
 
 // looksLikeOps tells an unfinished JSON text that was an answer (it names

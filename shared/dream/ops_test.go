@@ -187,3 +187,14 @@ func FuzzParseVerdicts(f *testing.F) {
 		}
 	})
 }
+
+func TestParseOpsForgivesTrailingCommasAndComments(t *testing.T) {
+	t.Parallel()
+	a, err := dream.ParseOps("```json\n{\"operations\": [\n  {\"op\": \"keep\", \"id\": \"m1\"}, // still true\n  {\"op\": \"retire\", \"id\": \"m2\", \"cite\": [\"r1\",],},\n], \"dream\": \"a // is not a comment in a string\",}\n```\n[DREAM]\nnot this")
+	if err != nil || len(a.Ops) != 2 || a.Ops[1].Cites[0] != "r1" || a.Diary != "a // is not a comment in a string" {
+		t.Errorf("got %+v, %v", a, err)
+	}
+	if _, err := dream.ParseOps("{\"operations\": [{\"op\": \"keep\", \"id\": \"m1\"},"); !errors.Is(err, dream.ErrCutOff) {
+		t.Errorf("a relaxed reading must not hide a cut-off answer: %v", err)
+	}
+}
