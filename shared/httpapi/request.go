@@ -221,7 +221,12 @@ func decodeError(err error) error {
 		if typ.Field == "" {
 			return agentmem.Errorf(agentmem.EInvalid, "request body must be a JSON object")
 		}
-		return agentmem.Errorf(agentmem.EInvalid, "field %q must be %s, not %s", typ.Field, jsonKind(typ.Type.Kind().String()), typ.Value)
+		kind := typ.Type.Kind().String()
+		if strings.HasPrefix(typ.Value, "number") && (strings.HasPrefix(kind, "int") || strings.HasPrefix(kind, "uint")) {
+			// A number where an integer goes: a fraction, or one too large.
+			return agentmem.Errorf(agentmem.EInvalid, "field %q must be a whole number within range, not %s", typ.Field, strings.TrimPrefix(typ.Value, "number "))
+		}
+		return agentmem.Errorf(agentmem.EInvalid, "field %q must be %s, not %s", typ.Field, jsonKind(kind), typ.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return agentmem.Errorf(agentmem.EInvalid, "malformed JSON: unexpected end of body")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

@@ -88,3 +88,19 @@ func FuzzDecodeMemoryInput(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeIntegerFields: a fraction or an out-of-range number where an
+// integer goes is refused with a message that says so.
+func TestDecodeIntegerFields(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{`{"version":1.5}`, `{"version":1e309}`, `{"version":99999999999999999999}`, `{"version":-1e30}`} {
+		var p agentmem.MemoryPatch
+		err := httpapi.DecodeJSON("", []byte(body), &p)
+		if got, want := agentmem.ErrorCode(err), agentmem.EInvalid; got != want {
+			t.Errorf("%s: got code %q (%v), want %q", body, got, err, want)
+		}
+		if msg := agentmem.ErrorMessage(err); !strings.Contains(msg, `field "version" must be a whole number`) {
+			t.Errorf("%s: got message %q, want it to say a whole number", body, msg)
+		}
+	}
+}
