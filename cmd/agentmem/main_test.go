@@ -174,7 +174,7 @@ func TestBinaryAgainstTheAPI(t *testing.T) {
 // days come from the records written, never from "today".
 func TestBinaryThreeTiersSearchAndDreams(t *testing.T) {
 	t.Parallel()
-	chat := llmtest.NewChat(t, llmtest.Fixed("[MEMORY]\n## Findings\n- The payment provider retries webhooks 3 times\n[DREAM]\nThe provider retries webhooks.\n"))
+	chat := llmtest.NewChat(t, llmtest.Fixed(`{"operations": [{"op": "add", "type": "finding", "content": "The payment provider retries webhooks 3 times", "cite": ["r1"]}], "dream": "The provider retries webhooks."}`))
 	srv := apitest.Start(t, apitest.Options{LLM: chat.Client(t, 5*time.Second)})
 	claude, err := filepath.Abs("cli/testdata/fake-claude")
 	if err != nil {
@@ -197,7 +197,7 @@ func TestBinaryThreeTiersSearchAndDreams(t *testing.T) {
 		t.Errorf("daily show: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
-	if r := agentmem(t, nil, env, "dream", "run", "checkout", "nori"); r.code != 0 || !strings.HasPrefix(r.stdout, "dreamed nori in checkout: 1 memory written") {
+	if r := agentmem(t, nil, env, "dream", "run", "checkout", "nori"); r.code != 0 || !strings.HasPrefix(r.stdout, "dreamed nori in checkout: 1 memory added") {
 		t.Errorf("dream run: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	if r := agentmem(t, nil, env, "dream", "show", "checkout", "nori"); r.code != 0 || !strings.HasPrefix(r.stdout, "# Dream Diary: ") {

@@ -313,8 +313,8 @@ func fakeLLM(t *testing.T) string {
 		}
 		answer := `{"success": true, "summary": "The run added a retry to the webhook handler.", "learnings": [{"type": "finding", "content": "Webhook handlers must be idempotent: the provider retries three times."}]}`
 		for _, m := range req.Messages {
-			if strings.Contains(m.Content, "[DREAM]") {
-				answer = "[MEMORY]\n## Findings\n- Webhook handlers must be idempotent: the provider retries three times.\n[DREAM]\nA quiet night: one finding kept."
+			if strings.Contains(m.Content, "<daily_records>") {
+				answer = `{"operations": [{"op": "add", "type": "finding", "content": "Webhook handlers must be idempotent: the provider retries three times.", "cite": ["r1"]}], "dream": "A quiet night: one finding kept."}`
 			}
 		}
 		json.NewEncoder(w).Encode(map[string]any{

@@ -360,12 +360,28 @@ type DreamDay struct {
 	Dreams    []DreamView `json:"dreams"`
 }
 
-// DreamView is a diary entry and, with ?plan=true, what it wrote and the
-// prior memories it replaced (which a revert restores).
+// DreamView is a diary entry and, with ?plan=true, what it wrote (the
+// memories it added, and the new versions of those it updated), the
+// memories as they were before it changed them (updated, retired, or
+// deleted by a dream from before operations: what a revert puts back),
+// and the texts of the sources its operations cite.
 type DreamView struct {
 	Dream
-	Written  []Memory `json:"written,omitempty"`
-	Replaced []Memory `json:"replaced,omitempty"`
+	Written  []Memory      `json:"written,omitempty"`
+	Replaced []Memory      `json:"replaced,omitempty"`
+	Sources  []DreamSource `json:"sources,omitempty"`
+}
+
+// DreamSource is a source a dream's operation cites: a memory or a daily
+// record, its text cut to a few hundred bytes.
+type DreamSource struct {
+	ID string `json:"id"`
+	// Kind is "memory" or "daily".
+	Kind  string `json:"kind"`
+	Title string `json:"title,omitempty"`
+	At    string `json:"at,omitempty"`
+	Type  Type   `json:"type,omitempty"`
+	Text  string `json:"text"`
 }
 
 // SkippedLearning is a learning an extraction did not save, and why.

@@ -18,7 +18,7 @@ import (
 // chat-completions stand-in), search, patterns, forget and stats.
 func TestThreeTierAndSearchRoutes(t *testing.T) {
 	t.Parallel()
-	chat := llmtest.NewChat(t, llmtest.Fixed("[MEMORY]\n## Findings\n- The webhook handler retries three times with backoff\n\n[DREAM]\nToday I learned how the webhook handler retries."))
+	chat := llmtest.NewChat(t, llmtest.Fixed(`{"operations": [{"op": "add", "type": "finding", "content": "The webhook handler retries three times with backoff", "cite": ["r1"]}], "dream": "Today I learned how the webhook handler retries."}`))
 	srv := apitest.Start(t, apitest.Options{LLM: chat.Client(t, 10*time.Second)})
 	c, err := apiclient.New(context.Background(), apiclient.Config{URL: srv.URL, Auth: apiclient.AuthNone})
 	if err != nil {
@@ -71,7 +71,8 @@ func TestThreeTierAndSearchRoutes(t *testing.T) {
 		t.Errorf("after the session ended: got %v, want not_found", err)
 	}
 
-	// Deep Dream: the core becomes the consolidated bullet; revert undoes it.
+	// Deep Dream: the core gains the cited addition, the memory the answer
+	// does not mention stays; revert undoes it.
 	if _, err := c.CreateMemory(ctx, "nori", agentmem.MemoryInput{ProjectID: "p", Content: "An old extraction to consolidate"}); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestThreeTierAndSearchRoutes(t *testing.T) {
 		t.Fatalf("CreateDream: %+v, %v", res, err)
 	}
 	page, err := c.ListMemories(ctx, "nori", apiclient.ListOptions{ProjectID: "p"})
-	if err != nil || len(page.Memories) != 1 || page.Memories[0].Source != agentmem.SourceSystem {
+	if err != nil || len(page.Memories) != 2 || page.Memories[0].Source != agentmem.SourceSystem || page.Memories[1].Content != "An old extraction to consolidate" {
 		t.Errorf("core after the dream: %+v, %v", page.Memories, err)
 	}
 	again, err := c.CreateDream(ctx, "nori", agentmem.CreateDreamInput{ProjectID: "p"})

@@ -10,68 +10,22 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
-	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
-	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/sqsqueue"
 	"github.com/agentmem/agentmem/shared/sqsqueue/sqstest"
-	"github.com/oklog/ulid/v2"
 )
 
 var benchIDs = regexp.MustCompile(`(?m)^- \[([0-9A-Z]{26})\] \([^)]*\) (.*)$`)
 
-// benchScope seeds agent/p with 200 memories spread over the last 30 days
-// (so that the oldest are compressed) and 3 days of 20 daily records, and
-// returns the dream answer that keeps keep of the memories word for word,
-// rewrites the others and adds one bullet per record.
-func benchScope(b *testing.B, st *dynamostore.Store, agent string, keep int) string {
-	ctx := context.Background()
-	types := []agentmem.Type{agentmem.TypeFinding, agentmem.TypeDecision, agentmem.TypeLearning, agentmem.TypeNote}
-	var ms []agentmem.Memory
-	bullets := map[agentmem.Type][]string{}
-	for i := range 200 {
-		m := agentmem.Memory{
-			ID: ulid.Make().String(), AgentName: agent, ProjectID: "p", Source: agentmem.SourceExtraction, Type: types[i%len(types)],
-			Content:   fmt.Sprintf("Service %d of the checkout flow retries its calls to the payment provider with backoff number %d", i, i),
-			CreatedAt: agentmem.FormatTime(now.Add(-time.Duration(i) * 3 * time.Hour)),
-		}
-		ms = append(ms, m)
-		if i < keep {
-			bullets[m.Type] = append(bullets[m.Type], "- "+m.Content)
-		} else {
-			bullets[m.Type] = append(bullets[m.Type], fmt.Sprintf("- Checkout flow service %d retries payment provider calls with backoff number %d", i, i))
-		}
-	}
-	if _, err := st.RestoreMemories(ctx, ms); err != nil {
-		b.Fatal(err)
-	}
-	for day := range 3 {
-		for r := range 20 {
-			at := agentmem.FormatTime(now.AddDate(0, 0, -day).Add(-time.Duration(r+1) * 10 * time.Minute))
-			content := fmt.Sprintf("Run %d-%d: the webhook handler for order %d now checks the idempotency key before charging; make test passes.", day, r, day*100+r)
-			if _, err := st.AppendDaily(ctx, agentmem.DailyRecord{AgentName: agent, ProjectID: "p", Title: fmt.Sprintf("run-%d-%d", day, r), Content: content, At: at}); err != nil {
-				b.Fatal(err)
-			}
-			bullets[agentmem.TypeNote] = append(bullets[agentmem.TypeNote], fmt.Sprintf("- The webhook handler for order %d now checks the idempotency key before charging", day*100+r))
-		}
-	}
-	var out strings.Builder
-	out.WriteString("[MEMORY]\n")
-	for _, t := range agentmem.Types {
-		if len(bullets[t]) > 0 {
-			fmt.Fprintf(&out, "## %s\n%s\n\n", markdown.Heading(t), strings.Join(bullets[t], "\n"))
-		}
-	}
-	return out.String() + "[DREAM]\nI merged the retry notes.\n"
-}
-
-// benchAnswer answers the dream prompt with *dreamAnswer and the compress
-// prompt with one item per ten listed memories, in their own words.
-func benchAnswer(dreamAnswer *string) llmtest.Answer {
-	return func(_ context.Context, prompt string) llmtest.Reply {
-		if !strings.Contains(prompt, "<memories>") {
-			return llmtest.Reply{Text: *dreamAnswer}
+// benchModel answers the dream prompts as scripted does (an update of
+// every tenth memory, an addition per record) and the compress prompt with
+// one item per ten listed memories, in their own words.
+func benchModel() llmtest.Answer {
+	dreamAnswer := scripted(10)
+	return func(ctx context.Context, prompt string) llmtest.Reply {
+		if strings.Contains(prompt, "<daily_records>") {
+			return dreamAnswer(ctx, prompt)
 		}
 		var out strings.Builder
 		out.WriteString("[MEMORY]\n## Findings\n")
@@ -87,35 +41,40 @@ func benchAnswer(dreamAnswer *string) llmtest.Answer {
 	}
 }
 
-// BenchmarkDream200 is one dream of a scope with 200 memories and 3 days
-// of 20 daily records, the LLM answering at once (issue 4's target: under
-// 500 ms on DynamoDB Local). keep150 keeps 150 memories word for word
-// (the usual night); rewrite200 rewrites every one of them (the worst
-// case: 260 writes and 200 deletes). Both compress the 50 oldest.
-func BenchmarkDream200(b *testing.B) {
-	for _, bc := range []struct {
-		name string
-		keep int
-	}{{"keep150", 150}, {"rewrite200", 0}} {
-		b.Run(bc.name, func(b *testing.B) {
+// BenchmarkDream is one dream of a scope of 200 or 1,000 memories (spread
+// over the last weeks, so the 50 oldest are also compressed) and 3 days of
+// daily records (60 or 120), the model answering at once through the real
+// OpenAI-compatible client, every answer capped at DefaultMaxTokens
+// (4,096). It reports the model calls, the tokens they took and gave (as
+// the stand-in counts them, a token per 4 bytes), the largest cap asked
+// for and the changes made. The model updates every tenth memory and adds
+// one memory per record.
+func BenchmarkDream(b *testing.B) {
+	for _, bc := range []struct{ memories, records int }{{200, 60}, {1000, 120}} {
+		b.Run(fmt.Sprintf("memories=%d", bc.memories), func(b *testing.B) {
 			st := dynamotest.NewStore(b)
 			st.Now = func() time.Time { return now }
-			var answer string
-			chat := llmtest.NewChat(b, benchAnswer(&answer))
-			d := dream.New(st, chat.Client(b, 30*time.Second), quiet, dream.Config{})
+			chat := llmtest.NewChat(b, benchModel())
+			d := dream.New(st, chat.Client(b, 30*time.Second), quiet, dream.Config{NoVerify: true})
 			var res agentmem.DreamResult
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				agent := fmt.Sprintf("bench-%d", i)
-				answer = benchScope(b, st, agent, bc.keep)
+				bulkScope(b, st, agent, bc.memories, bc.records)
 				b.StartTimer()
 				var err error
 				if res, err = d.Run(context.Background(), dream.Request{AgentName: agent, ProjectID: "p"}); err != nil || res.Status != agentmem.DreamStatusDreamed {
 					b.Fatalf("%+v, %v", res, err)
 				}
 			}
+			u := res.Dream.Usage
+			b.ReportMetric(float64(u.Calls), "calls/op")
+			b.ReportMetric(float64(u.InputTokens), "in-tokens/op")
+			b.ReportMetric(float64(u.OutputTokens), "out-tokens/op")
+			b.ReportMetric(float64(chat.Usage().MaxTokens), "cap-tokens")
+			b.ReportMetric(float64(u.Retries), "retries/op")
 			b.ReportMetric(float64(res.Dream.Created), "created/op")
-			b.ReportMetric(float64(res.Dream.Deleted), "deleted/op")
+			b.ReportMetric(float64(res.Dream.Updated), "updated/op")
 			b.ReportMetric(float64(res.Dream.Compressed), "compressed/op")
 		})
 	}

@@ -21,6 +21,7 @@ type compression struct {
 	remove  []agentmem.Memory // the memories they summarise
 	dropped []agentmem.DroppedBullet
 	notes   []string
+	usage   agentmem.ModelUsage
 }
 
 // compress summarises the oldest memories among candidates that are older
@@ -60,6 +61,11 @@ func (d *Dreamer) compress(ctx context.Context, candidates []agentmem.Memory, ag
 	resp, err := d.LLM.Complete(ctx, llm.Request{Prompt: prompt, MaxTokens: d.Config.MaxTokens})
 	if err != nil {
 		c.notes = append(c.notes, fmt.Sprintf("compression of %d old memories skipped: the LLM failed: %s", len(old), llmMessage(err)))
+		return c
+	}
+	c.usage = agentmem.ModelUsage{Calls: 1, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens}
+	if cutOff(resp) {
+		c.notes = append(c.notes, fmt.Sprintf("compression of %d old memories skipped: its answer was cut off at the token cap", len(old)))
 		return c
 	}
 	items := ParseCompressed(resp.Text)

@@ -28,14 +28,10 @@ func TestCompressionSummarisesOldMemoriesAndRecordsTheirIDs(t *testing.T) {
 	}
 	recent := f.memory(agentmem.Memory{Content: "Checkout uses the orders-v2 queue"})
 	f.daily("run-41", "Checkout uses the orders-v2 queue; nothing else changed.", "2026-11-21T10:00:00Z")
-	var bullets []string
-	for _, m := range append(old, recent) {
-		bullets = append(bullets, "- "+m.Content)
-	}
-	dreamAnswer := answer(append([]string{"## Notes"}, bullets...)...)
+	dreamAnswer := ops(keep(recent.ID))
 	var listed []string
 	chat, client := newChat(t, func(_ context.Context, prompt string) llmtest.Reply {
-		if !strings.Contains(prompt, "<memories>") {
+		if strings.Contains(prompt, "<daily_records>") {
 			return llmtest.Reply{Text: dreamAnswer}
 		}
 		for _, m := range listedID.FindAllStringSubmatch(prompt, -1) {
@@ -71,8 +67,17 @@ func TestCompressionSummarisesOldMemoriesAndRecordsTheirIDs(t *testing.T) {
 		t.Fatalf("compressed memory: got %+v, want sourceIds %v placed after its newest source", compressed, wantIDs)
 	}
 	d := res.Dream
-	if d.Compressed != 3 || d.Created != 1 || d.Deleted != 3 || d.Unchanged != 1 || len(d.Dropped) != 1 || !strings.Contains(d.Dropped[0].Reason, "cites none") {
+	if d.Compressed != 3 || d.Created != 1 || d.Retired != 3 || d.Deleted != 0 || d.Unchanged != 1 || len(d.Dropped) != 1 || !strings.Contains(d.Dropped[0].Reason, "cites none") {
 		t.Errorf("dream: %+v", d)
+	}
+	// The compressed memories stay in their history, citing the summary.
+	for _, m := range old {
+		if h := f.history(m.ID); h.State != agentmem.StateRetired || !slices.Equal(h.Versions[0].By.Citations, []string{compressed.ID}) {
+			t.Errorf("compressed memory %s: state %s, %+v", m.ID, h.State, h.Versions[0].By)
+		}
+	}
+	if d.Usage == nil || d.Usage.Calls != 2 {
+		t.Errorf("usage: %+v, want 2 calls", d.Usage)
 	}
 	f.countersConsistent()
 
@@ -91,7 +96,7 @@ func TestCompressionOffOrTooFewMemories(t *testing.T) {
 	f.memory(agentmem.Memory{Content: "The orders service uses pgx for Postgres", CreatedAt: "2026-11-01T09:00:00Z"})
 	f.memory(agentmem.Memory{Content: "The orders service logs payment failures to Sentry", CreatedAt: "2026-11-02T09:00:00Z"})
 	f.daily("run", "The orders service uses pgx for Postgres and logs payment failures to Sentry.", "2026-11-21T10:00:00Z")
-	chat, client := newChat(t, fixed(answer("## Notes", "- The orders service uses pgx for Postgres", "- The orders service logs payment failures to Sentry")))
+	chat, client := newChat(t, fixed(ops()))
 	off := 0
 	if _, err := run(f.dreamer(client), dream.Request{CompressAfterDays: &off}); err != nil {
 		t.Fatal(err)
@@ -102,10 +107,10 @@ func TestCompressionOffOrTooFewMemories(t *testing.T) {
 	// A compression answer that cites nothing leaves everything as it was.
 	f.daily("run 2", "The orders service uses pgx for Postgres.", "2026-11-21T11:00:00Z")
 	chat.SetAnswer(func(_ context.Context, prompt string) llmtest.Reply {
-		if strings.Contains(prompt, "<memories>") {
+		if !strings.Contains(prompt, "<daily_records>") {
 			return llmtest.Reply{Text: "- The orders service uses pgx and Sentry"}
 		}
-		return llmtest.Reply{Text: answer("## Notes", "- The orders service uses pgx for Postgres", "- The orders service logs payment failures to Sentry")}
+		return llmtest.Reply{Text: ops()}
 	})
 	res, err := run(f.dreamer(client), dream.Request{})
 	if err != nil {

@@ -26,7 +26,6 @@ import (
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/dream/support"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/markdown"
@@ -43,7 +42,6 @@ const (
 	DefaultCompressAfterDays = 7
 	MaxCompressAfterDays     = 3650
 	DefaultLease             = 5 * time.Minute
-	DefaultMaxTokens         = 8192
 	// Prompt budgets: the newest records and memories that fit are shown;
 	// older records are counted in the diary, older memories are left as
 	// they are.
@@ -65,15 +63,21 @@ type Config struct {
 	MinSupport        float64
 	// Lease bounds how long one dream may hold its scope; it must exceed
 	// the longest dream (two LLM calls and the writes).
-	Lease     time.Duration
+	Lease time.Duration
+	// MaxTokens caps every answer of the dream's model calls (0:
+	// DefaultMaxTokens); the work is split so that no answer needs more.
 	MaxTokens int
+	// NoVerify turns the verifier (the second opinion on each change)
+	// off; it is on by default.
+	NoVerify bool
 }
 
 // ConfigFromEnv reads the dream settings through getenv:
 // AGENTMEM_DREAM_LOOKBACK_DAYS (default 3), AGENTMEM_DREAM_COMPRESS_AFTER_DAYS
 // (default 7; 0 disables), AGENTMEM_DREAM_MIN_SUPPORT (default 0.5),
-// AGENTMEM_DREAM_LEASE (a Go duration, default 5m) and
-// AGENTMEM_DREAM_MAX_TOKENS (default 8192); shared/settings documents each.
+// AGENTMEM_DREAM_LEASE (a Go duration, default 5m),
+// AGENTMEM_DREAM_MAX_TOKENS (default DefaultMaxTokens, 4096) and
+// AGENTMEM_DREAM_VERIFY (default true); shared/settings documents each.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	cfg := Config{LookbackDays: DefaultLookbackDays, CompressAfterDays: DefaultCompressAfterDays,
 		MinSupport: DefaultMinSupport, Lease: DefaultLease, MaxTokens: DefaultMaxTokens}
@@ -84,7 +88,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	}{
 		{settings.DreamLookbackDays, &cfg.LookbackDays, 1, MaxLookbackDays},
 		{settings.DreamCompressAfterDays, &cfg.CompressAfterDays, 0, MaxCompressAfterDays},
-		{settings.DreamMaxTokens, &cfg.MaxTokens, 256, 1 << 20},
+		{settings.DreamMaxTokens, &cfg.MaxTokens, MinMaxTokens, 1 << 20},
 	}
 	for _, f := range ints {
 		if v := f.setting.Get(getenv); v != "" {
@@ -104,6 +108,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 			return cfg, fmt.Errorf("%s=%q: want a number in (0, 1]", settings.DreamMinSupport, v)
 		}
 		cfg.MinSupport = x
+	}
+	if v := settings.DreamVerify.Get(getenv); v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return cfg, fmt.Errorf("%s=%q: want true or false", settings.DreamVerify, v)
+		}
+		cfg.NoVerify = !on
 	}
 	if v := settings.DreamLease.Get(getenv); v != "" {
 		d, err := time.ParseDuration(v)
@@ -171,8 +182,9 @@ type Dreamer struct {
 	Config Config
 
 	// failpoint, when set (by tests, through export_test.go), is called
-	// between the commit steps ("begin", "created", "deleted"): an error
-	// stops the dream there, as a crash would.
+	// between the commit steps ("begin", "created", "op" after each
+	// change of a memory, "deleted"): an error stops the dream there, as
+	// a crash would.
 	failpoint func(step string) error
 }
 
@@ -265,9 +277,9 @@ func (d *Dreamer) Run(ctx context.Context, req Request) (agentmem.DreamResult, e
 
 // scopeView is the core of a scope as one dream sees it.
 type scopeView struct {
-	fixed       []agentmem.Memory // kept as they are and shown as fixed
-	replaceable []agentmem.Memory // shown as the current memory; replaced by the answer
-	untouched   int               // past the prompt budget: kept, not shown
+	fixed       []agentmem.Memory // kept as they are and shown read-only
+	replaceable []agentmem.Memory // reviewed: kept, updated or retired by the answers
+	untouched   int               // fixed ones past the prompt budget: kept, not shown
 }
 
 func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostore.DreamState) (agentmem.DreamResult, error) {
@@ -330,51 +342,73 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 		Records: len(shown), RecordsLeftOut: leftOut, Hash: hash, KeepManual: keepManual,
 		Model: d.LLM.Name(), Prompt: p.ID(),
 	}
-	prompt, err := p.Render(map[string]string{
-		"agent": agent, "project": project, "days": strconv.Itoa(days),
-		"from": from.Format(agentmem.DateLayout), "to": to.AddDate(0, 0, -1).Format(agentmem.DateLayout),
-		"memory": orNone(markdown.MemorySections(view.replaceable), "(empty)"),
-		"fixed":  orNone(markdown.MemorySections(view.fixed), "(none)"),
-		"daily":  renderRecords(shown),
-	})
-	if err != nil {
-		return agentmem.DreamResult{}, err
-	}
-	resp, err := d.LLM.Complete(mctx, llm.Request{Prompt: prompt, MaxTokens: d.Config.MaxTokens})
+	meta := map[string]string{"agent": agent, "project": project, "days": strconv.Itoa(days),
+		"from": from.Format(agentmem.DateLayout), "to": to.AddDate(0, 0, -1).Format(agentmem.DateLayout)}
+	units := d.partition(view, shown)
+	meter := &usageMeter{}
+	answers, err := d.askAll(mctx, units, meta, meter)
+	usage := meter.get()
+	dr.Usage = &usage
 	if err != nil {
 		return agentmem.DreamResult{}, d.fail(ctx, dr, err)
 	}
-	if r := strings.ToLower(resp.StopReason); r == "length" || r == "max_tokens" {
-		return agentmem.DreamResult{}, d.fail(ctx, dr, agentmem.Errorf(agentmem.ELLMFailed, "the answer was cut off at the token limit (%d); raise AGENTMEM_DREAM_MAX_TOKENS", d.Config.MaxTokens))
+	if len(answers) > 1 {
+		dr.Notes = append(dr.Notes, fmt.Sprintf("the work was split into %d model calls of at most %d output tokens each (%d asked again smaller after a cut-off answer)",
+			len(answers), d.Config.MaxTokens, usage.Retries))
 	}
-	ans, err := ParseAnswer(resp.Text)
-	if err != nil {
-		return agentmem.DreamResult{}, d.fail(ctx, dr, err)
+	src := sourcesOf(view, shown, d.Config.MinSupport)
+	rv := d.review(answers, src, core, agent, project)
+	dr.Diary = joinDiaries(rv.diaries)
+	proposed := len(rv.changes) + len(rv.dropped)
+	changes, refused, rep := d.verify(mctx, rv.changes, src)
+	dr.Verifier = rep
+	if rep.Status == agentmem.VerifierFailed {
+		dr.Notes = append(dr.Notes, "the verifier failed; the support test's result stands: "+rep.Error)
 	}
-	dr.Diary = ans.Diary
-
-	c := d.consolidate(ans.Items, corpusOf(view, shown, d.Config.MinSupport), view, agent, project, now)
-	dr.Dropped, dr.Notes = c.dropped, c.notes
-	if len(c.kept) == 0 && len(c.dropped) > 0 {
+	dr.Dropped = append(rv.dropped, refused...)
+	if len(changes) == 0 && unsupportedOnly(dr.Dropped) {
 		capDropped(&dr)
-		return agentmem.DreamResult{}, d.fail(ctx, dr, agentmem.Errorf(agentmem.ELLMFailed, "none of the answer's %d bullets is supported by the sources", len(c.dropped)))
+		return agentmem.DreamResult{}, d.fail(ctx, dr, agentmem.Errorf(agentmem.ELLMFailed, "none of the answer's %d operations is supported by the sources it cites", proposed))
 	}
-	plan := dynamostore.DreamPlan{Create: c.create, Delete: c.remove}
-	dr.Unchanged = len(c.unchanged)
+	plan := d.planOf(id, changes, src, dr.Dropped, now)
+	touched := map[string]bool{}
+	for _, c := range changes {
+		touched[c.memory.ID] = true
+	}
+	var unchanged []agentmem.Memory
+	for _, m := range view.replaceable {
+		if !touched[m.ID] {
+			unchanged = append(unchanged, m)
+		}
+	}
+	dr.Unchanged = len(unchanged)
 	dr.Kept = len(view.fixed) + view.untouched
 
 	if compressAfter > 0 {
-		cp := d.compress(mctx, c.unchanged, agent, project, now, compressAfter)
+		cp := d.compress(mctx, unchanged, agent, project, now, compressAfter)
+		if cp.usage.Calls > 0 {
+			dr.Usage.Add(cp.usage)
+		}
 		dr.Dropped = append(dr.Dropped, cp.dropped...)
 		dr.Notes = append(dr.Notes, cp.notes...)
 		if len(cp.create) > 0 {
-			plan.Create = append(plan.Create, cp.create...)
-			plan.Delete = append(plan.Delete, cp.remove...)
+			d.addCompression(&plan, id, cp)
 			dr.Compressed = len(cp.remove)
 			dr.Unchanged -= len(cp.remove)
 		}
 	}
-	dr.Created, dr.Deleted = len(plan.Create), len(plan.Delete)
+	dr.Operations = operationsOf(plan)
+	for _, op := range dr.Operations {
+		switch op.Op {
+		case agentmem.OpAdd:
+			dr.Created++
+		case agentmem.OpUpdate:
+			dr.Updated++
+		case agentmem.OpRetire:
+			dr.Retired++
+		}
+	}
+	capOperations(&dr)
 	capDropped(&dr)
 
 	if err := d.hit("begin"); err != nil {
@@ -383,9 +417,11 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	if err := d.Store.BeginDream(ctx, dr, plan, id); err != nil {
 		return agentmem.DreamResult{}, err
 	}
-	if err := d.apply(ctx, plan); err != nil {
+	notes, err := d.apply(ctx, agent, plan)
+	if err != nil {
 		return agentmem.DreamResult{}, fmt.Errorf("apply dream %s (the next dream of the scope finishes it): %w", id, err)
 	}
+	dr.Notes = append(dr.Notes, notes...)
 	dr.FinishedAt = agentmem.FormatTime(d.now())
 	if err := d.Store.FinishDream(ctx, dr, hash); err != nil {
 		return agentmem.DreamResult{}, fmt.Errorf("finish dream %s (the next dream of the scope finishes it): %w", id, err)
@@ -393,19 +429,78 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	d.clearPending(ctx, agent, project, seq)
 	dr.Status = agentmem.DreamCommitted
 	d.Log.InfoContext(ctx, "dreamed", "agent", agent, "project", project, "dream", id, "records", len(shown),
-		"created", dr.Created, "deleted", dr.Deleted, "unchanged", dr.Unchanged, "kept", dr.Kept,
+		"calls", dr.Usage.Calls, "inputTokens", dr.Usage.InputTokens, "outputTokens", dr.Usage.OutputTokens,
+		"created", dr.Created, "updated", dr.Updated, "retired", dr.Retired, "unchanged", dr.Unchanged, "kept", dr.Kept,
 		"dropped", len(dr.Dropped), "compressed", dr.Compressed)
 	return agentmem.DreamResult{Status: agentmem.DreamStatusDreamed, Dream: &dr}, nil
 }
 
-// maxDropped bounds the dropped bullets a diary entry lists, so that an
-// answer full of invented bullets still fits in one item.
-const maxDropped = 100
+// unsupportedOnly reports whether an answer that changed nothing had
+// operations and all of them were refused as unsupported, uncited or
+// invalid: a model that only fabricates fails the dream (a metric and an
+// alarm), while one whose changes were already made (duplicates) or not
+// allowed does not.
+func unsupportedOnly(dropped []agentmem.DroppedBullet) bool {
+	for _, b := range dropped {
+		switch b.Class {
+		case ClassDuplicate, ClassConflictingOp, ClassFixedMemory:
+			return false
+		}
+	}
+	return len(dropped) > 0
+}
 
+// joinDiaries is the dream's prose: each answer's, in order, within
+// MaxDiaryBytes.
+func joinDiaries(ds []string) string {
+	return truncate(strings.Join(ds, "\n\n"), MaxDiaryBytes)
+}
+
+// A diary entry is one DynamoDB item (at most 400 KB): the operations and
+// refusals it lists are bounded in number and in bytes; the plan holds
+// every operation.
+const (
+	maxDropped        = 100
+	maxListedOpsBytes = 192 << 10
+	maxDroppedBytes   = 96 << 10
+)
+
+func listSize(texts []string) int {
+	n := 0
+	for _, t := range texts {
+		n += len(t) + 4
+	}
+	return n
+}
+
+// capOperations bounds the operations an entry lists.
+func capOperations(dr *agentmem.Dream) {
+	size, n := 0, 0
+	for ; n < len(dr.Operations) && n < agentmem.MaxListedOperations; n++ {
+		o := dr.Operations[n]
+		if size += len(o.Content) + len(o.Before) + len(o.Note) + listSize(o.Citations) + 160; size > maxListedOpsBytes {
+			break
+		}
+	}
+	if rest := len(dr.Operations) - n; rest > 0 {
+		dr.Operations = dr.Operations[:n]
+		dr.Notes = append(dr.Notes, fmt.Sprintf("%d more changes are in the dream's plan; only the first %d are listed", rest, n))
+	}
+}
+
+// capDropped bounds the refused operations an entry lists, so that an
+// answer full of invented operations still fits in one item.
 func capDropped(dr *agentmem.Dream) {
-	if n := len(dr.Dropped); n > maxDropped {
-		dr.Dropped = dr.Dropped[:maxDropped]
-		dr.Notes = append(dr.Notes, fmt.Sprintf("%d more bullets were dropped; only the first %d are listed", n-maxDropped, maxDropped))
+	size, n := 0, 0
+	for ; n < len(dr.Dropped) && n < maxDropped; n++ {
+		b := dr.Dropped[n]
+		if size += len(b.Content) + len(b.Reason) + listSize(b.Missing) + listSize(b.Citations) + 120; size > maxDroppedBytes {
+			break
+		}
+	}
+	if rest := len(dr.Dropped) - n; rest > 0 {
+		dr.Dropped = dr.Dropped[:n]
+		dr.Notes = append(dr.Notes, fmt.Sprintf("%d more operations were refused; only the first %d are listed", rest, n))
 	}
 }
 
@@ -456,11 +551,13 @@ func (d *Dreamer) clearPending(ctx context.Context, agent, project string, seq i
 }
 
 // splitCore separates the memories the dream keeps as they are (pinned,
-// and manual when keepManual) from those it replaces, newest first within
-// the prompt budget; older ones past the budget are kept untouched.
+// and manual when keepManual), shown read-only within their prompt
+// budget (older ones past it are kept untouched), from those it reviews
+// (every other memory, newest first, in as many model calls as they
+// need).
 func splitCore(core []agentmem.Memory, keepManual bool) scopeView {
 	var v scopeView
-	coreBytes, fixedBytes := 0, 0
+	fixedBytes := 0
 	for _, m := range core { // newest first
 		if m.Pinned || (keepManual && m.Source == agentmem.SourceManual) {
 			if fixedBytes += len(claimText(m)) + 16; fixedBytes <= maxFixedPromptBytes {
@@ -470,11 +567,7 @@ func splitCore(core []agentmem.Memory, keepManual bool) scopeView {
 			}
 			continue
 		}
-		if coreBytes += len(claimText(m)) + 16; coreBytes <= maxCorePromptBytes {
-			v.replaceable = append(v.replaceable, m)
-		} else {
-			v.untouched++
-		}
+		v.replaceable = append(v.replaceable, m)
 	}
 	return v
 }
@@ -491,19 +584,6 @@ func fitRecords(records []agentmem.DailyRecord, budget int) ([]agentmem.DailyRec
 		n++
 	}
 	return records[len(records)-n:], len(records) - n
-}
-
-// renderRecords shows the model the daily records, one "###" block each.
-func renderRecords(records []agentmem.DailyRecord) string {
-	var b strings.Builder
-	for i, r := range records {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		at, _ := agentmem.ParseTime(r.At)
-		fmt.Fprintf(&b, "### %s — %s\n%s\n", at.UTC().Format("2006-01-02 15:04"), oneLine(r.Title), strings.TrimSpace(r.Content))
-	}
-	return b.String()
 }
 
 // hashRecords is the hash of the window's daily content: every record's
@@ -528,99 +608,11 @@ func orNone(s, none string) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// consolidation is what the [MEMORY] section means for the core.
-type consolidation struct {
-	create    []agentmem.Memory // new system memories
-	remove    []agentmem.Memory // replaceable memories the answer dropped
-	unchanged []agentmem.Memory // replaceable memories the answer kept word for word
-	kept      []agentmem.Memory // every supported bullet, new or unchanged
-	dropped   []agentmem.DroppedBullet
-	notes     []string
-}
-
-// memoryKey identifies a memory's meaning for the diff: type and
-// normalised rendering (content and typed fields).
+// memoryKey identifies a memory's meaning: type and normalised rendering
+// (content and typed fields).
 func memoryKey(m agentmem.Memory) string {
 	m.Pinned = false
 	return string(m.Type) + "\x00" + search.NormalizeText(markdown.Bullet(m))
-}
-
-// consolidate turns the answer's items into the plan: each item passes the
-// support test (shared/dream/support, against every source the model was
-// shown) or is dropped; items that repeat a fixed memory (search.Repeat:
-// as a person would judge it) are left out (the memory stays), and so are
-// items that repeat an earlier item; items equal to a replaceable memory
-// keep that memory (same id and createdAt); the rest become new system
-// memories, and the replaceable memories no item kept are removed.
-func (d *Dreamer) consolidate(items []markdown.Item, corpus *support.Corpus, view scopeView, agent, project string, now time.Time) consolidation {
-	var c consolidation
-	fixed := map[string]bool{}
-	for _, m := range view.fixed {
-		fixed[memoryKey(m)] = true
-	}
-	replaceable := map[string]agentmem.Memory{}
-	for _, m := range view.replaceable {
-		if _, dup := replaceable[memoryKey(m)]; !dup {
-			replaceable[memoryKey(m)] = m
-		}
-	}
-	seen := map[string]bool{}
-	fixedRepeats, written := search.NewDedup(view.fixed), search.NewDedup(nil)
-	duplicates := 0
-	for _, it := range items {
-		m := markdown.MemoryFromItem(it.Type, it.Text)
-		m.Pinned = false // only people pin
-		m.AgentName, m.ProjectID, m.Source = agent, project, agentmem.SourceSystem
-		v := corpus.Check(support.ClaimOf(m))
-		if !v.Supported {
-			c.dropped = append(c.dropped, droppedBullet(m, v, ""))
-			continue
-		}
-		if err := validMemory(m); err != nil {
-			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: v.Overlap, Reason: agentmem.ErrorMessage(err)})
-			continue
-		}
-		key := memoryKey(m)
-		switch {
-		case seen[key]:
-			continue
-		case fixed[key]:
-			duplicates++
-			seen[key] = true
-			continue
-		}
-		if _, _, again := written.Find(m); again {
-			continue // a repeat of an earlier bullet in other words
-		}
-		if _, _, repeat := fixedRepeats.Find(m); repeat {
-			duplicates++
-			continue
-		}
-		seen[key] = true
-		written.Add(m)
-		if old, ok := replaceable[key]; ok {
-			c.unchanged = append(c.unchanged, old)
-			c.kept = append(c.kept, old)
-			continue
-		}
-		c.create = append(c.create, m)
-		c.kept = append(c.kept, m)
-	}
-	for _, m := range view.replaceable {
-		if !seen[memoryKey(m)] {
-			c.remove = append(c.remove, m)
-		}
-	}
-	// The answer's order is its priority: the first bullet becomes the
-	// newest memory of its section.
-	for i := range c.create {
-		c.create[i].ID = ulid.Make().String()
-		c.create[i].CreatedAt = agentmem.FormatTime(now.Add(time.Duration(len(c.create) - i)))
-	}
-	if duplicates > 0 {
-		c.notes = append(c.notes, fmt.Sprintf("%d bullets repeated pinned or manual memories, which stay as they are", duplicates))
-	}
-	return c
 }
 
 // validMemory applies the domain's rules for stored memories to a memory
@@ -629,24 +621,6 @@ func validMemory(m agentmem.Memory) error {
 	in := agentmem.MemoryInput{ProjectID: m.ProjectID, Content: m.Content, Type: m.Type, Rationale: m.Rationale,
 		Status: m.Status, Trigger: m.Trigger, Context: m.Context, Solution: m.Solution, Confidence: m.Confidence}
 	return in.Validate()
-}
-
-// apply writes a plan: the new memories first, then the deletes, so that a
-// crash in between leaves a superset of the old core, never a hole. A
-// replay writes nothing twice: RestoreMemories skips the memories an
-// earlier attempt wrote, wherever a clash moved them, and deletes are
-// conditional on the id.
-func (d *Dreamer) apply(ctx context.Context, plan dynamostore.DreamPlan) error {
-	if _, err := d.Store.RestoreMemories(ctx, plan.Create); err != nil {
-		return err
-	}
-	if err := d.hit("created"); err != nil {
-		return err
-	}
-	if _, err := d.Store.DeleteMemories(ctx, plan.Delete); err != nil {
-		return err
-	}
-	return d.hit("deleted")
 }
 
 // rollForward finishes the commit ref that an earlier run began: it
@@ -662,9 +636,11 @@ func (d *Dreamer) rollForward(ctx context.Context, agent, project, ref string) e
 		if err != nil {
 			return fmt.Errorf("roll forward %s: %w", ref, err)
 		}
-		if err := d.apply(ctx, plan); err != nil {
+		notes, err := d.apply(ctx, agent, plan)
+		if err != nil {
 			return fmt.Errorf("roll forward %s: %w", ref, err)
 		}
+		dr.Notes = append(dr.Notes, notes...)
 		if _, err := d.Store.RecountScope(ctx, agent, project); err != nil {
 			return fmt.Errorf("roll forward %s: %w", ref, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
+	"github.com/oklog/ulid/v2"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
@@ -60,8 +62,9 @@ func newFixture(t testing.TB) *fixture {
 
 func (f *fixture) advance(d time.Duration) { f.mu.Lock(); f.clock = f.clock.Add(d); f.mu.Unlock() }
 
+// dreamer is a dreamer without the verifier (verify_test.go tests it).
 func (f *fixture) dreamer(client llm.Client) *dream.Dreamer {
-	return dream.New(f.store, client, quiet, dream.Config{})
+	return dream.New(f.store, client, quiet, dream.Config{NoVerify: true})
 }
 
 // memory creates a memory in nori/p.
@@ -79,11 +82,23 @@ func (f *fixture) memory(m agentmem.Memory) agentmem.Memory {
 }
 
 // daily appends a record to nori/p at the given time.
-func (f *fixture) daily(title, content, at string) {
+func (f *fixture) daily(title, content, at string) agentmem.DailyRecord {
 	f.t.Helper()
-	if _, err := f.store.AppendDaily(f.ctx, agentmem.DailyRecord{AgentName: "nori", ProjectID: "p", Title: title, Content: content, At: at}); err != nil {
+	r, err := f.store.AppendDaily(f.ctx, agentmem.DailyRecord{AgentName: "nori", ProjectID: "p", Title: title, Content: content, At: at})
+	if err != nil {
 		f.t.Fatal(err)
 	}
+	return r
+}
+
+// history returns the versions of memory id of nori.
+func (f *fixture) history(id string) agentmem.MemoryHistory {
+	f.t.Helper()
+	h, err := f.store.MemoryHistory(f.ctx, "nori", id, 50, "")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return h
 }
 
 // core returns the scope's memories by id.
@@ -150,7 +165,97 @@ func run(d *dream.Dreamer, req dream.Request) (agentmem.DreamResult, error) {
 	return d.Run(context.Background(), req)
 }
 
-// answer builds a dream answer from "## Heading" and "- bullet" lines.
-func answer(lines ...string) string {
-	return "[MEMORY]\n" + strings.Join(lines, "\n") + "\n\n[DREAM]\nI consolidated the records of the last days.\n"
+// ops builds a dream answer from operations written as JSON objects, in
+// a fence with a line of prose before it, as models answer.
+func ops(list ...string) string {
+	return "Here are my operations.\n```json\n{\"operations\": [\n" + strings.Join(list, ",\n") +
+		"\n], \"dream\": \"I consolidated the records of the last days.\"}\n```\n"
+}
+
+// add, update and retire write one operation of an answer.
+func add(typ agentmem.Type, content string, cite ...string) string {
+	return fmt.Sprintf(`{"op": "add", "type": %q, "content": %q, "cite": %s}`, typ, content, jsonList(cite))
+}
+
+func update(id string, typ agentmem.Type, content string, cite ...string) string {
+	return fmt.Sprintf(`{"op": "update", "id": %q, "type": %q, "content": %q, "cite": %s}`, id, typ, content, jsonList(cite))
+}
+
+func retire(id string, cite ...string) string {
+	return fmt.Sprintf(`{"op": "retire", "id": %q, "cite": %s, "note": "out of date"}`, id, jsonList(cite))
+}
+
+func keep(id string) string { return fmt.Sprintf(`{"op": "keep", "id": %q}`, id) }
+
+func jsonList(s []string) string {
+	if len(s) == 0 {
+		return "[]"
+	}
+	return `["` + strings.Join(s, `", "`) + `"]`
+}
+
+// The scripted model of the split tests and the benchmark reads the
+// prompt's parts the way a model would.
+var (
+	promptMemory = regexp.MustCompile(`(?m)^- \[(m\d+)\] \(([a-z]+)\) (.*)$`)
+	promptRecord = regexp.MustCompile(`(?m)^### \[(r\d+)\] [0-9-]+ [0-9:]+ — .*\n([^\n]*)`)
+)
+
+// promptSection returns the text of the prompt's last <tag> block.
+func promptSection(prompt, tag string) string {
+	i := strings.LastIndex(prompt, "<"+tag+">\n")
+	if i < 0 {
+		return ""
+	}
+	rest := prompt[i+len(tag)+3:]
+	if j := strings.Index(rest, "</"+tag+">"); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
+// scripted answers a dream prompt: it updates every updateEvery-th memory
+// it may change (dropping the word "its", which the memory itself
+// supports) and, where it may add, adds the first sentence of each record.
+func scripted(updateEvery int) llmtest.Answer {
+	return func(_ context.Context, prompt string) llmtest.Reply {
+		var list []string
+		for i, m := range promptMemory.FindAllStringSubmatch(promptSection(prompt, "memories"), -1) {
+			if i%updateEvery == 0 {
+				list = append(list, update(m[1], agentmem.Type(m[2]), strings.Replace(m[3], " its ", " ", 1), m[1]))
+			}
+		}
+		if strings.Contains(prompt, "You may add memories in this part.") {
+			for _, r := range promptRecord.FindAllStringSubmatch(promptSection(prompt, "daily_records"), -1) {
+				first, _, _ := strings.Cut(r[2], ";")
+				list = append(list, add(agentmem.TypeNote, strings.TrimSuffix(first, "."), r[1]))
+			}
+		}
+		return llmtest.Reply{Text: ops(list...)}
+	}
+}
+
+// bulkScope gives agent/p n memories spread over the last days and
+// records daily records on each of the last 3 days, directly.
+func bulkScope(t testing.TB, st *dynamostore.Store, agent string, n, records int) {
+	ctx := context.Background()
+	types := []agentmem.Type{agentmem.TypeFinding, agentmem.TypeDecision, agentmem.TypeLearning, agentmem.TypeNote}
+	var ms []agentmem.Memory
+	for i := range n {
+		ms = append(ms, agentmem.Memory{
+			ID: ulid.Make().String(), AgentName: agent, ProjectID: "p", Source: agentmem.SourceExtraction, Type: types[i%len(types)],
+			Content:   fmt.Sprintf("Service %d of the checkout flow retries its calls to the payment provider with backoff number %d", i, i),
+			CreatedAt: agentmem.FormatTime(now.Add(-time.Duration(i) * time.Hour)),
+		})
+	}
+	if _, err := st.RestoreMemories(ctx, ms); err != nil {
+		t.Fatal(err)
+	}
+	for r := range records {
+		at := agentmem.FormatTime(now.AddDate(0, 0, -(r % 3)).Add(-time.Duration(r+1) * time.Minute))
+		content := fmt.Sprintf("The webhook handler for order %d now checks the idempotency key before charging; make test passes.", r)
+		if _, err := st.AppendDaily(ctx, agentmem.DailyRecord{AgentName: agent, ProjectID: "p", Title: fmt.Sprintf("run-%d", r), Content: content, At: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -6,50 +6,18 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/markdown"
 )
 
-// Section markers of the answer format (HELPERS.md "Deep Dream answer
-// format").
+// Section markers: [MEMORY] of a compression answer, [DREAM] of the
+// diary prose a dream answer may write after its JSON.
 const (
 	MemoryMarker = "[MEMORY]"
 	DreamMarker  = "[DREAM]"
 )
 
-// MaxDiaryBytes bounds the diary prose kept from an answer.
+// MaxDiaryBytes bounds the diary prose kept from a dream's answers.
 const MaxDiaryBytes = 8 << 10
-
-// Answer is a parsed Deep Dream answer: the consolidated bullets of the
-// [MEMORY] section and the diary prose of the [DREAM] section.
-type Answer struct {
-	Items []markdown.Item
-	Diary string
-}
-
-// ParseAnswer reads a model's answer. Models decorate: the markers may be
-// bold, headings or followed by a colon, sections may sit in code fences,
-// and prose may surround them; all of that is tolerated. A missing
-// section, a [MEMORY] section without bullets or an empty [DREAM] section
-// is an ELLMFailed error: the answer is unusable and nothing may change.
-func ParseAnswer(text string) (Answer, error) {
-	mem, diary, hasMem, hasDream := sections(text)
-	switch {
-	case !hasMem:
-		return Answer{}, agentmem.Errorf(agentmem.ELLMFailed, "the answer has no %s section", MemoryMarker)
-	case !hasDream:
-		return Answer{}, agentmem.Errorf(agentmem.ELLMFailed, "the answer has no %s section", DreamMarker)
-	}
-	a := Answer{Items: markdown.ParseItems(mem), Diary: strings.TrimSpace(diary)}
-	if len(a.Items) == 0 {
-		return Answer{}, agentmem.Errorf(agentmem.ELLMFailed, "the %s section of the answer has no bullets", MemoryMarker)
-	}
-	if a.Diary == "" {
-		return Answer{}, agentmem.Errorf(agentmem.ELLMFailed, "the %s section of the answer is empty", DreamMarker)
-	}
-	a.Diary = truncate(a.Diary, MaxDiaryBytes)
-	return a, nil
-}
 
 // sections splits an answer at its first [MEMORY] and [DREAM] markers
 // (case-insensitive, either order) and drops code fence lines.

@@ -9,9 +9,11 @@ import (
 )
 
 // Revert restores the core of a scope as it was before the last dream of
-// date ("YYYY-MM-DD"): the memories that dream wrote are deleted (those
-// still there) and the ones it replaced are put back with their ids and
-// createdAt. Memories written since by others are not touched. Only the
+// date ("YYYY-MM-DD"): every memory the dream updated or retired gets its
+// version from before the dream back (from its history, same id and
+// createdAt), and every memory it added is retired (it stays in its
+// history). Memories written or changed since by others are not touched:
+// such a change is skipped and listed in the revert's notes. Only the
 // scope's most recent committed dream can be reverted (EConflict
 // otherwise, or when it was reverted already); ENotFound when the day has
 // no committed dream. The revert is a commit like a dream's, all or
@@ -69,23 +71,60 @@ func (d *Dreamer) revert(ctx context.Context, agent, project, date, id string) (
 	rev := agentmem.Dream{
 		ID: id, AgentName: agent, ProjectID: project, Kind: agentmem.DreamKindRevert, Trigger: agentmem.TriggerAPI,
 		Date: now.Format(agentmem.DateLayout), StartedAt: agentmem.FormatTime(now),
-		RevertOf: dreamRefOf(*target), Created: len(plan.Delete), Deleted: len(plan.Create),
+		RevertOf: dreamRefOf(*target),
 	}
-	undo := dynamostore.DreamPlan{Create: plan.Delete, Delete: plan.Create}
+	undo := undoPlan(plan, agentmem.ChangeBy{Kind: agentmem.ByDream, DreamID: id, Note: "revert of dream " + target.ID})
+	rev.Created = len(undo.Create) + len(undo.Ops) - len(plan.Create)
+	rev.Deleted = len(undo.Delete) + len(plan.Create)
+	if legacy(plan) {
+		rev.Created, rev.Deleted = len(undo.Create), len(undo.Delete)
+	}
 	if err := d.Store.BeginDream(ctx, rev, undo, id); err != nil {
 		return agentmem.Dream{}, err
 	}
-	if err := d.apply(ctx, undo); err != nil {
+	notes, err := d.apply(ctx, agent, undo)
+	if err != nil {
 		return agentmem.Dream{}, fmt.Errorf("apply revert %s (the next dream of the scope finishes it): %w", id, err)
 	}
+	rev.Notes = notes
 	rev.FinishedAt = agentmem.FormatTime(d.now())
 	if err := d.Store.FinishDream(ctx, rev, ""); err != nil {
 		return agentmem.Dream{}, fmt.Errorf("finish revert %s: %w", id, err)
 	}
 	rev.Status = agentmem.DreamCommitted
 	d.Log.InfoContext(ctx, "reverted dream", "agent", agent, "project", project, "dream", target.ID, "revert", id,
-		"restored", rev.Created, "removed", rev.Deleted)
+		"restored", rev.Created, "removed", rev.Deleted, "skipped", len(notes))
 	return rev, nil
+}
+
+// legacy reports whether a plan is from before operations: it deleted
+// the memories it replaced, and its revert puts them back and deletes
+// what it wrote.
+func legacy(plan dynamostore.DreamPlan) bool { return len(plan.Ops) == 0 && len(plan.Delete) > 0 }
+
+// undoPlan is the plan that undoes plan, made by by. Every memory the
+// dream updated or retired gets the version before the dream's back
+// (restored from its history, expecting the version the dream made, so
+// that a change made since by someone else is not overwritten: it is
+// skipped and said so); every memory the dream added is retired
+// (restorable from its history), expecting its first version. A plan
+// from before operations is undone as it was: what it deleted is put
+// back, what it wrote deleted.
+func undoPlan(plan dynamostore.DreamPlan, by agentmem.ChangeBy) dynamostore.DreamPlan {
+	if legacy(plan) {
+		return dynamostore.DreamPlan{Create: plan.Delete, Delete: plan.Create}
+	}
+	undo := dynamostore.DreamPlan{Create: plan.Delete}
+	for _, op := range plan.Ops {
+		if op.Kind == dynamostore.PlanUpdate || op.Kind == dynamostore.PlanRetire {
+			undo.Ops = append(undo.Ops, dynamostore.PlanOp{Kind: dynamostore.PlanRestore, Before: op.Before,
+				Restore: op.Expect, Expect: op.Expect + 1, By: by})
+		}
+	}
+	for _, m := range plan.Create {
+		undo.Ops = append(undo.Ops, dynamostore.PlanOp{Kind: dynamostore.PlanRetire, Before: m, Expect: 1, By: by})
+	}
+	return undo
 }
 
 // dreamRefOf is the "<date>#<id>" reference of a diary entry.

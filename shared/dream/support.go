@@ -7,35 +7,38 @@ import (
 	"github.com/agentmem/agentmem/shared/dream/support"
 )
 
-// DefaultMinSupport is the share of a bullet's content words its sources
-// must contain (support.DefaultMinOverlap); the support test checks their
-// meaning on top of that.
+// DefaultMinSupport is the share of a claim's content words its cited
+// sources must contain (support.DefaultMinOverlap); the support test
+// checks their meaning on top of that.
 const DefaultMinSupport = support.DefaultMinOverlap
 
-// corpusOf is what the support test checks a dream's bullets against:
-// every memory and daily record the model was shown. The answer format of
-// today cites no sources, so each bullet is checked against all of them;
-// an answer with citations checks an operation against the ids it cites
+// sourcesOf indexes what a dream's operations may cite: every memory of
+// the scope the dream read and every daily record the model was shown.
+// Each operation is checked against the ids it cites only
 // (support.Corpus.Check with ids).
-func corpusOf(view scopeView, records []agentmem.DailyRecord, minSupport float64) *support.Corpus {
+func sourcesOf(view scopeView, records []agentmem.DailyRecord, minSupport float64) sourceIndex {
+	idx := sourceIndex{memories: map[string]agentmem.Memory{}, records: map[string]agentmem.DailyRecord{}, fixed: map[string]bool{}}
 	var srcs []support.Source
 	for _, m := range view.replaceable {
 		srcs = append(srcs, support.MemorySource(m))
+		idx.memories[m.ID] = m
 	}
 	for _, m := range view.fixed {
 		srcs = append(srcs, support.MemorySource(m))
+		idx.memories[m.ID], idx.fixed[m.ID] = m, true
 	}
 	for _, r := range records {
 		srcs = append(srcs, support.RecordSource(r))
+		idx.records[r.ID] = r
 	}
-	c := support.NewCorpus(srcs)
-	c.MinOverlap = minSupport
-	return c
+	idx.corpus = support.NewCorpus(srcs)
+	idx.corpus.MinOverlap = minSupport
+	return idx
 }
 
-// droppedBullet is the diary's record of a bullet the support test
-// refused: its class, the detail, the share of its words found and the
-// words (and numbers) the sources lack.
+// droppedBullet is the diary's record of a compressed item the support
+// test refused: its class, the detail, the share of its words found and
+// the words (and numbers) the sources lack.
 func droppedBullet(m agentmem.Memory, v support.Verdict, suffix string) agentmem.DroppedBullet {
 	return agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: v.Overlap,
 		Missing: v.Missing, Class: string(v.Class), Reason: v.Detail + suffix}

@@ -182,11 +182,72 @@ func (s *Store) EachPendingScope(ctx context.Context, fn func(DreamState) error)
 
 // DreamPlan is what a dream (or a revert) changes in the core: the
 // memories it writes, with their ids and createdAt fixed in advance so
-// that replaying the plan is idempotent, and the memories it deletes,
-// kept whole so that a revert can restore them.
+// that replaying the plan is idempotent; the changes to memories that keep
+// their id (Ops: updates, retirements, restores, each conditional on the
+// version read, each kept in the memory's history); and the memories it
+// deletes, kept whole so that a revert can restore them (dreams from
+// before operations, and their reverts). Sources are the cited sources'
+// texts, for people reviewing the dream.
 type DreamPlan struct {
 	Create []agentmem.Memory
-	Delete []agentmem.Memory
+	// CreatedBy says, by id, who writes each memory of Create (a dream's
+	// id, citations and note), for its history; the system otherwise.
+	CreatedBy map[string]agentmem.ChangeBy
+	Ops       []PlanOp
+	Delete    []agentmem.Memory
+	Sources   []agentmem.DreamSource
+}
+
+// Kinds of PlanOp.
+const (
+	PlanUpdate  = "update"  // UpdateMemory to After, expecting version Expect
+	PlanRetire  = "retire"  // RetireMemory, expecting version Expect
+	PlanRestore = "restore" // RestoreVersion of Restore, expecting version Expect
+)
+
+// PlanOp is one change of a plan to a memory that keeps its id.
+type PlanOp struct {
+	Kind string `json:"kind"`
+	// Before is the memory as the dream read it (its Version is the one
+	// the change expects, unless Expect says otherwise).
+	Before agentmem.Memory `json:"before"`
+	// After is an update's new memory (content, type, typed fields).
+	After *agentmem.Memory `json:"after,omitempty"`
+	// Expect is the version the memory must be at for the change to
+	// apply: another means someone changed it since, and the change is
+	// skipped.
+	Expect int `json:"expect"`
+	// Restore is the version a restore puts back.
+	Restore int `json:"restore,omitempty"`
+	// By is who makes the change (a dream's id, citations and note).
+	By agentmem.ChangeBy `json:"by"`
+}
+
+// Written lists what the plan writes: its new memories, the new versions
+// of those it updates, and the versions it restores.
+func (p DreamPlan) Written() []agentmem.Memory {
+	out := append([]agentmem.Memory(nil), p.Create...)
+	for _, op := range p.Ops {
+		switch {
+		case op.Kind == PlanUpdate && op.After != nil:
+			out = append(out, *op.After)
+		case op.Kind == PlanRestore:
+			out = append(out, op.Before)
+		}
+	}
+	return out
+}
+
+// Replaced lists the memories as they were before the plan changed them:
+// those it updates or retires, and those it deletes.
+func (p DreamPlan) Replaced() []agentmem.Memory {
+	out := append([]agentmem.Memory(nil), p.Delete...)
+	for _, op := range p.Ops {
+		if op.Kind == PlanUpdate || op.Kind == PlanRetire {
+			out = append(out, op.Before)
+		}
+	}
+	return out
 }
 
 // planMemory carries a memory's embedding, which its JSON form leaves out.
@@ -196,8 +257,11 @@ type planMemory struct {
 }
 
 type planJSON struct {
-	Create []planMemory `json:"create"`
-	Delete []planMemory `json:"delete"`
+	Create    []planMemory                 `json:"create"`
+	CreatedBy map[string]agentmem.ChangeBy `json:"createdBy,omitempty"`
+	Ops       []PlanOp                     `json:"ops,omitempty"`
+	Delete    []planMemory                 `json:"delete"`
+	Sources   []agentmem.DreamSource       `json:"sources,omitempty"`
 }
 
 func encodePlan(p DreamPlan) ([]byte, error) {
@@ -210,7 +274,7 @@ func encodePlan(p DreamPlan) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
-	if err := json.NewEncoder(zw).Encode(planJSON{Create: conv(p.Create), Delete: conv(p.Delete)}); err != nil {
+	if err := json.NewEncoder(zw).Encode(planJSON{Create: conv(p.Create), CreatedBy: p.CreatedBy, Ops: p.Ops, Delete: conv(p.Delete), Sources: p.Sources}); err != nil {
 		return nil, err
 	}
 	if err := zw.Close(); err != nil {
@@ -240,7 +304,7 @@ func decodePlan(data []byte) (DreamPlan, error) {
 		}
 		return out
 	}
-	return DreamPlan{Create: conv(pj.Create), Delete: conv(pj.Delete)}, nil
+	return DreamPlan{Create: conv(pj.Create), CreatedBy: pj.CreatedBy, Ops: pj.Ops, Delete: conv(pj.Delete), Sources: pj.Sources}, nil
 }
 
 // dreamItem is a diary entry as stored.
@@ -336,7 +400,8 @@ func (s *Store) DreamPlanOf(ctx context.Context, d agentmem.Dream) (DreamPlan, e
 
 // FinishDream completes the commit BeginDream started (at d.FinishedAt,
 // default now), in one transaction:
-// the diary entry becomes committed; the scope's state forgets the commit
+// the diary entry becomes committed (with d's counts, and d's notes when
+// it has any: what the apply skipped); the scope's state forgets the commit
 // marker and, for a dream (hash set), records the processed hash; for a
 // revert, the dream it undid is marked reverted. Finishing twice is
 // harmless: a commit already finished is left as it is.
@@ -347,9 +412,13 @@ func (s *Store) FinishDream(ctx context.Context, d agentmem.Dream, hash string) 
 		now = agentmem.FormatTime(s.now())
 	}
 	tx := s.db.WriteTx().Idempotent(true)
-	tx.Update(s.journal.Update("pk", pk).Range("sk", diaryPrefix+dreamRef(d)).
+	entry := s.journal.Update("pk", pk).Range("sk", diaryPrefix+dreamRef(d)).
 		Set("status", agentmem.DreamCommitted).Set("finishedAt", now).
-		Set("created", d.Created).Set("deleted", d.Deleted))
+		Set("created", d.Created).Set("deleted", d.Deleted).Set("updated", d.Updated).Set("retired", d.Retired)
+	if len(d.Notes) > 0 {
+		entry = entry.Set("notes", d.Notes)
+	}
+	tx.Update(entry)
 	state := s.journal.Update("pk", pk).Range("sk", dreamStateSK).
 		Remove("committing").
 		If("$ = ?", "committing", dreamRef(d))

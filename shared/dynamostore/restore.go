@@ -24,6 +24,17 @@ import (
 // listed twice is restored once. Each put and its scope's counters are one
 // transaction, like every write path.
 func (s *Store) RestoreMemories(ctx context.Context, ms []agentmem.Memory) (int, error) {
+	return s.RestoreMemoriesBy(ctx, ms, nil)
+}
+
+// RestoreMemoriesBy is RestoreMemories recording in each memory's history
+// (its version 1, "created") who wrote it: by(m), or the system when by is
+// nil. Deep Dream writes the memories it adds this way, with its id and
+// the ids each one cites.
+func (s *Store) RestoreMemoriesBy(ctx context.Context, ms []agentmem.Memory, by func(agentmem.Memory) agentmem.ChangeBy) (int, error) {
+	if by == nil {
+		by = func(agentmem.Memory) agentmem.ChangeBy { return restoreBy }
+	}
 	for _, m := range ms {
 		if m.ID == "" || m.AgentName == "" || m.ProjectID == "" || m.Source == "" {
 			return 0, agentmem.Errorf(agentmem.EInvalid, "memory to restore lacks id, scope or source")
@@ -48,7 +59,7 @@ func (s *Store) RestoreMemories(ctx context.Context, ms []agentmem.Memory) (int,
 		present[key] = true // listed twice: restored once
 		g.Go(func() error {
 			var err error
-			ms[i], wrote[i], err = s.restoreOne(gctx, m)
+			ms[i], wrote[i], err = s.restoreOne(gctx, m, by(m))
 			return err
 		})
 	}
@@ -131,7 +142,7 @@ func (s *Store) presentIDs(ctx context.Context, ms []agentmem.Memory) (map[[2]st
 // restoreOne puts m at its createdAt, or a little later if another memory
 // holds that slot, with its counters in the same transaction, and reports
 // what it stored and whether it wrote.
-func (s *Store) restoreOne(ctx context.Context, m agentmem.Memory) (agentmem.Memory, bool, error) {
+func (s *Store) restoreOne(ctx context.Context, m agentmem.Memory, by agentmem.ChangeBy) (agentmem.Memory, bool, error) {
 	if m.Type == "" {
 		m.Type = agentmem.TypeNote
 	}
@@ -149,7 +160,7 @@ func (s *Store) restoreOne(ctx context.Context, m agentmem.Memory) (agentmem.Mem
 		w.put(s.memories.Put(it).If("attribute_not_exists($)", "createdAt"), slotOf(m.ID), it.counted(1))
 		if record {
 			w.alsoPut(s.versionPut(m.AgentName, agentmem.MemoryVersion{Version: m.Version, Change: agentmem.ChangeCreated,
-				At: agentmem.FormatTime(s.now()), By: restoreBy, Memory: m}))
+				At: agentmem.FormatTime(s.now()), By: by, Memory: m}))
 		}
 		err := w.run(ctx)
 		reasons := cancelReasons(err)

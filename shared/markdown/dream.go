@@ -43,7 +43,10 @@ func writeDream(b *strings.Builder, d agentmem.Dream) {
 	b.WriteString(".\n")
 	switch {
 	case d.Kind == agentmem.DreamKindRevert:
-		fmt.Fprintf(b, "\nRestored the core as it was before dream `%s`: %d memories put back, %d removed.\n", d.RevertOf, d.Created, d.Deleted)
+		fmt.Fprintf(b, "\nRestored the core as it was before dream `%s`: %d memories put back, %d retired.\n", d.RevertOf, d.Created, d.Deleted)
+		for _, n := range d.Notes {
+			fmt.Fprintf(b, "- %s\n", oneLine(n))
+		}
 		return
 	case d.Status == agentmem.DreamFailed:
 		fmt.Fprintf(b, "\nThe dream failed; nothing changed. %s\n", oneLine(d.Error))
@@ -60,28 +63,68 @@ func writeDream(b *strings.Builder, d agentmem.Dream) {
 	}
 	if d.Status != agentmem.DreamFailed {
 		b.WriteString("\n### Core changes\n")
-		fmt.Fprintf(b, "- %d memories written, %d removed, %d unchanged, %d kept as they were (pinned or manual)\n",
-			d.Created, d.Deleted, d.Unchanged, d.Kept)
+		fmt.Fprintf(b, "- %d memories added, %d updated, %d retired, %d removed, %d unchanged, %d kept as they were (pinned or manual)\n",
+			d.Created, d.Updated, d.Retired, d.Deleted, d.Unchanged, d.Kept)
 		if d.Compressed > 0 {
 			fmt.Fprintf(b, "- %d old memories compressed\n", d.Compressed)
 		}
 		if d.Status == agentmem.DreamReverted {
 			fmt.Fprintf(b, "- reverted by `%s`\n", d.RevertedBy)
 		}
+		for _, op := range d.Operations {
+			verb := map[string]string{agentmem.OpAdd: "added", agentmem.OpUpdate: "updated", agentmem.OpRetire: "retired"}[op.Op]
+			fmt.Fprintf(b, "- %s `%s` (%s", verb, op.MemoryID, Heading(op.Type))
+			if op.Rule != "" {
+				fmt.Fprintf(b, ", %s", op.Rule)
+			}
+			b.WriteString("): ")
+			if op.Before != "" {
+				fmt.Fprintf(b, "%s → ", oneLine(SafeLine(op.Before)))
+			}
+			b.WriteString(oneLine(SafeLine(op.Content)))
+			writeCites(b, op.Citations)
+			b.WriteString("\n")
+		}
+	}
+	if d.Usage != nil && d.Usage.Calls > 0 {
+		fmt.Fprintf(b, "\nModel calls: %d, %d input and %d output tokens", d.Usage.Calls, d.Usage.InputTokens, d.Usage.OutputTokens)
+		if d.Usage.Retries > 0 {
+			fmt.Fprintf(b, " (%d answers cut off and asked again smaller)", d.Usage.Retries)
+		}
+		b.WriteString(".\n")
+	}
+	if v := d.Verifier; v != nil && v.Status != agentmem.VerifierOff {
+		fmt.Fprintf(b, "Verifier: %s, %d changes checked, %d refused, %d calls, %d input and %d output tokens", v.Status, v.Checked, v.Dropped, v.Usage.Calls, v.Usage.InputTokens, v.Usage.OutputTokens)
+		if v.Error != "" {
+			fmt.Fprintf(b, "; %s", oneLine(v.Error))
+		}
+		b.WriteString(".\n")
 	}
 	if len(d.Dropped) > 0 {
-		b.WriteString("\n### Dropped (not supported by the sources)\n")
+		b.WriteString("\n### Dropped (refused operations, with the reason)\n")
 		for _, x := range d.Dropped {
-			fmt.Fprintf(b, "- %s: %s", Heading(x.Type), oneLine(x.Content))
+			b.WriteString("- ")
+			if x.Op != "" {
+				b.WriteString(x.Op + " ")
+			}
+			if x.MemoryID != "" {
+				fmt.Fprintf(b, "`%s` ", x.MemoryID)
+			}
+			fmt.Fprintf(b, "%s: %s", Heading(x.Type), oneLine(SafeLine(x.Content)))
 			reason := x.Reason
 			if x.Class != "" {
 				reason = x.Class + ": " + reason
 			}
-			fmt.Fprintf(b, " (%s; support %s", reason, strconv.FormatFloat(x.Support, 'f', 2, 64))
+			fmt.Fprintf(b, " (%s", oneLine(reason))
+			if x.Support > 0 {
+				fmt.Fprintf(b, "; support %s", strconv.FormatFloat(x.Support, 'f', 2, 64))
+			}
 			if len(x.Missing) > 0 {
 				fmt.Fprintf(b, "; not in the sources: %s", oneLine(strings.Join(x.Missing, ", ")))
 			}
-			b.WriteString(")\n")
+			b.WriteString(")")
+			writeCites(b, x.Citations)
+			b.WriteString("\n")
 		}
 	}
 	if len(d.Notes) > 0 {
@@ -89,6 +132,20 @@ func writeDream(b *strings.Builder, d agentmem.Dream) {
 		for _, n := range d.Notes {
 			fmt.Fprintf(b, "- %s\n", oneLine(n))
 		}
+	}
+}
+
+// writeCites writes a change's citations.
+func writeCites(b *strings.Builder, ids []string) {
+	if len(ids) == 0 {
+		return
+	}
+	b.WriteString(" — cites ")
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "`%s`", id)
 	}
 }
 

@@ -58,15 +58,6 @@ func MemoryFile(agentName, projectID string, memories []agentmem.Memory) string 
 	return b.String()
 }
 
-// MemorySections renders the memories as MemoryFile does, without the
-// title: one "## " section per type, each preceded by a blank line. Deep
-// Dream shows the model the core this way.
-func MemorySections(memories []agentmem.Memory) string {
-	var b strings.Builder
-	writeSections(&b, memories)
-	return b.String()
-}
-
 // writeSections writes the memories grouped under "## " headings by type
 // (in agentmem.Types order), each group in the order given.
 func writeSections(b *strings.Builder, memories []agentmem.Memory) {

@@ -9,7 +9,7 @@ import (
 )
 
 // Item is one list item of a Markdown memory document (MEMORY.md, or the
-// [MEMORY] section of a Deep Dream answer), with the "## " heading it
+// [MEMORY] section of a compression answer), with the "## " heading it
 // stands under.
 type Item struct {
 	Heading string
@@ -22,7 +22,7 @@ type Item struct {
 }
 
 // ParseItems reads the list items of a Markdown document, the inverse of
-// MemoryFile and MemorySections. It is lenient about what models write:
+// MemoryFile. It is lenient about what models write:
 // "-", "*", "+" and numbered ("1." or "1)") items, up to three spaces of
 // indentation, any heading level from "##" down ("# " titles reset the
 // heading), CRLF line ends. Indented lines after an item continue it

@@ -50,6 +50,11 @@ func TestDefaultsAreTheCodes(t *testing.T) {
 		{settings.DreamMinSupport, num(dream.DefaultMinSupport)},
 		{settings.DreamLease, dur(dream.DefaultLease)},
 		{settings.DreamMaxTokens, num(dream.DefaultMaxTokens)},
+		{settings.DreamVerify, func(s string) bool {
+			cfg, err := dream.ConfigFromEnv(func(string) string { return "" })
+			on, perr := strconv.ParseBool(s)
+			return err == nil && perr == nil && on == !cfg.NoVerify
+		}},
 		{settings.Auth, is(apiclient.AuthSigV4)},
 	}
 	for _, tt := range tests {

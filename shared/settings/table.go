@@ -142,8 +142,11 @@ var (
 	DreamLease = define(Setting{Name: "AGENTMEM_DREAM_LEASE", Default: "5m", Group: GroupDream, Readers: dreamReaders,
 		Doc: "Go duration a dream may hold its scope (at least 10s); it must outlast the function's timeout (the stack sets 330s)."})
 	// DreamMaxTokens caps the dream prompt's answer.
-	DreamMaxTokens = define(Setting{Name: "AGENTMEM_DREAM_MAX_TOKENS", Default: "8192", Group: GroupDream, Readers: dreamReaders,
-		Doc: "Answer cap, in tokens, of the dream prompt."})
+	DreamMaxTokens = define(Setting{Name: "AGENTMEM_DREAM_MAX_TOKENS", Default: "4096", Group: GroupDream, Readers: dreamReaders,
+		Doc: "Output cap, in tokens, of every model call of a dream (at least 1024): the work is split into as many calls as the scope needs, and an answer cut off at the cap is asked again over a smaller part, never used."})
+	// DreamVerify turns the dream's verifier on or off.
+	DreamVerify = define(Setting{Name: "AGENTMEM_DREAM_VERIFY", Default: "true", Group: GroupDream, Readers: dreamReaders,
+		Doc: "true or false: a second opinion from the model on each change a dream makes (do the cited sources support it?); changes it refuses are listed in the diary. The support test decides alone when it is off or fails."})
 	// DreamAPIModelBudget bounds the model calls of a dream run through the API.
 	DreamAPIModelBudget = define(Setting{Name: "AGENTMEM_DREAM_API_MODEL_BUDGET", Default: "22s", Group: GroupDream, Readers: dreamReaders,
 		Doc: "Go duration bounding the model calls of a dream asked for through the API, so that it answers inside API Gateway's 30 s."})

@@ -7,13 +7,12 @@ import (
 	"strings"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/search"
 )
 
-// Invented is the bullet the -invent flag adds to every dream answer: it
-// is found in no source, so the fabrication guard drops it and lists it
-// in the dream diary.
+// Invented is the addition the -invent flag adds to every dream answer:
+// its cited record does not say it, so the support test refuses it and
+// the dream diary lists it.
 const Invented = "The team deploys to production every Friday at 17:00 from the Zurich office"
 
 // answerer writes the stand-in's answers. It never calls a model: it
@@ -27,12 +26,14 @@ func (a answerer) answer(prompt string) string {
 	switch {
 	case strings.Contains(prompt, "<daily_records>"):
 		return a.dream(prompt)
+	case strings.Contains(prompt, "<changes>"):
+		return verify(prompt)
 	case strings.Contains(prompt, "<memories>"):
 		return compress(prompt)
 	case strings.Contains(prompt, "<run_output>"):
 		return extract(block(prompt, "run_output"))
 	}
-	return "I am agentmem's development stand-in (tools/fakellm): I only answer agentmem's dream, compress and extraction prompts."
+	return "I am agentmem's development stand-in (tools/fakellm): I only answer agentmem's dream, verify, compress and extraction prompts."
 }
 
 // block returns the text between <tag> and </tag> (the last such block:
@@ -50,69 +51,78 @@ func block(prompt, tag string) string {
 	return strings.TrimSpace(rest)
 }
 
+// memoryLine and recordHead match the dream prompt's memories and records.
+var (
+	memoryLine = regexp.MustCompile(`(?m)^- \[m\d+\] \([a-z]+\) (.*)$`)
+	recordHead = regexp.MustCompile(`^\[(r\d+)\] `)
+)
+
+// op is one operation of the dream answer format.
+type op struct {
+	Op      string   `json:"op"`
+	Type    string   `json:"type"`
+	Content string   `json:"content"`
+	Status  string   `json:"status,omitempty"`
+	Cite    []string `json:"cite"`
+}
+
 // dream consolidates the way the dream prompt asks, without a model: the
-// current memory's bullets are kept word for word, and each sentence of
-// the daily records that looks worth keeping becomes a bullet, copied
-// from its record, under a heading guessed from its words.
+// memories are kept (not mentioned), and where the part may add, each
+// sentence of a daily record that looks worth keeping becomes an
+// addition, copied from its record and citing it, typed by its words.
 func (a answerer) dream(prompt string) string {
-	sections := map[agentmem.Type][]string{}
 	seen := map[string]bool{}
-	add := func(t agentmem.Type, bullet string) {
-		key := search.NormalizeText(bullet)
-		if key == "" || seen[key] {
-			return
+	for _, tag := range []string{"memories", "fixed_memories"} {
+		for _, m := range memoryLine.FindAllStringSubmatch(block(prompt, tag), -1) {
+			seen[search.NormalizeText(m[1])] = true
 		}
-		seen[key] = true
-		sections[t] = append(sections[t], bullet)
 	}
-	for _, fixed := range markdown.ParseItems(block(prompt, "fixed_memory")) {
-		seen[search.NormalizeText(fixed.Text)] = true // kept by the server; not repeated
-	}
-	kept := 0
-	for _, it := range markdown.ParseItems(block(prompt, "current_memory")) {
-		add(it.Type, markdown.Bullet(markdown.MemoryFromItem(it.Type, it.Text)))
-		kept++
-	}
-	records, added := 0, 0
-	for _, rec := range strings.Split(block(prompt, "daily_records"), "\n### ") {
-		_, body, ok := strings.Cut(rec, "\n")
-		if !ok {
+	ops := []op{}
+	records, kept := 0, len(memoryLine.FindAllString(block(prompt, "memories"), -1))
+	mayAdd := strings.Contains(prompt, "You may add memories in this part.")
+	for _, rec := range strings.Split("\n"+block(prompt, "daily_records"), "\n### ") {
+		head, body, ok := strings.Cut(rec, "\n")
+		ref := recordHead.FindStringSubmatch(head)
+		if !ok || ref == nil {
 			continue
 		}
 		records++
 		for _, s := range sentences(body) {
-			t := classify(s)
-			if t == agentmem.TypeBlocker {
-				s = "[ ] " + s
+			key := search.NormalizeText(s)
+			if !mayAdd || key == "" || seen[key] {
+				continue
 			}
-			before := len(seen)
-			add(t, s)
-			if len(seen) > before {
-				added++
+			seen[key] = true
+			o := op{Op: "add", Type: string(classify(s)), Content: s, Cite: []string{ref[1]}}
+			if o.Type == string(agentmem.TypeBlocker) {
+				o.Status = agentmem.StatusOpen
 			}
+			ops = append(ops, o)
 		}
 	}
-	if a.invent {
-		add(agentmem.TypeNote, Invented)
+	if a.invent && mayAdd {
+		ops = append(ops, op{Op: "add", Type: string(agentmem.TypeNote), Content: Invented, Cite: []string{"r1"}})
 	}
-	var b strings.Builder
-	b.WriteString("[MEMORY]\n")
-	for _, t := range agentmem.Types {
-		if len(sections[t]) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "## %s\n", markdown.Heading(t))
-		for _, bullet := range sections[t] {
-			fmt.Fprintf(&b, "- %s\n", bullet)
-		}
-		b.WriteByte('\n')
+	diary := fmt.Sprintf("I read %d daily records and kept the %d memories I may change as they were; I added %d facts from the records, copied as they were written.", records, kept, len(ops))
+	if a.invent && mayAdd {
+		diary += " I also added something I made up, to see whether anyone notices."
 	}
-	fmt.Fprintf(&b, "[DREAM]\nI read %d daily records and the %d memories I had. I kept those memories word for word and added %d facts from the records, copied as they were written.", records, kept, added)
-	if a.invent {
-		b.WriteString(" I also added something I made up, to see whether anyone notices.")
+	raw, _ := json.MarshalIndent(map[string]any{"operations": ops, "dream": diary}, "", "  ")
+	return "```json\n" + string(raw) + "\n```\n"
+}
+
+// changeLine matches a change of the verify prompt.
+var changeLine = regexp.MustCompile(`(?m)^### Change (\d+):`)
+
+// verify answers the verifier's prompt: every change is supported (the
+// stand-in copies, so what it added says what its record says).
+func verify(prompt string) string {
+	var verdicts []map[string]any
+	for _, m := range changeLine.FindAllStringSubmatch(prompt, -1) {
+		verdicts = append(verdicts, map[string]any{"n": json.Number(m[1]), "verdict": "supports"})
 	}
-	b.WriteByte('\n')
-	return b.String()
+	raw, _ := json.Marshal(map[string]any{"verdicts": verdicts})
+	return string(raw)
 }
 
 // metadata matches lines such as "Messages: 184, tokens ...": counts, not

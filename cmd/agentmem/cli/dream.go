@@ -50,7 +50,7 @@ func init() {
 			{
 				Name: "show", Needs: NeedsAgentProject, Shorthand: ShorthandAlone,
 				Summary:     "print a day of the dream diary (memory/dreams/YYYY-MM-DD.md)",
-				Description: `Prints the diary of a day as Markdown: each dream's own account, what it changed, the bullets it dropped as unsupported by the sources, and failures. The day is --date, else the day of the newest entry. --plan adds what each dream wrote and the prior memories it replaced (which a revert restores); --json prints the entries (with --plan, their plans).`,
+				Description: `Prints the diary of a day as Markdown: each dream's own account, every change it made (added, updated, retired) with the sources it cites, the operations it refused with the reason, and failures. The day is --date, else the day of the newest entry. --plan adds what each dream wrote and the memories as they were before it changed them (which a revert restores); --json prints the entries (with --plan, their plans).`,
 				Examples: []string{
 					"agentmem dream show --agent nori --project checkout-service",
 					"agentmem dream show --agent nori --project checkout-service --date 2026-03-01 --plan",
@@ -62,7 +62,7 @@ func init() {
 			{
 				Name: "revert", Needs: NeedsAgentProject, Shorthand: ShorthandAlone,
 				Summary:     "put the core memory back as it was before a day's last dream",
-				Description: `Restores the memories the day's last dream replaced and removes the ones it wrote (memories added since by others are not touched); the revert gets its own diary entry. Only the scope's most recent committed dream can be reverted. The day is --date, else the day of the newest committed dream. The next dream waits for new daily records (or --force).`,
+				Description: `Puts back, from their history, the versions from before the day's last dream of the memories it updated or retired, and retires the ones it added (they stay in their history); memories written or changed since by others are not touched, and the command lists what it skipped; the revert gets its own diary entry. Only the scope's most recent committed dream can be reverted. The day is --date, else the day of the newest committed dream. The next dream waits for new daily records (or --force).`,
 				Examples: []string{
 					"agentmem dream revert --agent nori --project checkout-service",
 					"agentmem dream revert --agent nori --project checkout-service --date 2026-03-01",
@@ -281,8 +281,11 @@ func (c *dreamRevertCommand) Run(ctx context.Context, in *Invocation) error {
 	if c.json {
 		return writeJSON(in.Stdout, rev)
 	}
-	in.Printf("reverted dream %s of %s: %d memor%s put back, %d removed (revert %s)\n",
+	in.Printf("reverted dream %s of %s: %d memor%s put back, %d retired (revert %s)\n",
 		dreamID(rev.RevertOf), day, rev.Created, pluralY(rev.Created), rev.Deleted, rev.ID)
+	for _, n := range rev.Notes {
+		in.Printf("  %s\n", oneLine(n))
+	}
 	return nil
 }
 
@@ -333,13 +336,16 @@ func newestDreamDay(ctx context.Context, c *apiclient.Client, agent, project str
 
 // dreamChanges says what a dream did, in one line.
 func dreamChanges(d agentmem.Dream) string {
-	s := fmt.Sprintf("%d memor%s written, %d removed, %d unchanged, %d kept as they were (pinned or manual)",
-		d.Created, pluralY(d.Created), d.Deleted, d.Unchanged, d.Kept)
+	s := fmt.Sprintf("%d memor%s added, %d updated, %d retired, %d unchanged, %d kept as they were (pinned or manual)",
+		d.Created, pluralY(d.Created), d.Updated, d.Retired, d.Unchanged, d.Kept)
+	if d.Deleted > 0 {
+		s += fmt.Sprintf(", %d removed", d.Deleted)
+	}
 	if d.Compressed > 0 {
 		s += fmt.Sprintf(", %d old memor%s compressed", d.Compressed, pluralY(d.Compressed))
 	}
 	if n := len(d.Dropped); n > 0 {
-		s += fmt.Sprintf("; %d bullet%s dropped as unsupported by the sources", n, plural(n))
+		s += fmt.Sprintf("; %d operation%s refused (the diary says why)", n, plural(n))
 	}
 	return s
 }
@@ -352,7 +358,7 @@ func dreamCounts(d agentmem.Dream) string {
 	case d.Kind == agentmem.DreamKindRevert:
 		return fmt.Sprintf("+%d -%d (undid %s)", d.Created, d.Deleted, dreamID(d.RevertOf))
 	}
-	s := fmt.Sprintf("+%d -%d =%d kept %d", d.Created, d.Deleted, d.Unchanged, d.Kept)
+	s := fmt.Sprintf("+%d ~%d -%d =%d kept %d", d.Created, d.Updated, d.Retired+d.Deleted, d.Unchanged, d.Kept)
 	if len(d.Dropped) > 0 {
 		s += fmt.Sprintf(", dropped %d", len(d.Dropped))
 	}

@@ -16,18 +16,13 @@ import (
 // invented is a bullet no source supports: the fabrication guard drops it.
 const invented = "The team deploys to production every Friday from the Zurich office"
 
-// dreamAnswer consolidates the daily records TestDream writes, plus the
-// invented bullet.
-const dreamAnswer = `[MEMORY]
-## Findings
-- The payment provider retries webhooks 3 times
-## Decisions
-- Use idempotency keys on every payment POST
-## Notes
-- ` + invented + `
-[DREAM]
-Two runs on the webhook handler: the provider retries, so every payment POST now carries an idempotency key.
-`
+// dreamAnswer adds what the daily records TestDream writes say, citing
+// them, plus the invented addition.
+const dreamAnswer = "```json\n" + `{"operations": [
+  {"op": "add", "type": "finding", "content": "The payment provider retries webhooks 3 times", "cite": ["r1"]},
+  {"op": "add", "type": "decision", "content": "Use idempotency keys on every payment POST", "cite": ["r2"]},
+  {"op": "add", "type": "note", "content": "` + invented + `", "cite": ["r1"]}
+ ], "dream": "Two runs on the webhook handler: the provider retries, so every payment POST now carries an idempotency key."}` + "\n```\n"
 
 // seedDreamScope writes the daily records and the manual memory TestDream
 // consolidates.
@@ -56,13 +51,13 @@ func TestDream(t *testing.T) {
 	o := opts{url: a.URL}
 
 	r := run(t, o, "dream", "run", "checkout", "nori")
-	want := "dreamed nori in checkout: 2 memories written, 0 removed, 0 unchanged, 1 kept as they were (pinned or manual); 1 bullet dropped as unsupported by the sources\n" +
+	want := "dreamed nori in checkout: 2 memories added, 0 updated, 0 retired, 0 unchanged, 1 kept as they were (pinned or manual); 1 operation refused (the diary says why)\n" +
 		"the diary: agentmem dream show --agent nori --project checkout --date 2026-03-01\n"
 	if r.code != 0 || r.stdout != want || !strings.HasPrefix(r.stderr, "agentmem: dream: nori in checkout: asking the server to dream") {
 		t.Fatalf("dream run: code %d\nstdout %q\nwant   %q\nstderr %q", r.code, r.stdout, want, r.stderr)
 	}
-	if got := len(chat.Prompts()); got != 1 {
-		t.Fatalf("the model was asked %d times, want 1", got)
+	if got := len(chat.Prompts()); got != 2 {
+		t.Fatalf("the model was asked %d times, want 2 (the dream and its verifier)", got)
 	}
 	core := map[string]agentmem.Source{}
 	for _, m := range a.memories("nori", "checkout") {
@@ -81,19 +76,19 @@ func TestDream(t *testing.T) {
 
 	// Nothing new since: skipped, without asking the model.
 	r = run(t, o, "dream", "run", "checkout", "nori")
-	if r.code != 0 || !strings.HasPrefix(r.stdout, "skipped: ") || !strings.HasSuffix(r.stdout, "(--force dreams anyway)\n") || len(chat.Prompts()) != 1 {
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "skipped: ") || !strings.HasSuffix(r.stdout, "(--force dreams anyway)\n") || len(chat.Prompts()) != 2 {
 		t.Errorf("second dream: code %d, stdout %q, %d prompts", r.code, r.stdout, len(chat.Prompts()))
 	}
 
 	r = run(t, o, "dream", "ls", "checkout", "nori")
 	rows := lines(r.stdout)
 	if r.code != 0 || len(rows) != 2 || !strings.HasPrefix(rows[0], "DATE") ||
-		!regexp.MustCompile(`^2026-03-01  12:00  +dream  committed  \+2 -0 =0 kept 1, dropped 1  [0-9A-Z]{26}$`).MatchString(rows[1]) {
+		!regexp.MustCompile(`^2026-03-01  12:00  +dream  committed  \+2 ~0 -0 =0 kept 1, dropped 1  [0-9A-Z]{26}$`).MatchString(rows[1]) {
 		t.Errorf("dream ls: code %d, stdout:\n%s", r.code, r.stdout)
 	}
 
 	r = run(t, o, "dream", "show", "checkout", "nori")
-	if r.code != 0 || !strings.HasPrefix(r.stdout, "# Dream Diary: 2026-03-01\n") || !strings.Contains(r.stdout, "### Dropped (not supported by the sources)") ||
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "# Dream Diary: 2026-03-01\n") || !strings.Contains(r.stdout, "### Dropped (refused operations, with the reason)") ||
 		!strings.Contains(r.stdout, invented) || !strings.Contains(r.stdout, "Two runs on the webhook handler") {
 		t.Errorf("dream show: code %d, stdout:\n%s", r.code, r.stdout)
 	}
@@ -108,7 +103,7 @@ func TestDream(t *testing.T) {
 	}
 
 	r = run(t, o, "dream", "revert", "checkout", "nori")
-	if r.code != 0 || !regexp.MustCompile(`^reverted dream [0-9A-Z]{26} of 2026-03-01: 0 memories put back, 2 removed \(revert [0-9A-Z]{26}\)\n$`).MatchString(r.stdout) {
+	if r.code != 0 || !regexp.MustCompile(`^reverted dream [0-9A-Z]{26} of 2026-03-01: 0 memories put back, 2 retired \(revert [0-9A-Z]{26}\)\n$`).MatchString(r.stdout) {
 		t.Errorf("dream revert: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	if m := a.memories("nori", "checkout"); len(m) != 1 || m[0].Content != "Ask Koji before touching billing" {

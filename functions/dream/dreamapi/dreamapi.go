@@ -151,7 +151,7 @@ func (a *API) GetDream(ctx context.Context, r *httpapi.Request) (httpapi.Respons
 			if err != nil {
 				return httpapi.Response{}, err
 			}
-			v.Written, v.Replaced = plan.Create, plan.Delete
+			v.Written, v.Replaced, v.Sources = plan.Written(), plan.Replaced(), plan.Sources
 		}
 		day.Dreams = append(day.Dreams, v)
 	}

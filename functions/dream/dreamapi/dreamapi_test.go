@@ -33,7 +33,12 @@ func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-const goodAnswer = "[MEMORY]\n## Decisions\n- Use idempotency keys on every payment POST (why: the payment provider retries webhooks 3 times)\n\n[DREAM]\nI turned the run summary into one decision.\n"
+// goodAnswer adds one decision citing the first daily record and retires
+// the staging memory TestDreamRoutes writes, citing the second.
+const goodAnswer = "```json\n" + `{"operations": [
+  {"op": "add", "type": "decision", "content": "Use idempotency keys on every payment POST", "rationale": "the payment provider retries webhooks 3 times", "cite": ["r1"]},
+  {"op": "retire", "id": "m1", "cite": ["r2"], "note": "r2 says the reset was dropped"}
+ ], "dream": "I turned the run summary into one decision."}` + "\n```\n"
 
 // env is a dream function over fresh tables with a chat stand-in whose
 // answer the test sets.
@@ -99,6 +104,10 @@ func TestDreamRoutes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, true)
 	e.daily("nori", "checkout-service", summary)
+	if _, err := e.store.AppendDaily(context.Background(), agentmem.DailyRecord{AgentName: "nori", ProjectID: "checkout-service", Title: "run-42",
+		Content: "The staging database is no longer reset every Monday.", At: "2026-11-21T11:00:00Z"}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := e.store.CreateMemory(context.Background(), agentmem.Memory{AgentName: "nori", ProjectID: "checkout-service", Content: "The staging database is reset every Monday", Source: agentmem.SourceExtraction}); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +116,7 @@ func TestDreamRoutes(t *testing.T) {
 		t.Fatalf("create: %d %v %s", resp.StatusCode, resp.Headers, resp.Body)
 	}
 	res := decode[agentmem.DreamResult](t, resp)
-	if res.Status != agentmem.DreamStatusDreamed || res.Dream.Created != 1 || res.Dream.Deleted != 1 {
+	if res.Status != agentmem.DreamStatusDreamed || res.Dream.Created != 1 || res.Dream.Retired != 1 || len(res.Dream.Operations) != 2 {
 		t.Errorf("create: %+v", res)
 	}
 	if again := decode[agentmem.DreamResult](t, e.do("POST", "/api/agents/nori/dreams", "", `{"projectId":"checkout-service"}`)); again.Status != agentmem.DreamStatusSkipped {
@@ -118,7 +127,8 @@ func TestDreamRoutes(t *testing.T) {
 		t.Errorf("diary markdown: %d\n%s", md.StatusCode, md.Body)
 	}
 	day := decode[agentmem.DreamDay](t, e.do("GET", "/api/agents/nori/dreams/2026-11-22?projectId=checkout-service&plan=true", "", ""))
-	if len(day.Dreams) != 1 || len(day.Dreams[0].Written) != 1 || len(day.Dreams[0].Replaced) != 1 || day.Dreams[0].Replaced[0].Content != "The staging database is reset every Monday" {
+	if len(day.Dreams) != 1 || len(day.Dreams[0].Written) != 1 || len(day.Dreams[0].Replaced) != 1 || day.Dreams[0].Replaced[0].Content != "The staging database is reset every Monday" ||
+		len(day.Dreams[0].Sources) != 2 || day.Dreams[0].Sources[0].Text != "The staging database is no longer reset every Monday." {
 		t.Errorf("diary with plan: %+v", day)
 	}
 	rev := e.do("POST", "/api/agents/nori/dreams/2026-11-22/revert?projectId=checkout-service", "", "")

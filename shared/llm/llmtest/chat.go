@@ -18,6 +18,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/llm/openai"
@@ -45,17 +46,32 @@ type Chat struct {
 	mu      sync.Mutex
 	prompts []string
 	answer  Answer
+	usage   Usage
+}
+
+// Usage is what a stand-in served: calls, and tokens counted as the
+// stand-in reports them (a token per 4 bytes), and the largest max_tokens
+// a request asked for.
+type Usage struct {
+	Calls, InputTokens, OutputTokens, MaxTokens int
 }
 
 // NewChat starts a stand-in, closed when the test ends.
 func NewChat(t testing.TB, answer Answer) *Chat {
 	c := &Chat{answer: answer}
-	c.Server = httptest.NewServer(Handler(func(ctx context.Context, prompt string) Reply {
+	c.Server = httptest.NewServer(handler(func(ctx context.Context, prompt string) Reply {
 		c.mu.Lock()
 		c.prompts = append(c.prompts, prompt)
 		answer := c.answer
 		c.mu.Unlock()
 		return answer(ctx, prompt)
+	}, func(in, out, maxTokens int) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.usage.Calls++
+		c.usage.InputTokens += in
+		c.usage.OutputTokens += out
+		c.usage.MaxTokens = max(c.usage.MaxTokens, maxTokens)
 	}))
 	t.Cleanup(c.Close)
 	return c
@@ -79,6 +95,13 @@ func (c *Chat) SetAnswer(a Answer) {
 	c.answer = a
 }
 
+// Usage returns what the stand-in served so far.
+func (c *Chat) Usage() Usage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.usage
+}
+
 // Prompts returns the prompts received so far.
 func (c *Chat) Prompts() []string {
 	c.mu.Lock()
@@ -87,9 +110,13 @@ func (c *Chat) Prompts() []string {
 }
 
 // Handler serves POST /v1/chat/completions in the OpenAI wire format,
-// answering the last message of each request with answer. tools/fakellm
-// serves it too.
-func Handler(answer Answer) http.Handler {
+// answering the last message of each request with answer. As a real
+// endpoint does, an answer longer than the request's max_tokens (counted
+// as the usage is, a token per 4 bytes) is cut there with finish_reason
+// "length". tools/fakellm serves it too.
+func Handler(answer Answer) http.Handler { return handler(answer, nil) }
+
+func handler(answer Answer, served func(in, out, maxTokens int)) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
@@ -98,7 +125,8 @@ func Handler(answer Answer) http.Handler {
 				Role    string `json:"role"`
 				Content string `json:"content"`
 			} `json:"messages"`
-			Stream bool `json:"stream"`
+			Stream    bool `json:"stream"`
+			MaxTokens int  `json:"max_tokens"`
 		}
 		fail := func(status int, typ, msg string) {
 			w.Header().Set("Content-Type", "application/json")
@@ -124,6 +152,16 @@ func Handler(answer Answer) http.Handler {
 		}
 		if rep.Finish == "" {
 			rep.Finish = "stop"
+		}
+		if req.MaxTokens > 0 && len(rep.Text)/4 > req.MaxTokens {
+			cut := req.MaxTokens * 4
+			for cut > 0 && !utf8.RuneStart(rep.Text[cut]) {
+				cut--
+			}
+			rep.Text, rep.Finish = rep.Text[:cut], "length"
+		}
+		if served != nil {
+			served(len(prompt)/4, len(rep.Text)/4, req.MaxTokens)
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{

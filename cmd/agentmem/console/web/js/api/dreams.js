@@ -1,6 +1,6 @@
-// Deep Dream: the diary, one day of it with each dream's plan, running a
-// dream and reverting one. What a dream changed is read into a diff by
-// model/dreamdiff.js (the seam for issue 10's cited operations).
+// Deep Dream: the diary, one day of it with each dream's plan and cited
+// sources, running a dream and reverting one. What a dream changed is read
+// into a diff by model/dreamdiff.js.
 import { call, agentPath } from './http.js';
 
 // list returns {dreams, nextCursor}, newest first.
@@ -8,7 +8,7 @@ export async function list(agent, project, { limit = 20, cursor, signal } = {}) 
   return (await call('GET', agentPath(agent, 'dreams'), { query: { projectId: project, limit, cursor }, signal })).data;
 }
 
-// day returns {date, dreams: [{...dream, written, replaced}]}.
+// day returns {date, dreams: [{...dream, written, replaced, sources}]}.
 export async function day(agent, project, date, { plan = true, signal } = {}) {
   return (await call('GET', agentPath(agent, 'dreams', date), { query: { projectId: project, plan: plan ? 'true' : '' }, signal })).data;
 }

@@ -1,5 +1,5 @@
 // Memories: list, get, create, delete, search, and their edits with
-// history (issue 11): `update` sends PATCH .../memories/{id} with the
+// history: `update` sends PATCH .../memories/{id} with the
 // version the page read (a change since is a 409 conflict, shown as the
 // API says it), `history` reads the versions, `restore` puts one back.
 import { call, agentPath } from './http.js';

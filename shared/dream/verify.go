@@ -1,0 +1,182 @@
+package dream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/llm"
+	"github.com/agentmem/agentmem/shared/markdown"
+	"github.com/agentmem/agentmem/shared/prompts"
+)
+
+// The verifier: a second opinion on the changes that passed the support
+// test, through the same llm.Client (prompt "verify"). Each change is a
+// claim with the texts of its cited sources; the model answers, per
+// change, whether they support it, contradict it or do not mention it.
+// Only "supports" keeps a change; the others are refused with the classes
+// verifier_contradicts and verifier_not_mentioned. The deterministic test
+// stays the floor: the verifier can only refuse more, and when a call
+// fails or its answer cannot be read, the changes of that batch stand on
+// the deterministic test and the diary says the verifier failed.
+const (
+	// verifyBatch is how many changes one verifier call checks.
+	verifyBatch = 16
+	// verifySourceBytes bounds each cited source's text in the prompt.
+	verifySourceBytes = 600
+)
+
+// verify asks the verifier about changes and returns those it keeps,
+// those it refuses, and its report.
+func (d *Dreamer) verify(ctx context.Context, changes []change, src sourceIndex) ([]change, []agentmem.DroppedBullet, *agentmem.VerifierReport) {
+	rep := &agentmem.VerifierReport{Status: agentmem.VerifierOff}
+	if d.Config.NoVerify || len(changes) == 0 {
+		return changes, nil, rep
+	}
+	rep.Status = agentmem.VerifierRan
+	var kept []change
+	var dropped []agentmem.DroppedBullet
+	var failures []string
+	for start := 0; start < len(changes); start += verifyBatch {
+		batch := changes[start:min(len(changes), start+verifyBatch)]
+		rep.Checked += len(batch)
+		verdicts, usage, err := d.verifyBatch(ctx, batch, src)
+		rep.Usage.Add(usage)
+		if err != nil {
+			failures = append(failures, err.Error())
+			kept = append(kept, batch...)
+			continue
+		}
+		for i, c := range batch {
+			switch v := verdicts[i]; v {
+			case agentmem.VerdictSupports:
+				c.verified = v
+				kept = append(kept, c)
+			case agentmem.VerdictContradicts, agentmem.VerdictNotMentioned:
+				class := ClassVerifierContradicts
+				if v == agentmem.VerdictNotMentioned {
+					class = ClassVerifierNotMentioned
+				}
+				b := droppedOp(Op{Op: c.op}, c.memory, c.cites, class, "the verifier found that the cited sources "+strings.ReplaceAll(v, "_", " ")+" it")
+				dropped = append(dropped, b)
+				rep.Dropped++
+			default:
+				// No verdict for it: the deterministic test's result stands.
+				kept = append(kept, c)
+			}
+		}
+	}
+	if len(failures) > 0 {
+		rep.Status = agentmem.VerifierFailed
+		rep.Error = truncate(fmt.Sprintf("%d of %d verifier calls failed; their changes stand on the support test: %s",
+			len(failures), (len(changes)+verifyBatch-1)/verifyBatch, failures[0]), 500)
+	}
+	return kept, dropped, rep
+}
+
+// verifyBatch asks about one batch; verdicts[i] is the verdict on
+// batch[i] ("" when the answer has none for it).
+func (d *Dreamer) verifyBatch(ctx context.Context, batch []change, src sourceIndex) ([]string, agentmem.ModelUsage, error) {
+	var usage agentmem.ModelUsage
+	var b strings.Builder
+	for i, c := range batch {
+		fmt.Fprintf(&b, "### Change %d: %s\n", i+1, verifyClaim(c))
+		for _, id := range c.cites {
+			kind := "record"
+			if _, ok := src.memories[id]; ok {
+				kind = "memory"
+			}
+			fmt.Fprintf(&b, "- cited %s %s: %s\n", kind, id, oneLine(truncate(src.text(id), verifySourceBytes)))
+		}
+		b.WriteByte('\n')
+	}
+	prompt, err := prompts.Must("verify").Render(map[string]string{"changes": strings.TrimSpace(b.String())})
+	if err != nil {
+		return nil, usage, err
+	}
+	resp, err := d.LLM.Complete(ctx, llm.Request{Prompt: prompt, MaxTokens: d.Config.MaxTokens})
+	if err != nil {
+		return nil, usage, errors.New(llmMessage(err))
+	}
+	usage = agentmem.ModelUsage{Calls: 1, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens}
+	if cutOff(resp) {
+		return nil, usage, errors.New("the verifier's answer was cut off")
+	}
+	verdicts, err := ParseVerdicts(resp.Text, len(batch))
+	return verdicts, usage, err
+}
+
+// verifyClaim states a change as a claim the cited sources can be asked
+// about.
+func verifyClaim(c change) string {
+	m := c.memory
+	m.Pinned = false
+	text := oneLine(markdown.Bullet(m))
+	if c.op == agentmem.OpRetire {
+		return fmt.Sprintf("the memory %q no longer holds (the sources contradict it or say it is out of date) or a cited memory says all of it", text)
+	}
+	return text
+}
+
+// ParseVerdicts reads a verifier answer: {"verdicts": [{"n": 1,
+// "verdict": "supports"}, ...]} (or a bare list), in fences or prose.
+// verdicts[i] is the verdict on change i+1, "" when the answer gives none
+// or an unknown word. An answer with no such JSON is an error.
+func ParseVerdicts(text string, n int) ([]string, error) {
+	text = reasoning.ReplaceAllString(text, "")
+	starts := candidateStarts(text)
+	if len(starts) > maxJSONCandidates {
+		starts = starts[len(starts)-maxJSONCandidates:]
+	}
+	for i := len(starts) - 1; i >= 0; i-- {
+		dec := json.NewDecoder(strings.NewReader(text[starts[i]:]))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil {
+			continue
+		}
+		list, ok := v.([]any)
+		if obj, isObj := v.(map[string]any); isObj {
+			x, found := pick(obj, "verdicts", "results", "changes")
+			list, ok = x.([]any)
+			ok = ok && found
+		}
+		if !ok {
+			continue
+		}
+		out := make([]string, n)
+		for j, it := range list {
+			idx, verdict := j, ""
+			switch e := it.(type) {
+			case map[string]any:
+				if x, ok := pick(e, "n", "change", "number", "index", "id"); ok {
+					if k, err := strconv.Atoi(strings.TrimSpace(str(x))); err == nil {
+						idx = k - 1
+					}
+				}
+				if x, ok := pick(e, "verdict", "result", "answer", "label"); ok {
+					verdict = str(x)
+				}
+			case string:
+				verdict = e
+			}
+			if idx < 0 || idx >= n {
+				continue
+			}
+			switch normKey(verdict) {
+			case "supports", "supported", "support", "yes":
+				out[idx] = agentmem.VerdictSupports
+			case "contradicts", "contradicted", "contradiction", "no":
+				out[idx] = agentmem.VerdictContradicts
+			case "notmentioned", "notsupported", "unsupported", "unknown", "none":
+				out[idx] = agentmem.VerdictNotMentioned
+			}
+		}
+		return out, nil
+	}
+	return nil, errors.New("the verifier's answer has no list of verdicts")
+}
