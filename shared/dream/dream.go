@@ -74,7 +74,7 @@ type Config struct {
 
 // ConfigFromEnv reads the dream settings through getenv:
 // AGENTMEM_DREAM_LOOKBACK_DAYS (default 3), AGENTMEM_DREAM_COMPRESS_AFTER_DAYS
-// (default 7; 0 disables), AGENTMEM_DREAM_MIN_SUPPORT (default 0.75),
+// (default 7; 0 disables), AGENTMEM_DREAM_MIN_SUPPORT (default 0.5),
 // AGENTMEM_DREAM_LEASE (a Go duration, default 5m),
 // AGENTMEM_DREAM_MAX_TOKENS (default DefaultMaxTokens, 4096) and
 // AGENTMEM_DREAM_VERIFY (default true); shared/settings documents each.

@@ -44,7 +44,7 @@ func TestConfigFromEnv(t *testing.T) {
 	t.Parallel()
 	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
 	cfg, err := dream.ConfigFromEnv(env(nil))
-	if err != nil || cfg.LookbackDays != 3 || cfg.CompressAfterDays != 7 || cfg.MinSupport != 0.75 || cfg.Lease != 5*time.Minute {
+	if err != nil || cfg.LookbackDays != 3 || cfg.CompressAfterDays != 7 || cfg.MinSupport != 0.5 || cfg.Lease != 5*time.Minute {
 		t.Errorf("defaults: %+v, %v", cfg, err)
 	}
 	cfg, err = dream.ConfigFromEnv(env(map[string]string{"AGENTMEM_DREAM_LOOKBACK_DAYS": "7", "AGENTMEM_DREAM_COMPRESS_AFTER_DAYS": "0", "AGENTMEM_DREAM_MIN_SUPPORT": "0.9", "AGENTMEM_DREAM_LEASE": "2m"}))

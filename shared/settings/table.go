@@ -136,7 +136,7 @@ var (
 	DreamCompressAfterDays = define(Setting{Name: "AGENTMEM_DREAM_COMPRESS_AFTER_DAYS", Default: "7", Group: GroupDream, Readers: dreamReaders,
 		Doc: "Memories older than this many days are compressed; `0` never compresses."})
 	// DreamMinSupport is the support a dreamed bullet needs.
-	DreamMinSupport = define(Setting{Name: "AGENTMEM_DREAM_MIN_SUPPORT", Default: "0.75", Group: GroupDream, Readers: dreamReaders,
+	DreamMinSupport = define(Setting{Name: "AGENTMEM_DREAM_MIN_SUPPORT", Default: "0.5", Group: GroupDream, Readers: dreamReaders,
 		Doc: "Share of a dreamed bullet's words its sources must contain, in (0, 1]."})
 	// DreamLease bounds how long a dream holds its scope.
 	DreamLease = define(Setting{Name: "AGENTMEM_DREAM_LEASE", Default: "5m", Group: GroupDream, Readers: dreamReaders,

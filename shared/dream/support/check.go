@@ -2,6 +2,7 @@ package support
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"unicode"
@@ -86,6 +87,10 @@ type checker struct {
 	claimTerms map[string]bool
 	corpus     *Corpus
 	cited      map[*source]bool // nil: every source of the corpus
+	// trace, when set, records for each problem the check that found it
+	// (its function), for the ablation the labelled-set test reports.
+	trace  bool
+	checks []string
 }
 
 // candidates are the cited sources that have one of the terms, in corpus
@@ -115,12 +120,22 @@ func (k *checker) candidates(need []cterm) []*source {
 
 func (k *checker) fail(c Class, format string, args ...any) {
 	k.problems = append(k.problems, Problem{Class: c, Detail: fmt.Sprintf(format, args...)})
+	if k.trace {
+		name := "?"
+		if pc, _, _, ok := runtime.Caller(1); ok {
+			name = runtime.FuncForPC(pc).Name()
+			name = name[strings.LastIndex(name, ".")+1:]
+		}
+		k.checks = append(k.checks, name+"/"+string(c))
+	}
 }
 
-// check runs every check of claim against srcs.
-func check(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus) Verdict {
+// checkTraced runs every check of claim against srcs; with trace set it
+// also returns the check ("function/class") behind each problem found,
+// repeats included.
+func checkTraced(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus, trace bool) (Verdict, []string) {
 	text := claimText(claim)
-	k := &checker{claim: claim, cd: analyse(text), srcs: srcs, used: map[*source]bool{}, claimTerms: map[string]bool{}, corpus: corpus}
+	k := &checker{claim: claim, cd: analyse(text), srcs: srcs, used: map[*source]bool{}, claimTerms: map[string]bool{}, corpus: corpus, trace: trace}
 	if len(srcs) < len(corpus.sources) {
 		k.cited = map[*source]bool{}
 		for _, s := range srcs {
@@ -145,6 +160,7 @@ func check(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus) Verd
 		}
 	}
 	k.causes()
+	k.superlatives()
 	if total > 0 && overlap < minOverlap {
 		k.fail(LowOverlap, "not supported by the sources: %.0f%% of its words are in them, %.0f%% needed", overlap*100, minOverlap*100)
 	}
@@ -160,7 +176,7 @@ func check(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus) Verd
 			v.SupportedBy = append(v.SupportedBy, s.ID)
 		}
 	}
-	return v
+	return v, k.checks
 }
 
 func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
@@ -322,13 +338,44 @@ func (k *checker) identifiers(text string) {
 				break
 			}
 		}
-		if !found && id.soft && !k.allParts(id.text) {
+		if !found && (id.soft && !k.allParts(id.text) || plainHyphenated(id.text) && k.asPhrase(id.text)) {
 			continue
 		}
 		if !found {
 			k.fail(IdentifierMissing, "%q is in no cited source", id.text)
 		}
 	}
+}
+
+// asPhrase reports whether a cited source has a hyphenated word's parts
+// as one phrase, in order ("push notifications" for "Push-notification"):
+// the source's words hyphenated, not a name built from them.
+func (k *checker) asPhrase(w string) bool {
+	phrase := strings.ReplaceAll(strings.ToLower(w), "-", " ")
+	for _, s := range k.srcs {
+		if i := strings.Index(s.lower, phrase); i >= 0 && (i == 0 || !isWordByte(s.lower[i-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainHyphenated reports whether w is words joined by hyphens, letters
+// only ("Push-notification", not "itest-postgres2" or "v1-api.go").
+func plainHyphenated(w string) bool {
+	if !strings.Contains(w, "-") || strings.HasPrefix(w, "-") || strings.HasSuffix(w, "-") {
+		return false
+	}
+	for _, r := range w {
+		if r != '-' && !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '-' || b == '.' || b == '/'
 }
 
 // allParts reports whether one cited source has every part of a
@@ -353,13 +400,36 @@ func (k *checker) allParts(w string) bool {
 }
 
 // numbers checks each number of the claim.
+//
+// A number of a rejected alternative ("300 ms now instead of 6 s") is a
+// role swap only where the claim chooses it; a claim that also has a
+// number that keeps its side in the sources compares the two ("from 6 s
+// down to 300 ms", "stay on 3.3; 3.4 broke the tests"), unless it makes
+// the rejected value the "to" of "from X to Y".
 func (k *checker) numbers(v *Verdict) {
+	type result struct {
+		n      numOcc
+		class  Class
+		detail string
+	}
+	var rs []result
+	kept := map[string]bool{} // values whose number passed
 	for _, n := range k.cd.numbers() {
 		if n.multiplier {
 			continue // "doubling the shards to 12": a verb more than a number
 		}
 		class, detail := checkNumber(n, k.srcs)
 		if class == "" {
+			kept[n.value] = true
+		}
+		rs = append(rs, result{n, class, detail})
+	}
+	for _, r := range rs {
+		n, class, detail := r.n, r.class, r.detail
+		if class == "" {
+			continue
+		}
+		if class == RoleSwap && !n.rejected && n.pairFrom == "" && comparesKept(n, kept) {
 			continue
 		}
 		if class == NumberMissing {
@@ -367,6 +437,68 @@ func (k *checker) numbers(v *Verdict) {
 		}
 		k.fail(class, "%s", detail)
 	}
+}
+
+// superlativeWords make a claim a cap or a ranking ("the newest
+// supported version"), a fact of its own that a source must state.
+var superlativeWords = words("newest latest oldest earliest highest lowest maximum minimum fastest slowest largest smallest biggest best worst")
+
+// superlatives checks that a superlative of the claim is in a cited source.
+func (k *checker) superlatives() {
+	for _, t := range k.cd.toks {
+		if t.kind != tkWord || !superlativeWords[t.lower] {
+			continue
+		}
+		found := false
+		for _, s := range k.srcs {
+			for _, st := range s.d.toks {
+				found = found || st.lower == t.lower
+			}
+		}
+		if !found {
+			k.fail(LowOverlap, "says %q, which no cited source says", t.raw)
+		}
+	}
+}
+
+// movedFrom reports whether every term of terms follows "from" in the
+// unit's sentences ("moved the job from cron to a queue worker"): the
+// side a change left, which a claim may name as the one rejected.
+func movedFrom(u *unit, terms map[string]bool) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	left := map[string]bool{}
+	for _, st := range u.sents {
+		toks := st.d.toks
+		for i := st.from; i < st.to; i++ {
+			if !toks[i].isWord("from") {
+				continue
+			}
+			for j := i + 1; j < st.to && j <= i+3 && !toks[j].isWord("to"); j++ {
+				if toks[j].term != "" {
+					left[toks[j].term] = true
+				}
+			}
+		}
+	}
+	for t := range terms {
+		if !left[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// comparesKept reports whether the claim has another number, of another
+// value, that passed its checks.
+func comparesKept(n numOcc, kept map[string]bool) bool {
+	for v := range kept {
+		if v != n.value {
+			return true
+		}
+	}
+	return false
 }
 
 // unit is a candidate support for a clause: one sentence, or two of one
@@ -405,7 +537,12 @@ func (k *checker) clause(a *conj) {
 	inherited := setOf(a.inherited)
 	best := k.bestUnit(withNumbers, inherited, setOf(a.left), a.effTerms(), a.s.terms)
 	if best == nil {
-		return // nothing of it is anywhere: the overlap check says so
+		// nothing of it is in the sources: an invented clause when it
+		// names something no cited source has
+		if t, ok := k.unsupportedSalient(need); ok {
+			k.fail(LowOverlap, "%q is not stated by the sources (%s is in none)", clauseText(k.cd, a), t)
+		}
+		return
 	}
 	k.used[best.src] = true
 	cov := 0.0
@@ -416,6 +553,14 @@ func (k *checker) clause(a *conj) {
 	}
 	cov /= total
 	phrase := clauseText(k.cd, a)
+	if cov < minClause {
+		// a clause spread over the sentences of one source (a record
+		// that tells one story) rests on that source as a whole
+		if u := k.wholeSource(need, total); u != nil {
+			best, cov = u, minClause
+			k.used[best.src] = true
+		}
+	}
 	if cov < minClause {
 		anywhere := 0.0
 		for _, t := range need {
@@ -428,8 +573,9 @@ func (k *checker) clause(a *conj) {
 		}
 		if anywhere/total >= minClause+0.2 {
 			k.fail(UnsupportedCombination, "no single source states %q; its parts come from different sources", phrase)
-		} else {
-			k.fail(LowOverlap, "%q is not stated by the sources", phrase)
+		} else if t, ok := k.unsupportedSalient(need); ok {
+			// new wording alone is no evidence; a name no source has is
+			k.fail(LowOverlap, "%q is not stated by the sources (%s is in none)", phrase, t)
 		}
 		return
 	}
@@ -450,6 +596,45 @@ func (k *checker) clause(a *conj) {
 }
 
 func (k *checker) inSource(t cterm, s *source) bool { return t.in(s.all) }
+
+// wholeSource is the cited source whose sentences together hold at least
+// minClause of the clause's terms (by weight), as one unit.
+func (k *checker) wholeSource(need []cterm, total float64) *unit {
+	var best *unit
+	for _, s := range k.srcs {
+		cov := 0.0
+		for _, t := range need {
+			if k.inSource(t, s) {
+				cov += t.weight()
+			}
+		}
+		if cov/total >= minClause && (best == nil || cov > best.score) {
+			best = &unit{src: s, sents: s.d.sents, terms: s.all, score: cov}
+		}
+	}
+	return best
+}
+
+// unsupportedSalient is a salient term of the clause (code, a compound
+// name, a capitalised name) that no cited source has.
+func (k *checker) unsupportedSalient(need []cterm) (string, bool) {
+	for _, t := range need {
+		if !(t.code || len(t.parts) > 1 || isCapitalWord(t.raw)) {
+			continue
+		}
+		found := false
+		for _, s := range k.srcs {
+			if k.inSource(t, s) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return t.raw, true
+		}
+	}
+	return "", false
+}
 
 // bestUnit finds the sentence, or pair of sentences of one source, that
 // holds most of the clause's terms.
@@ -1078,7 +1263,7 @@ func nearest(side []string, left bool) string {
 
 // polarity compares what the clause negates with what its source negates.
 func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
-	negU, posU := map[string]bool{}, map[string]bool{}
+	negU, posU, posPlain := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	rejected := map[string]bool{}
 	heads := map[string]bool{}
 	// inheritedNeg: terms negated only as what a rejected alternative
@@ -1089,6 +1274,16 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		for _, c := range st.conjs {
 			addAll(negU, c.neg)
 			addAll(posU, c.pos)
+			addAll(posPlain, c.pos)
+			// the parts of an affirmed name are affirmed: "pdf" of
+			// "print-to-PDF" where "a PDF library" was rejected
+			for _, i := range c.toks {
+				if t := st.d.toks[i]; len(t.parts) > 1 && c.pos[t.term] {
+					for _, p := range t.parts {
+						posU[p] = true
+					}
+				}
+			}
 			if c.negHead != "" {
 				heads[c.negHead] = true
 			}
@@ -1108,6 +1303,10 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				heads[t] = true
 			}
 		}
+	}
+	if a.role == roleRejected && movedFrom(u, a.neg) {
+		// "Y instead of X" where a source says it "moved from X to Y"
+		return
 	}
 	if a.role == roleRejected && unitRejects(u, a.neg) {
 		// "Instead of adding read replicas, ..." where a source says
@@ -1155,7 +1354,25 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				break
 			}
 		}
+		// a prohibition drawn from a limitation the source states ("never
+		// put X in private methods" for "@Transactional does not apply to
+		// private methods"): the claim negates a term the source negates
+		// and never affirms
+		negS, posS := map[string]bool{}, map[string]bool{}
+		for _, st := range u.src.d.sents {
+			for _, c := range st.conjs {
+				addAll(negS, c.neg)
+				addAll(posS, c.pos)
+			}
+		}
+		agrees := false
+		for t := range a.neg {
+			if t != head && negS[t] && !posS[t] && !genericLemmas[t] {
+				agrees = true
+			}
+		}
 		switch {
+		case agrees:
 		case head != "" && negU[head]:
 		case head != "" && posU[head]:
 			k.fail(Negation, "%q negates what the source affirms", phrase)
@@ -1181,7 +1398,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 	}
 	onlyNeg := 0
 	for t := range a.pos {
-		if negU[t] && !posU[t] && !genericLemmas[t] {
+		if negU[t] && !posPlain[t] && !genericLemmas[t] {
 			onlyNeg++
 		}
 	}
@@ -1307,10 +1524,28 @@ func (k *checker) causes() {
 		if len(cause) == 0 {
 			continue
 		}
-		if !k.causeStated(cause, effect) && !(l.so && k.purposeStated(cause, effect)) {
+		if !k.causeStated(cause, effect) && !(l.so && k.purposeStated(cause, effect)) && !(l.hedged && k.causeSupposed(cause, effect, distinctiveSet(l.scope))) {
 			k.fail(Causal, "no cited source gives %s as the cause", quoteList(sortedKeys(cause)))
 		}
 	}
+}
+
+// causeSupposed reports whether a cited source that hedges names both a
+// hedged cause and its effect: "the tolerance may be too high" next to
+// the problem it would explain supports "possibly because the tolerance
+// is too high", a supposition restated as one.
+func (k *checker) causeSupposed(cause, effect, scope map[string]bool) bool {
+	for _, s := range k.srcs {
+		hedged := false
+		for _, st := range s.d.sents {
+			hedged = hedged || st.hedged
+		}
+		if hedged && share(cause, s.all) >= 0.6 && max(share(minus(effect, cause), s.all), share(minus(scope, cause), s.all)) >= 0.6 {
+			k.used[s] = true
+			return true
+		}
+	}
+	return false
 }
 
 func minus(a, b map[string]bool) map[string]bool {
@@ -1509,10 +1744,13 @@ func (k *checker) status() {
 		// one closing "the blocker", says so
 		solved := false
 		for _, st := range s.d.sents {
-			if !st.resolved {
-				continue
+			if !st.resolved || st.hedged {
+				continue // "seems to fix it", "not confirmed yet": not solved
 			}
 			text := strings.ToLower(st.d.raw[st.d.toks[st.from].start:st.d.toks[st.to-1].end])
+			if pendingFix(text) {
+				continue // a fix tried, "not yet rolled out": not solved
+			}
 			if overlapCount(about, st.terms) > 0 || strings.Contains(text, "blocker") {
 				solved = true
 			}
@@ -1533,6 +1771,19 @@ func (k *checker) status() {
 			k.fail(StatusChange, "the blocker is marked open, but a cited source says it was solved")
 		}
 	}
+}
+
+// pendingPhrases say a fix is not in place yet.
+var pendingPhrases = []string{"not yet", "yet to", "untested", "not tested", "not rolled out", "not merged", "not deployed", "in a quick test"}
+
+// pendingFix reports whether a sentence says its fix is not in place yet.
+func pendingFix(lower string) bool {
+	for _, p := range pendingPhrases {
+		if strings.Contains(lower, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func overlapCount(a, b map[string]bool) int {

@@ -386,9 +386,31 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 				if !alive[j] {
 					continue
 				}
-				if o2.value == o1.o.pairFrom {
+				// the value it replaces: the source's "from X to Y", or the
+				// claim's where the source does not pair them the other way
+				if o2.value == o1.o.pairFrom || c.pairFrom != "" && sameValue(o2.value, c.pairFrom) && !sameValue(o2.pairFrom, c.value) {
 					any = true
 					continue // the value the source says it replaced
+				}
+				// the claim's nearest word that tells the two numbers apart
+				// (in the sources, around one of them only) decides first:
+				// a reordered sentence keeps each number's own word
+				// nearest, a swapped number sits nearest the other's
+				var ownNear, rivalNear float64
+				for i, t := range ctx {
+					if strings.HasPrefix(t.t, "#") || strings.HasPrefix(t.t, "<") {
+						continue
+					}
+					switch {
+					case o1.v[i] > 0 && v2[i] == 0:
+						ownNear = max(ownNear, t.w)
+					case v2[i] > 0 && o1.v[i] == 0:
+						rivalNear = max(rivalNear, t.w)
+					}
+				}
+				if ownNear > 0 && ownNear >= rivalNear {
+					any = true
+					continue
 				}
 				var adv2, adv1 float64
 				for i, t := range ctx {

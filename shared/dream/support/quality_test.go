@@ -16,6 +16,7 @@ import (
 
 var (
 	qualityMarkdown = flag.Bool("quality.markdown", false, "print the figures as the Markdown tables of docs/BENCHMARKS.md")
+	qualityAblation = flag.String("quality.ablation", "", "print, for the splits named (comma-separated, e.g. tune,holdout) in cited mode, what each check alone drops")
 	qualityShow     = flag.String("quality.show", "", "list the cases judged wrongly in this split (tune, holdout or all) and mode (cited or pool), e.g. tune/cited")
 )
 
@@ -48,9 +49,10 @@ func (c labelledCase) claim() support.Claim {
 }
 
 // labelledFiles are the labelled sets under testdata: claims.json (split
-// tune and holdout) and fresh.json (split fresh, written after the test
-// was tuned on claims.json and never tuned on).
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/fresh.json"}
+// tune and holdout), tune2-6.json (split tune) and fresh.json, fresh2.json
+// (splits fresh and fresh2, written before the test was run on them and
+// never tuned on).
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/fresh.json", "testdata/fresh2.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.
@@ -179,9 +181,9 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 // TestLabelledSetFigures runs the support test over the labelled sets
 // (testdata/claims.json: 512 claims from 16 projects, 13 tuned on and 3
 // held out at first and tuned on since; tune2.json, tune3.json and
-// tune4.json: 112 claims from 5 projects written later to tune on;
-// fresh.json: 156 claims from 6 projects written before the test was run
-// on them and never tuned on) in three modes: against the sources each
+// tune4.json, tune5.json, tune6.json: 172 claims from 9 projects written
+// later to tune on; fresh.json and fresh2.json: 156 and 120 claims from 6 projects
+// each, written before the test was run on them and never tuned on) in three modes: against the sources each
 // claim cites, against its project's every source (what a dream without
 // citations checks against), and against every project's sources at once
 // (a crowded scope).
@@ -209,6 +211,9 @@ func TestLabelledSetFigures(t *testing.T) {
 	if *qualityMarkdown {
 		printMarkdown(js, old)
 	}
+	if *qualityAblation != "" {
+		printAblation(set, pools, strings.Split(*qualityAblation, ","))
+	}
 	if *qualityShow != "" {
 		split, mode, _ := strings.Cut(*qualityShow, "/")
 		if mode == "" {
@@ -222,8 +227,9 @@ func TestLabelledSetFigures(t *testing.T) {
 	}
 	// Issue 10's aim is at least 85% of fabrications dropped with at
 	// least 95% of faithful claims kept. It is met on the claims the test
-	// was tuned on (tune, holdout); on the fresh set it is not (faithful
-	// claims kept: about 72%, see docs/BENCHMARKS.md). The rows are floors
+	// was tuned on (tune, holdout); on the two sets it never saw (fresh,
+	// fresh2) the drop half is met and the keep half is not (faithful
+	// claims kept: about 77% and 70%, see docs/BENCHMARKS.md). The rows are floors
 	// a little under the figures measured, so that a regression fails;
 	// the last column checks the sets stay hard for the word-overlap
 	// guard.
@@ -232,14 +238,18 @@ func TestLabelledSetFigures(t *testing.T) {
 		kept, dropped    float64
 		oldDroppedAtMost float64
 	}{
-		{"tune", "cited", 96, 97, 20},
-		{"tune", "pool", 95, 97, 20},
+		{"tune", "cited", 95, 96, 20},
+		{"tune", "pool", 94, 96, 20},
 		{"holdout", "cited", 97, 95, 20},
 		{"holdout", "pool", 97, 95, 20},
-		{"fresh", "cited", 68, 88, 20},
-		{"fresh", "pool", 68, 85, 20},
-		{"all", "cited", 91, 95, 20},
-		{"all", "crowd", 88, 93, 20},
+		// the shortfall on unseen claims, documented, not hidden: the aim
+		// is 95% kept, these sets measure 77% and 70%
+		{"fresh", "cited", 74, 90, 20},
+		{"fresh", "pool", 74, 88, 20},
+		{"fresh2", "cited", 68, 90, 20},
+		{"fresh2", "pool", 68, 90, 20},
+		{"all", "cited", 88, 94, 20},
+		{"all", "crowd", 84, 92, 20},
 	}
 	for _, fl := range floors {
 		f, o := sum(js, fl.split, fl.mode), sum(old, fl.split, fl.mode)
@@ -271,7 +281,7 @@ func claimLine(j judged) string {
 func printMarkdown(js, old []judged) {
 	fmt.Println("| split | mode | faithful kept | fabricated dropped | word-overlap guard: kept / dropped |")
 	fmt.Println("|---|---|---|---|---|")
-	for _, split := range []string{"tune", "holdout", "fresh", "all"} {
+	for _, split := range []string{"tune", "holdout", "fresh", "fresh2", "all"} {
 		for _, mode := range []string{"cited", "pool", "crowd"} {
 			f, o := sum(js, split, mode), sum(old, split, mode)
 			fmt.Printf("| %s | %s | %d/%d (%.1f%%) | %d/%d (%.1f%%) | %.1f%% / %.1f%% |\n", split, mode, f.kept, f.faithful, f.keptPct(),
@@ -288,11 +298,11 @@ func printMarkdown(js, old []judged) {
 		}
 	}
 	sort.SliceStable(classes, func(a, b int) bool { return labels[classes[a]] > labels[classes[b]] })
-	fmt.Println("| label | class | tune, cited | holdout, cited | fresh, cited | tune, pool | holdout, pool | fresh, pool | all, crowd |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| label | class | tune, cited | holdout, cited | fresh, cited | fresh2, cited | tune, pool | holdout, pool | fresh, pool | fresh2, pool | all, crowd |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, c := range classes {
 		row := fmt.Sprintf("| %s | %s |", labels[c], c)
-		for _, sm := range [][2]string{{"tune", "cited"}, {"holdout", "cited"}, {"fresh", "cited"}, {"tune", "pool"}, {"holdout", "pool"}, {"fresh", "pool"}, {"all", "crowd"}} {
+		for _, sm := range [][2]string{{"tune", "cited"}, {"holdout", "cited"}, {"fresh", "cited"}, {"fresh2", "cited"}, {"tune", "pool"}, {"holdout", "pool"}, {"fresh", "pool"}, {"fresh2", "pool"}, {"all", "crowd"}} {
 			bc := sum(js, sm[0], sm[1]).byClass[c]
 			row += fmt.Sprintf(" %d/%d |", bc[0], bc[1])
 		}
@@ -336,4 +346,73 @@ func overlapGuard(c support.Claim, pool []support.Source, cited []string) bool {
 		}
 	}
 	return terms > 0 && float64(found)/float64(terms) >= 0.75 && !digitMissing
+}
+
+// printAblation prints, for each check (function/class) of the support
+// test, in cited mode over the splits named: the faithful claims it drops
+// and the fabrications it catches, in all and alone (no other check
+// objects to the claim), as a Markdown table.
+func printAblation(set labelled, pools map[string][]support.Source, splits []string) {
+	want := map[string]bool{}
+	for _, s := range splits {
+		want[s] = true
+	}
+	type row struct{ faithAll, faithAlone, fabAll, fabAlone int }
+	rows := map[string]*row{}
+	get := func(k string) *row {
+		if rows[k] == nil {
+			rows[k] = &row{}
+		}
+		return rows[k]
+	}
+	cs := corpora{}
+	faithful, fabricated := 0, 0
+	for _, c := range set.Cases {
+		if !want[c.Split] {
+			continue
+		}
+		if c.Label == "faithful" {
+			faithful++
+		} else {
+			fabricated++
+		}
+		_, checks := cs.get(c.Project, pools[c.Project]).CheckTraced(c.claim(), c.Cites...)
+		distinct := map[string]bool{}
+		for _, k := range checks {
+			distinct[k] = true
+		}
+		for k := range distinct {
+			r := get(k)
+			alone := len(distinct) == 1
+			if c.Label == "faithful" {
+				r.faithAll++
+				if alone {
+					r.faithAlone++
+				}
+			} else {
+				r.fabAll++
+				if alone {
+					r.fabAlone++
+				}
+			}
+		}
+	}
+	keys := make([]string, 0, len(rows))
+	for k := range rows {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := rows[keys[i]], rows[keys[j]]
+		if a.faithAlone != b.faithAlone {
+			return a.faithAlone > b.faithAlone
+		}
+		return keys[i] < keys[j]
+	})
+	fmt.Printf("Splits %s, cited mode: %d faithful, %d fabricated claims.\n\n", strings.Join(splits, "+"), faithful, fabricated)
+	fmt.Println("| check (function/class) | faithful dropped: alone / in all | fabricated caught: alone / in all |")
+	fmt.Println("|---|---|---|")
+	for _, k := range keys {
+		r := rows[k]
+		fmt.Printf("| `%s` | %d / %d | %d / %d |\n", k, r.faithAlone, r.faithAll, r.fabAlone, r.fabAll)
+	}
 }

@@ -130,3 +130,74 @@ func TestRewritesStillCaught(t *testing.T) {
 		})
 	}
 }
+
+// deskSources are the sources of a help-desk service, written for the
+// classes of the evidence rule (a claim fails on what it gets wrong, not
+// on the words a paraphrase brings): new wording, a permission, a
+// prohibition drawn from a limitation, a hedged cause, a value compared
+// with the one it replaced, a fix not yet deployed.
+var deskSources = []support.Source{
+	{ID: "m1", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Only the support leads may merge tickets; every merge is written to the audit log"},
+	{ID: "m2", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "Row-level security does not apply to the `reporting` role; run customer queries as the `app` role"},
+	{ID: "m3", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: agentmem.StatusOpen, Text: "Attachments over 25 MB fail to upload from Safari; the multipart chunk size may be too large"},
+	{ID: "m4", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Search uses Postgres full-text search instead of Elasticsearch", Rationale: "Elasticsearch cost $900 a month for 40,000 tickets"},
+	{ID: "m5", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Invoices are rendered with Chromium's print-to-PDF, not a PDF library"},
+	{ID: "d1", Kind: support.KindDaily, Title: "run-40", Text: "Ticket list p95 is 120 ms now instead of 1.9 s after adding an index on `tickets.updated_at`. The export endpoint takes 14 s for 10,000 tickets."},
+	{ID: "d2", Kind: support.KindDaily, Title: "run-41", Text: "Tried a 5 MB chunk size for Safari uploads; a 40 MB file went through in a quick test, not yet deployed."},
+	{ID: "d3", Kind: support.KindDaily, Title: "run-42", Text: "Moved the SLA timer job from cron to a queue worker. It runs every minute and alerts after 3 missed runs."},
+}
+
+// deskCase is a claim of TestEvidenceRule.
+type deskCase struct {
+	name   string
+	typ    agentmem.Type
+	status string
+	claim  string
+	cited  []string
+}
+
+// TestEvidenceRule: faithful rewrites of these classes are kept, and the
+// fabrications built on the same sentences are still dropped.
+func TestEvidenceRule(t *testing.T) {
+	t.Parallel()
+	corpus := support.NewCorpus(deskSources)
+	kept := []deskCase{
+		{"new wording and a permission", agentmem.TypeNote, "", "Ticket merges are limited to support leads, and each one is logged in the audit log", []string{"m1"}},
+		{"prohibition from a limitation", agentmem.TypeLearning, "", "Never run customer queries as the `reporting` role: row-level security does not apply to it", []string{"m2"}},
+		{"hedged cause", agentmem.TypeNote, "", "Safari uploads of attachments over 25 MB fail, possibly because the multipart chunk size is too large", []string{"m3"}},
+		{"value compared with the one it replaced", agentmem.TypeFinding, "", "An index on `tickets.updated_at` took the ticket list p95 from 1.9 s down to 120 ms", []string{"d1"}},
+		{"number reordered", agentmem.TypeFinding, "", "For 10,000 tickets the export endpoint needs 14 s", []string{"d1"}},
+		{"a record's sentences together", agentmem.TypeNote, "", "The SLA timer job now runs every minute on a queue worker instead of cron and alerts after 3 missed runs", []string{"d3"}},
+		{"a fact of the rejected alternative", agentmem.TypeDecision, "", "Search runs on Postgres full-text search rather than Elasticsearch, which cost $900 a month for 40,000 tickets", []string{"m4"}},
+		{"a part of the chosen name", agentmem.TypeDecision, "", "PDF invoices come from Chromium's print-to-PDF rather than a PDF library", []string{"m5"}},
+		{"source words hyphenated", agentmem.TypeFinding, "", "Ticket-list p95 is 120 ms now instead of 1.9 s after adding an index on `tickets.updated_at`", []string{"d1"}},
+		{"fix not yet deployed keeps a blocker open", agentmem.TypeBlocker, agentmem.StatusOpen, "Safari fails on attachments over 25 MB; a 5 MB chunk size got a 40 MB file through in a quick test, not yet deployed", []string{"m3", "d2"}},
+	}
+	caught := []deskCase{
+		{"prohibition of what the source prescribes", agentmem.TypeLearning, "", "Never run customer queries as the `app` role", []string{"m2"}},
+		{"hedge made a cause", agentmem.TypeNote, "", "Safari uploads over 25 MB fail because the multipart chunk size is too large", []string{"m3"}},
+		{"replaced value made current", agentmem.TypeFinding, "", "The ticket list p95 is 1.9 s with the index on `tickets.updated_at`", []string{"d1"}},
+		{"from and to reversed", agentmem.TypeFinding, "", "An index on `tickets.updated_at` took the ticket list p95 from 120 ms to 1.9 s", []string{"d1"}},
+		{"number of another fact", agentmem.TypeDecision, "", "Elasticsearch cost $900 a month for 10,000 tickets", []string{"m4", "d1"}},
+		{"superlative no source says", agentmem.TypeDecision, "", "Postgres full-text search is the fastest option for 40,000 tickets", []string{"m4"}},
+		{"a clause with a name no source has", agentmem.TypeDecision, "", "Search uses Postgres full-text search, and Meilisearch indexes the attachments", []string{"m4"}},
+		{"rejected alternative chosen", agentmem.TypeDecision, "", "Search uses Elasticsearch rather than Postgres full-text search, which cost $900 a month", []string{"m4"}},
+		{"rejected library affirmed", agentmem.TypeDecision, "", "Invoices are rendered with a PDF library", []string{"m5"}},
+		{"a name built from source words", agentmem.TypeFinding, "", "Ticket-export p95 is 120 ms after adding an index on `tickets.updated_at`", []string{"d1"}},
+		{"fix not yet deployed closes the blocker", agentmem.TypeBlocker, agentmem.StatusResolved, "A 5 MB chunk size fixed Safari uploads of attachments over 25 MB", []string{"m3", "d2"}},
+	}
+	for _, set := range []struct {
+		want  bool
+		cases []deskCase
+	}{{true, kept}, {false, caught}} {
+		for _, tt := range set.cases {
+			t.Run(tt.name, func(t *testing.T) {
+				t.Parallel()
+				v := corpus.Check(support.Claim{Type: tt.typ, Status: tt.status, Content: tt.claim}, tt.cited...)
+				if got := v.Supported; got != set.want {
+					t.Errorf("%q: supported %v (%s: %s), want %v", tt.claim, got, v.Class, v.Detail, set.want)
+				}
+			})
+		}
+	}
+}

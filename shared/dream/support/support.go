@@ -18,10 +18,12 @@
 //     unit and with its own words around it, not another number's
 //     (NumberContext);
 //   - each clause of the claim rests on one sentence of one source (or two
-//     sentences of one source about the same subject); a clause that
-//     needs several sources is UnsupportedCombination, one that moves a
-//     term into another entity's place is RoleSwap, one with too few of
-//     its words in the sources is LowOverlap;
+//     sentences of one source about the same subject, or one cited
+//     source's sentences together); a clause that needs several sources
+//     is UnsupportedCombination, one that moves a term into another
+//     entity's place is RoleSwap, one with few of its words in the
+//     sources and a name none of them has is LowOverlap, as is a claim
+//     mostly of words no source has or with a superlative none says;
 //   - negations agree (Negation), as do words and their opposites
 //     ("before"/"after", "read"/"write": Opposite);
 //   - a hedge stays a hedge: a certain claim from an uncertain source is
@@ -170,8 +172,12 @@ type Verdict struct {
 }
 
 // DefaultMinOverlap is the share of a claim's content terms that must be
-// found in its cited sources.
-const DefaultMinOverlap = 0.75
+// found in its cited sources. It is low on purpose: new wording is what a
+// paraphrase brings and is no evidence of invention; a claim fails on
+// what it gets wrong (a name, a number, a polarity, a cause, a role, a
+// cap it adds), and on overlap only when it is mostly words no source
+// has.
+const DefaultMinOverlap = 0.5
 
 // Corpus is a set of sources, analysed once, that claims are checked
 // against. It is safe for concurrent use once built.
@@ -227,6 +233,13 @@ func NewCorpus(sources []Source) *Corpus {
 // the whole window has to do). Ids the corpus lacks are ignored; a claim
 // citing none it has is UnknownSource.
 func (c *Corpus) Check(claim Claim, cited ...string) Verdict {
+	v, _ := c.checkTraced(claim, false, cited...)
+	return v
+}
+
+// checkTraced is Check; with trace set it also returns the check behind
+// each problem (see checkTraced).
+func (c *Corpus) checkTraced(claim Claim, trace bool, cited ...string) (Verdict, []string) {
 	var srcs []*source
 	if len(cited) == 0 {
 		srcs = c.sources
@@ -240,14 +253,14 @@ func (c *Corpus) Check(claim Claim, cited ...string) Verdict {
 		}
 		if len(srcs) == 0 {
 			return Verdict{Class: UnknownSource, Detail: fmt.Sprintf("cites no known source (%s)", strings.Join(cited, ", ")),
-				Problems: []Problem{{UnknownSource, "cites no known source"}}}
+				Problems: []Problem{{UnknownSource, "cites no known source"}}}, nil
 		}
 	}
 	min := c.MinOverlap
 	if min <= 0 {
 		min = DefaultMinOverlap
 	}
-	return check(claim, srcs, min, c)
+	return checkTraced(claim, srcs, min, c, trace)
 }
 
 // Check tests claim against sources, all of them cited: NewCorpus then

@@ -92,8 +92,10 @@ func TestSupportClasses(t *testing.T) {
 
 func TestVerdictReportsOverlapMissingAndSources(t *testing.T) {
 	t.Parallel()
-	v := check(t, support.Claim{Content: "Refresh tokens last 45 days in the Lisbon cluster"}, "m4", "d1")
-	if v.Supported || v.Class != support.LowOverlap || !strings.HasPrefix(v.Detail, "not supported by the sources") {
+	v := check(t, support.Claim{Content: "Refresh tokens are rotated by Vault every 45 days in the Lisbon cluster"}, "m4", "d1")
+	if v.Supported || v.Class != support.LowOverlap || !slices.ContainsFunc(v.Problems, func(p support.Problem) bool {
+		return p.Class == support.LowOverlap && strings.HasPrefix(p.Detail, "not supported by the sources")
+	}) {
 		t.Fatalf("got %+v, want low_overlap first", v)
 	}
 	if !slices.ContainsFunc(v.Problems, func(p support.Problem) bool {

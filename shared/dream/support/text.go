@@ -1,6 +1,7 @@
 package support
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -104,6 +105,9 @@ type link struct {
 	// layout matches"); why: a reason given in parentheses ("(why: ...)"),
 	// which may be a purpose too
 	so, why bool
+	// hedged: the cause itself is only supposed ("possibly because X",
+	// "probably due to X", "X may be the cause")
+	hedged bool
 }
 
 func (c *conj) effective() map[string]bool {
@@ -374,6 +378,11 @@ func hasHedge(lower string) bool {
 		if w == "looks" && i+1 < len(fields) && fields[i+1] != "like" && !isAdjectiveLike(fields[i+1]) {
 			continue
 		}
+		// "only the billing team may export", "may only run": a
+		// permission, not a doubt
+		if w == "may" && (i+1 < len(fields) && fields[i+1] == "only" || slices.Contains(fields[:i], "only")) {
+			continue
+		}
 		return true
 	}
 	return false
@@ -537,7 +546,20 @@ func (s *sent) split() {
 			// starts with a preposition and a determiner speaks of the
 			// whole sentence, not of the rejected alternative
 			scoped := j+1 < len(c.toks) && sentencePrepositions[t.lower] && determiners[toks[c.toks[j+1]].lower]
-			if t.kind == tkWord && (auxiliaries[t.lower] || past && !byNext || scoped) {
+			// "instead of 1.9 s after adding an index": a subordinate
+			// clause of the whole sentence; "instead of cron and alerts
+			// after 3 missed runs": a second verb of the subject
+			subordinate := j+1 < len(c.toks) && rejectedEnds[t.lower] && strings.HasSuffix(toks[c.toks[j+1]].lower, "ing")
+			secondVerb := false
+			if t.isWord("and") && j+2 < len(c.toks) {
+				v, after := toks[c.toks[j+1]], toks[c.toks[j+2]]
+				secondVerb = verbLemmas[v.term] && (strings.HasSuffix(v.lower, "s") || strings.HasSuffix(v.lower, "ed")) &&
+					(after.kind == tkNumber || sentencePrepositions[after.lower] || rejectedEnds[after.lower] || determiners[after.lower] || after.isWord("up"))
+			}
+			// "rather than Redis, whose pub/sub cost 40 ms": a relative
+			// clause states a fact of the alternative, it rejects nothing
+			relative := words("whose which who where")[t.lower] && toks[c.toks[j-1]].raw == ","
+			if t.kind == tkWord && (auxiliaries[t.lower] || past && !byNext || scoped || subordinate || secondVerb || relative) {
 				rest := &conj{s: s, marker: "", role: rolePlain, toks: c.toks[j:]}
 				c.toks = c.toks[:j]
 				kept = append(kept, rest)
@@ -547,6 +569,10 @@ func (s *sent) split() {
 	}
 	s.conjs = kept
 }
+
+// rejectedEnds are the words that, before a verb in -ing, start a clause
+// of the whole sentence after a rejected alternative.
+var rejectedEnds = words("after before when while since until once by without")
 
 func lowerWords(ts []token) []string {
 	out := make([]string, len(ts))
@@ -1161,7 +1187,7 @@ func (s *sent) buildLinks() {
 					addAll(effect, s.conjs[j].effective())
 				}
 			}
-			s.links = append(s.links, link{cause: cause, effect: effect, why: c.marker == "("})
+			s.links = append(s.links, link{cause: cause, effect: effect, why: c.marker == "(", hedged: c.hedged})
 		case roleEffect:
 			cause := map[string]bool{}
 			for j := i - 1; j >= 0; j-- {
@@ -1181,7 +1207,7 @@ func (s *sent) buildLinks() {
 		}
 		// "X causes Y", "X leads to Y"
 		if c.verb >= 0 && causalVerb(s.d.toks, c.verb) {
-			s.links = append(s.links, link{cause: setOf(c.left), effect: setOf(c.right)})
+			s.links = append(s.links, link{cause: setOf(c.left), effect: setOf(c.right), hedged: c.hedged})
 		}
 		// in a source, "X comes from Y" names a cause too
 		if s.d.source {
