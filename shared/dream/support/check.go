@@ -414,11 +414,18 @@ func (k *checker) numbers(v *Verdict) {
 	}
 	var rs []result
 	kept := map[string]bool{} // values whose number passed
-	for _, n := range k.cd.numbers() {
+	claimNums := k.cd.numbers()
+	for _, n := range claimNums {
 		if n.multiplier {
 			continue // "doubling the shards to 12": a verb more than a number
 		}
 		class, detail := checkNumber(n, k.srcs)
+		if class == "" && earlierOnly(n, k.cd, k.srcs) {
+			class, detail = NumberContext, fmt.Sprintf("%s is the earlier value in the sources, not the current one", n.raw)
+		}
+		if class == "" && earlierSwapped(n, claimNums, k.srcs) {
+			class, detail = RoleSwap, fmt.Sprintf("the sources go from %s to %s, not the other way", n.raw, n.pairFrom)
+		}
 		if class == "" {
 			kept[n.value] = true
 		}
@@ -1403,16 +1410,118 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		}
 	}
 	for t := range a.pos {
+		if negU[t] && posU[t] && a.role != roleRejected && !k.excepts() && negatedHere(a, u, t) {
+			// "Admin routes are logged" where the source logs requests
+			// but says "the admin routes are not logged": the sentence
+			// about the claim's subject negates it
+			if rejected[t] {
+				k.fail(RoleSwap, "%q affirms what the source names as the rejected alternative", phrase)
+			} else {
+				k.fail(Negation, "%q affirms what the source negates", phrase)
+			}
+			return
+		}
 		if !negU[t] || posU[t] || !heads[t] && onlyNeg < 2 {
 			continue
 		}
 		if rejected[t] && a.role != roleRejected {
 			k.fail(RoleSwap, "%q affirms what the source names as the rejected alternative", phrase)
-		} else {
+		} else if !(k.remedy(a) && resolvedNegates(u, t)) {
 			k.fail(Negation, "%q affirms what the source negates", phrase)
 		}
 		return
 	}
+}
+
+// excepts reports whether the claim names an exception ("requests except
+// the health checks are logged"): a negation in other words.
+func (k *checker) excepts() bool {
+	for _, t := range k.cd.toks {
+		if t.kind == tkWord && exceptWords[t.lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// exceptWords carve an exception out of a statement.
+var exceptWords = words("except excepting excluding excluded exclude excludes apart besides unlike skip skips skipped skipping exempt")
+
+// remedy reports whether the clause names what fixed a problem ("fixed by
+// calling X", "solved by adding Y"): doing what a source says was never
+// done.
+func (k *checker) remedy(a *conj) bool {
+	toks := k.cd.toks
+	for j := 1; j < len(a.toks); j++ {
+		if toks[a.toks[j]].isWord("by") && fixWords[toks[a.toks[j-1]].lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// fixWords say a problem was solved.
+var fixWords = words("fixed solved resolved cured addressed")
+
+// resolvedNegates reports whether a sentence of the unit that says a
+// problem was solved negates t ("the app never called X; added it").
+func resolvedNegates(u *unit, t string) bool {
+	for _, st := range u.sents {
+		if !st.resolved {
+			continue
+		}
+		for _, c := range st.conjs {
+			if c.neg[t] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// removalWords say a thing was taken away ("The Xcode Cloud workflow was
+// removed").
+var removalWords = words("removed deleted dropped retired decommissioned deprecated replaced")
+
+// removedIn reports whether the sentence says something was removed with
+// a word the claim does not use.
+func removedIn(st *sent, claimTerms map[string]bool) bool {
+	for i := st.from; i < st.to; i++ {
+		t := st.d.toks[i]
+		if removalWords[t.lower] && !claimTerms[t.term] {
+			return true
+		}
+	}
+	return false
+}
+
+// negatedHere reports whether, of the source's conjuncts with the term t,
+// the one sharing most of the clause's other words negates t: the term is
+// both affirmed and negated in the unit, and the clause is about the
+// negated one.
+func negatedHere(a *conj, u *unit, t string) bool {
+	want := a.effTerms()
+	score := func(c *conj) int {
+		n := 0
+		for w := range c.effTerms() {
+			if w != t && want[w] && !genericLemmas[w] {
+				n++
+			}
+		}
+		return n
+	}
+	bestNeg, bestPos := -1, -1
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			switch {
+			case c.neg[t] && !c.pos[t]:
+				bestNeg = max(bestNeg, score(c))
+			case c.pos[t]:
+				bestPos = max(bestPos, score(c))
+			}
+		}
+	}
+	return bestNeg >= 2 && bestNeg > bestPos
 }
 
 // stillTrue fails a clause saying something "still" holds when a cited
@@ -1428,9 +1537,6 @@ func (k *checker) stillTrue(a *conj, need []cterm, best *unit, phrase string) {
 	}
 	for _, s := range k.srcs {
 		for _, st := range s.d.sents {
-			if st == best.sents[0] {
-				continue
-			}
 			cov := 0.0
 			for _, t := range need {
 				if t.in(st.terms) {
@@ -1438,6 +1544,13 @@ func (k *checker) stillTrue(a *conj, need []cterm, best *unit, phrase string) {
 				}
 			}
 			if total == 0 || cov/total < 0.6 {
+				continue
+			}
+			if removedIn(st, k.claimTerms) {
+				k.fail(Negation, "%q says it still holds; a cited source says it was removed", phrase)
+				return
+			}
+			if st == best.sents[0] {
 				continue
 			}
 			if st.resolved {

@@ -771,6 +771,13 @@ func (c *conj) read(i int) {
 			c.neg[t] = true
 		}
 		c.pos = map[string]bool{}
+		// "the liveness probe does not": what it says is about its subject
+		for _, t := range c.own {
+			if !genericLemmas[t] {
+				c.negHead = t
+				break
+			}
+		}
 	}
 	c.negated = negFrom >= 0 || len(c.neg) > 0
 	c.hedged = c.s.hedgeAll || hasHedge(" "+strings.Join(lower, " ")+" ")
