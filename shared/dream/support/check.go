@@ -587,7 +587,8 @@ func (k *checker) clause(a *conj) {
 		return
 	}
 	k.clauseNumbers(a, best, phrase)
-	v := bestConj(best, need, inherited, a.negated)
+	k.numberElsewhere(a, need, best, phrase)
+	v := bestConj(best, withNumbers, inherited, a.negated)
 	if v == nil {
 		return
 	}
@@ -831,6 +832,108 @@ func (k *checker) clauseNumbers(a *conj, u *unit, phrase string) {
 	}
 }
 
+// numberElsewhere fails a clause whose words are those of one sentence,
+// which has a value of its own of the same kind, while its number is only
+// in another sentence, which names something the clause does not ("`scan_parquet` reads the sample in 31 s" where "`scan_parquet`
+// takes 4 s; `read_parquet` took 31 s"): the number belongs to the other
+// sentence's subject.
+func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string) {
+	toks := k.cd.toks
+	inUnit := map[*sent]bool{}
+	for _, st := range u.sents {
+		inUnit[st] = true
+	}
+	// of two sentences, the one that has all of the clause's words but
+	// its numbers is the one it restates
+	if len(u.sents) > 1 {
+		for _, st := range u.sents {
+			// its words, with the subject a pronoun stands for ("it started")
+			inh := map[string]bool{}
+			for _, c := range st.conjs {
+				addAll(inh, setOf(c.inherited))
+			}
+			all := true
+			for _, x := range need {
+				if !x.number && !x.generic && !x.inSent(st) && !x.in(inh) {
+					all = false
+				}
+			}
+			if all {
+				inUnit = map[*sent]bool{st: true}
+				break
+			}
+		}
+	}
+	for _, i := range a.toks {
+		t := toks[i]
+		if t.kind != tkNumber {
+			continue
+		}
+		var others []*sent
+		found := false
+		for _, s := range k.srcs {
+			for _, o := range s.nums {
+				if !sameValue(o.value, t.value) {
+					continue
+				}
+				st := s.d.sents[o.sent]
+				if inUnit[st] {
+					found = true
+				}
+				others = append(others, st)
+			}
+		}
+		if found || len(others) == 0 {
+			continue
+		}
+		// the sentence the clause restates has its own value of that kind
+		var cn numOcc
+		for _, n := range k.cd.numbers() {
+			if n.value == t.value {
+				cn = n
+			}
+		}
+		rival := false
+		for _, o := range u.src.nums {
+			if inUnit[u.src.d.sents[o.sent]] && !sameValue(o.value, t.value) && sameKind(cn, o) {
+				rival = true
+			}
+		}
+		if !rival {
+			continue
+		}
+		belongs := true
+		for _, st := range others {
+			own, only := false, false
+			for _, x := range need {
+				if x.number || x.generic {
+					continue
+				}
+				in2 := x.inSent(st)
+				if in2 && !x.in(u.terms) {
+					own = true // the clause has a word of the number's sentence
+				}
+				if !in2 && x.in(u.terms) && x.distinctive() {
+					only = true
+				}
+			}
+			foreign := false
+			for w := range st.plain {
+				if !k.claimTerms[w] && !genericLemmas[w] && !verbLemmas[w] && len(w) > 2 {
+					foreign = true
+				}
+			}
+			if own || !only || !foreign {
+				belongs = false
+			}
+		}
+		if belongs {
+			k.fail(NumberContext, "%q takes %s from a sentence about something else", phrase, t.raw)
+			return
+		}
+	}
+}
+
 // bestConj is the conjunct of u that holds most of the clause.
 func bestConj(u *unit, need []cterm, inherited map[string]bool, negated bool) *conj {
 	var best *conj
@@ -840,7 +943,15 @@ func bestConj(u *unit, need []cterm, inherited map[string]bool, negated bool) *c
 			eff := c.effTerms()
 			s := 0.0
 			for _, t := range need {
-				if t.in(eff) {
+				switch {
+				case t.number:
+					// the clause's number tells apart conjuncts of the same
+					// words ("the emails queue has 3 workers and the orders
+					// queue 10")
+					if c.hasValue(t.key) {
+						s += 1
+					}
+				case t.in(eff):
 					s += t.weight()
 				}
 			}
@@ -1534,6 +1645,33 @@ func (k *checker) stillTrue(a *conj, need []cterm, best *unit, phrase string) {
 	total := 0.0
 	for _, t := range need {
 		total += t.weight()
+	}
+	// its subject is what a cited sentence says was removed
+	var before []string // the words before "still": what persists
+	for _, i := range a.toks {
+		t := k.cd.toks[i]
+		if t.isWord("still") {
+			break
+		}
+		if t.term != "" {
+			before = append(before, t.term)
+		}
+	}
+	if subj := nonGeneric(before); len(subj) > 0 {
+		for _, s := range k.srcs {
+			for _, st := range s.d.sents {
+				all := true
+				for _, w := range subj {
+					if !st.terms[w] {
+						all = false
+					}
+				}
+				if all && removedIn(st, k.claimTerms) {
+					k.fail(Negation, "%q says it still holds; a cited source says it was removed", phrase)
+					return
+				}
+			}
+		}
 	}
 	for _, s := range k.srcs {
 		for _, st := range s.d.sents {

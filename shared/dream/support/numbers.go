@@ -57,6 +57,12 @@ func (d *doc) numbers() []numOcc {
 				n := numOcc{value: t.value, raw: t.raw, unit: t.unit, measure: t.measure, per: t.per, ctx: c.numberContext(j), clause: c.effTerms(),
 					rejected: c.role == roleRejected, multiplier: t.multiplier, sent: s.idx, pos: k}
 				n.old = k > 0 && d.toks[k-1].isWord("from")
+				// "Dropped Python 3.8": a value taken away is an earlier one
+				for b := k - 1; b >= max(0, k-3); b-- {
+					if removalWords[d.toks[b].lower] {
+						n.old = true
+					}
+				}
 				if n.ctx["<to>"] > 0 {
 					for jj := j - 1; jj >= 0 && jj >= j-4; jj-- {
 						if p := d.toks[c.toks[jj]]; p.kind == tkNumber {
@@ -87,7 +93,7 @@ func markChanged(d *doc, ns []numOcc) {
 			if o.sent < n.sent-1 {
 				break
 			}
-			if o.unit == n.unit && o.measure == n.measure && !o.old {
+			if sameKind(n, *o) && !o.old {
 				o.old = true
 				break
 			}
@@ -420,6 +426,16 @@ func competes(claim, other numOcc) bool {
 		return true
 	}
 	return false
+}
+
+// sameKind reports whether two numbers measure the same kind of quantity:
+// two durations (or sizes) whatever their shapes (1.4 s and 90 ms), or
+// numbers that compete.
+func sameKind(a, b numOcc) bool {
+	if a.measure && b.measure && a.unit != "" && b.unit != "" {
+		return dimension(a.unit) == dimension(b.unit)
+	}
+	return competes(a, b)
 }
 
 // checkNumber tests one number of a claim against the numbers of the

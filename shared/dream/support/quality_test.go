@@ -52,7 +52,7 @@ func (c labelledCase) claim() support.Claim {
 // tune and holdout), tune2-6.json (split tune) and fresh.json, fresh2.json
 // (splits fresh and fresh2, written before the test was run on them and
 // never tuned on).
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json"}
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.
@@ -73,6 +73,9 @@ func loadLabelled(t testing.TB, files ...string) (labelled, map[string][]support
 	}
 	pools := map[string][]support.Source{}
 	for _, p := range set.Projects {
+		if _, dup := pools[p.Name]; dup {
+			t.Fatalf("project %s is in two labelled files; its sources would mix", p.Name)
+		}
 		for _, s := range p.Sources {
 			pools[p.Name] = append(pools[p.Name], support.Source{ID: s.ID, Kind: support.Kind(s.Kind), Title: s.Title, Text: s.Content,
 				Type: agentmem.Type(s.Type), Status: s.Status, Rationale: s.Rationale, Trigger: s.Trigger, Context: s.Context,
@@ -238,8 +241,8 @@ func TestLabelledSetFigures(t *testing.T) {
 		kept, dropped    float64
 		oldDroppedAtMost float64
 	}{
-		{"tune", "cited", 95, 96, 20},
-		{"tune", "pool", 94, 96, 20},
+		{"tune", "cited", 95, 95, 20},
+		{"tune", "pool", 94, 95, 20},
 		{"holdout", "cited", 97, 95, 20},
 		{"holdout", "pool", 97, 95, 20},
 		// the shortfall on unseen claims, documented, not hidden: the aim

@@ -419,11 +419,23 @@ func statusCues(s *sent) (resolved, open bool) {
 			open = true
 		}
 	}
-	if strings.Contains(s.d.raw[s.d.toks[s.from].start:s.d.toks[s.to-1].end], "[x]") {
+	raw := s.d.raw[s.d.toks[s.from].start:s.d.toks[s.to-1].end]
+	if strings.Contains(raw, "[x]") {
 		resolved = true
+	}
+	// "Logo fix: X was never fetched; embedded it instead": a record of
+	// the fix (not "possible fix:", "attempted fix:")
+	if before, _, ok := strings.Cut(strings.ToLower(raw), " fix:"); ok || strings.HasPrefix(strings.ToLower(raw), "fix:") {
+		f := strings.Fields(before)
+		if len(f) == 0 || !tentativeFix[f[len(f)-1]] {
+			resolved = true
+		}
 	}
 	return resolved, open
 }
+
+// tentativeFix are the words that make "X fix:" a fix not yet made.
+var tentativeFix = words("possible tentative attempted proposed candidate potential partial planned suggested")
 
 // split cuts the sentence into conjuncts at connectives.
 func (s *sent) split() {
