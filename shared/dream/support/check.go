@@ -593,8 +593,11 @@ func (k *checker) clause(a *conj) {
 		return
 	}
 	k.substitution(a, need, best, v, phrase)
-	k.subjectSwap(a, need, best, v, phrase)
-	k.demotedSubject(a, best, phrase)
+	if !k.remedy(a) {
+		// "X was fixed by configuring Y": X is the problem, not who acts
+		k.subjectSwap(a, need, best, v, phrase)
+		k.demotedSubject(a, best, phrase)
+	}
 	k.pivotSwap(a, v, phrase)
 	k.fromToSwap(a, best, phrase)
 	k.polarity(a, need, best, phrase)
@@ -845,6 +848,7 @@ func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string)
 	}
 	// of two sentences, the one that has all of the clause's words but
 	// its numbers is the one it restates
+	core := u.terms
 	if len(u.sents) > 1 {
 		for _, st := range u.sents {
 			// its words, with the subject a pronoun stands for ("it started")
@@ -860,6 +864,7 @@ func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string)
 			}
 			if all {
 				inUnit = map[*sent]bool{st: true}
+				core = union(st.terms, inh)
 				break
 			}
 		}
@@ -893,6 +898,9 @@ func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string)
 				cn = n
 			}
 		}
+		if oldness(cn, cn.value, k.srcs) > 0 && (cn.old || !earlierOnly(cn, k.cd, k.srcs)) {
+			continue // the earlier value, which the claim also gives as earlier
+		}
 		rival := false
 		for _, o := range u.src.nums {
 			if inUnit[u.src.d.sents[o.sent]] && !sameValue(o.value, t.value) && sameKind(cn, o) {
@@ -910,10 +918,10 @@ func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string)
 					continue
 				}
 				in2 := x.inSent(st)
-				if in2 && !x.in(u.terms) {
+				if in2 && !x.in(core) {
 					own = true // the clause has a word of the number's sentence
 				}
-				if !in2 && x.in(u.terms) && x.distinctive() {
+				if !in2 && x.in(core) && x.distinctive() {
 					only = true
 				}
 			}

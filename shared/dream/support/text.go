@@ -733,6 +733,9 @@ func (c *conj) read(i int) {
 	negFrom := -1
 	if len(masked) == len(lower) {
 		for j, w := range masked {
+			if j > 0 && masked[j-1] == "to" && (w == "none" || w == "nothing") {
+				continue // "from 12 a day to none": a value
+			}
 			if negationWords[w] {
 				negFrom = j
 				break
