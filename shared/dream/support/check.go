@@ -588,7 +588,7 @@ func (k *checker) clause(a *conj) {
 	}
 	k.clauseNumbers(a, best, phrase)
 	k.numberElsewhere(a, need, best, phrase)
-	v := bestConj(best, withNumbers, inherited, a.negated)
+	v := bestConj(best, withNumbers, inherited, setOf(a.left), a.negated)
 	if v == nil {
 		return
 	}
@@ -943,7 +943,7 @@ func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string)
 }
 
 // bestConj is the conjunct of u that holds most of the clause.
-func bestConj(u *unit, need []cterm, inherited map[string]bool, negated bool) *conj {
+func bestConj(u *unit, need []cterm, inherited, subject map[string]bool, negated bool) *conj {
 	var best *conj
 	bestScore := -1.0
 	for _, st := range u.sents {
@@ -966,6 +966,14 @@ func bestConj(u *unit, need []cterm, inherited map[string]bool, negated bool) *c
 			for t := range inherited {
 				if eff[t] {
 					s += 0.01
+				}
+			}
+			// a tie goes to the conjunct with the clause's subject ("the
+			// survival servers keep 2" of "the lobby server keeps 4; the
+			// survival servers keep 2")
+			for _, t := range c.left {
+				if subject[t] && !genericLemmas[t] {
+					s += 0.02
 				}
 			}
 			if c.negated == negated {
