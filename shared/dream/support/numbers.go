@@ -180,8 +180,14 @@ func earlierOnly(c numOcc, claim *doc, srcs []*source) bool {
 			current = true
 		}
 	}
-	for _, t := range claim.toks {
-		if t.kind == tkWord && (earlierWords[t.lower] || !current && pastWords[t.lower]) {
+	for i, t := range claim.toks {
+		if t.kind != tkWord {
+			continue
+		}
+		if (t.lower == "up" || t.lower == "down") && (i+1 >= len(claim.toks) || !claim.toks[i+1].isWord("from")) {
+			continue // "up to 25", not "up from 25"
+		}
+		if earlierWords[t.lower] || !current && pastWords[t.lower] {
 			return false
 		}
 	}
