@@ -1442,6 +1442,10 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		// "Y instead of X" where a source says it "moved from X to Y"
 		return
 	}
+	if a.role == roleRejected && insteadAfter(a, u.src) {
+		// "Y instead of X" where a source says "X; Y instead"
+		return
+	}
 	if a.role == roleRejected && unitRejects(u, a.neg) {
 		// "Instead of adding read replicas, ..." where a source says
 		// "adding read replicas was rejected"
@@ -1537,7 +1541,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		}
 	}
 	for t := range a.pos {
-		if negU[t] && posU[t] && a.role != roleRejected && !k.excepts() && negatedHere(a, u, t) {
+		if negU[t] && posU[t] && a.role != roleRejected && !k.excepts() && !k.negativeVerb(a) && negatedHere(a, u.sents, t) {
 			// "Admin routes are logged" where the source logs requests
 			// but says "the admin routes are not logged": the sentence
 			// about the claim's subject negates it
@@ -1559,6 +1563,21 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		return
 	}
 }
+
+// negativeVerb reports whether the clause's verb says a negation in other
+// words ("stops after a force-quit" for "does not run after a force-quit").
+func (k *checker) negativeVerb(a *conj) bool {
+	return negativeVerbs[a.verbTerm] || negativeVerbs[a.headVerb]
+}
+
+// negativeVerbs are the lemmas of verbs that say something does not happen.
+var negativeVerbs = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("stop fail lose prevent block disable skip miss drop ignore refuse reject lack avoid") {
+		m[lemma(w)] = true
+	}
+	return m
+}()
 
 // excepts reports whether the claim names an exception ("requests except
 // the health checks are logged"): a negation in other words.
@@ -1622,15 +1641,62 @@ func removedIn(st *sent, claimTerms map[string]bool) bool {
 	return false
 }
 
-// negatedHere reports whether, of the source's conjuncts with the term t,
-// the one sharing most of the clause's other words negates t: the term is
-// both affirmed and negated in the unit, and the clause is about the
-// negated one.
-func negatedHere(a *conj, u *unit, t string) bool {
-	want := a.effTerms()
+// insteadAfter reports whether the source has a sentence that ends its
+// choice with "instead" ("the importer keyed on the feed URL; keyed on
+// GUID instead") with the clause's chosen side (the conjunct before it)
+// and without its rejected one.
+func insteadAfter(a *conj, src *source) bool {
+	var chosen *conj
+	for _, c := range a.s.conjs {
+		if c == a {
+			break
+		}
+		if c.role != roleParen {
+			chosen = c
+		}
+	}
+	if chosen == nil {
+		return false
+	}
+	for _, st := range src.d.sents {
+		toks := st.d.toks
+		has := false
+		for i := st.from; i < st.to; i++ {
+			if toks[i].isWord("instead") && (i+1 >= st.to || !toks[i+1].isWord("of")) {
+				has = true
+			}
+		}
+		if !has {
+			continue
+		}
+		for t := range a.neg {
+			if st.terms[t] && !genericLemmas[t] {
+				has = false
+			}
+		}
+		shared := 0
+		for _, t := range nonGeneric(chosen.own) {
+			if st.terms[t] {
+				shared++
+			}
+		}
+		if has && shared > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// negatedHere reports whether, of the conjuncts of sents (the clause's
+// unit) with the term t, the one sharing most of the clause's other words
+// negates t: the term is both affirmed and negated in the unit, and the
+// clause is about the negated one.
+func negatedHere(a *conj, sents []*sent, t string) bool {
+	// whole words only: the parts of a compound would count it twice
+	want := union(setOf(a.own), setOf(a.inherited))
 	score := func(c *conj) int {
 		n := 0
-		for w := range c.effTerms() {
+		for w := range union(union(setOf(c.own), setOf(c.inherited)), c.neg) {
 			if w != t && want[w] && !genericLemmas[w] {
 				n++
 			}
@@ -1638,9 +1704,12 @@ func negatedHere(a *conj, u *unit, t string) bool {
 		return n
 	}
 	bestNeg, bestPos := -1, -1
-	for _, st := range u.sents {
+	for _, st := range sents {
 		for _, c := range st.conjs {
 			switch {
+			case c.neg[t] && !c.pos[t] && st.resolved:
+				// "no longer loses messages": it used to, which a claim
+				// may say
 			case c.neg[t] && !c.pos[t]:
 				bestNeg = max(bestNeg, score(c))
 			case c.pos[t]:

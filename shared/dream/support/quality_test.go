@@ -53,7 +53,7 @@ func (c labelledCase) claim() support.Claim {
 // tune and holdout), tune2-6.json (split tune) and fresh.json, fresh2.json
 // (splits fresh and fresh2, written before the test was run on them and
 // never tuned on).
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json"}
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.

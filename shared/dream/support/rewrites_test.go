@@ -214,6 +214,8 @@ var pipeSources = []support.Source{
 	{ID: "m7", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The release script refuses a red build"},
 	{ID: "d1", Kind: support.KindDaily, Title: "run-88", Text: "Date test fix: the runners never set TZ; set it to UTC in the job template. The old Jenkins job was removed. Lint warnings went from 30 a week to none."},
 	{ID: "d2", Kind: support.KindDaily, Title: "run-89", Text: "Flaky-test reports are up to 9 a week, down from 25."},
+	{ID: "m8", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Run `make e2e` against the staging cluster; unit tests run without it"},
+	{ID: "d3", Kind: support.KindDaily, Title: "run-90", Text: "Cache misses fixed: the cache was keyed on the branch name; keyed it on the commit SHA instead."},
 }
 
 // TestEarlierValueAndSubjectRule: faithful rewrites of these classes are
@@ -235,6 +237,8 @@ func TestEarlierValueAndSubjectRule(t *testing.T) {
 		{"reordered numbers keep their subjects", agentmem.TypeFinding, "", "`lint-go` took 40 s with every analyzer on, while `lint-js` finishes in 12 s", []string{"m4"}},
 		{"a rationale for every part of its memory", agentmem.TypeDecision, "", "Production deploys need two approvals (why: an automated deploy wiped the staging database)", []string{"m5"}},
 		{"fixed by doing what was never done", agentmem.TypeLearning, "", "Date tests failing after midnight were fixed by setting TZ to UTC in the job template", []string{"m6", "d1"}},
+		{"a negated pronoun", agentmem.TypeNote, "", "Unit tests don't need the staging cluster", []string{"m8"}},
+		{"the choice a record ends with 'instead'", agentmem.TypeNote, "", "The cache is keyed on the commit SHA instead of the branch name", []string{"d3"}},
 	}
 	caught := []deskCase{
 		{"earlier value made current", agentmem.TypeFinding, "", "Builds take 14 minutes with the Go module directory cached", []string{"m1"}},
@@ -246,6 +250,7 @@ func TestEarlierValueAndSubjectRule(t *testing.T) {
 		{"still, where a source says removed", agentmem.TypeNote, "", "The old Jenkins job still runs the date tests", []string{"d1"}},
 		{"opposite verb", agentmem.TypeNote, "", "The release script accepts a red build", []string{"m7"}},
 		{"a fix record makes an open blocker wrong", agentmem.TypeBlocker, agentmem.StatusOpen, "Date tests fail on the runners after midnight", []string{"m6", "d1"}},
+		{"the choice ending with 'instead' reversed", agentmem.TypeNote, "", "The cache is keyed on the branch name instead of the commit SHA", []string{"d3"}},
 	}
 	for _, set := range []struct {
 		want  bool
