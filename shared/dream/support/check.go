@@ -80,6 +80,7 @@ func (t cterm) inSent(st *sent) bool {
 type checker struct {
 	claim    Claim
 	cd       *doc
+	cnums    []numOcc // the claim's numbers, read once
 	srcs     []*source
 	problems []Problem
 	used     map[*source]bool
@@ -148,7 +149,8 @@ func checkTraced(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus
 	v := Verdict{}
 	overlap, missing, total := k.overlap()
 	v.Overlap, v.Missing = round2(overlap), missing
-	if total == 0 && len(k.cd.numbers()) == 0 {
+	k.cnums = k.cd.numbers()
+	if total == 0 && len(k.cnums) == 0 {
 		k.fail(Empty, "no content words")
 	}
 	k.identifiers(text)
@@ -414,13 +416,13 @@ func (k *checker) numbers(v *Verdict) {
 	}
 	var rs []result
 	kept := map[string]bool{} // values whose number passed
-	claimNums := k.cd.numbers()
+	claimNums := k.cnums
 	for _, n := range claimNums {
 		if n.multiplier {
 			continue // "doubling the shards to 12": a verb more than a number
 		}
 		class, detail := checkNumber(n, k.srcs)
-		if class == "" && earlierOnly(n, k.cd, k.srcs) {
+		if class == "" && earlierOnly(n, k.cd, len(k.cnums), k.srcs) {
 			class, detail = NumberContext, fmt.Sprintf("%s is the earlier value in the sources, not the current one", n.raw)
 		}
 		if class == "" && earlierSwapped(n, claimNums, k.srcs) {
@@ -842,6 +844,9 @@ func (k *checker) clauseNumbers(a *conj, u *unit, phrase string) {
 // sentence's subject.
 func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string) {
 	toks := k.cd.toks
+	if !a.hasNumber() {
+		return
+	}
 	inUnit := map[*sent]bool{}
 	for _, st := range u.sents {
 		inUnit[st] = true
@@ -893,12 +898,12 @@ func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string)
 		}
 		// the sentence the clause restates has its own value of that kind
 		var cn numOcc
-		for _, n := range k.cd.numbers() {
+		for _, n := range k.cnums {
 			if n.value == t.value {
 				cn = n
 			}
 		}
-		if oldness(cn, cn.value, k.srcs) > 0 && (cn.old || !earlierOnly(cn, k.cd, k.srcs)) {
+		if oldness(cn, cn.value, k.srcs) > 0 && (cn.old || !earlierOnly(cn, k.cd, len(k.cnums), k.srcs)) {
 			continue // the earlier value, which the claim also gives as earlier
 		}
 		rival := false

@@ -150,27 +150,9 @@ var earlierWords = words("from before previously originally earlier initially fo
 // number is an earlier value the sources compare with a later one, while
 // the claim gives it alone as the current value ("crash-free users were
 // 98.9% this week" for "99.4% this week, up from 98.9%").
-func earlierOnly(c numOcc, claim *doc, srcs []*source) bool {
-	if c.old || c.rejected {
-		return false
-	}
-	found := false
-	for _, s := range srcs {
-		for _, o := range s.nums {
-			if !sameValue(o.value, c.value) || !unitsAgree(c, o) {
-				continue
-			}
-			if !o.old {
-				return false
-			}
-			found = true
-		}
-	}
-	if !found {
-		return false
-	}
+func earlierOnly(c numOcc, claim *doc, claimNumbers int, srcs []*source) bool {
 	// the claim compares it with another of its numbers, or says it was
-	if len(claim.numbers()) > 1 {
+	if c.old || c.rejected || claimNumbers > 1 {
 		return false
 	}
 	// a past tense says it was so, unless the claim says it is so now
@@ -191,7 +173,7 @@ func earlierOnly(c numOcc, claim *doc, srcs []*source) bool {
 			return false
 		}
 	}
-	return true
+	return oldness(c, c.value, srcs) > 0
 }
 
 // currentWords and "this week" make a claim's tense the present;
