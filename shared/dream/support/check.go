@@ -80,6 +80,7 @@ func (t cterm) inSent(st *sent) bool {
 type checker struct {
 	claim    Claim
 	cd       *doc
+	cnums    []numOcc // the claim's numbers, read once
 	srcs     []*source
 	problems []Problem
 	used     map[*source]bool
@@ -148,7 +149,8 @@ func checkTraced(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus
 	v := Verdict{}
 	overlap, missing, total := k.overlap()
 	v.Overlap, v.Missing = round2(overlap), missing
-	if total == 0 && len(k.cd.numbers()) == 0 {
+	k.cnums = k.cd.numbers()
+	if total == 0 && len(k.cnums) == 0 {
 		k.fail(Empty, "no content words")
 	}
 	k.identifiers(text)
@@ -414,11 +416,18 @@ func (k *checker) numbers(v *Verdict) {
 	}
 	var rs []result
 	kept := map[string]bool{} // values whose number passed
-	for _, n := range k.cd.numbers() {
+	claimNums := k.cnums
+	for _, n := range claimNums {
 		if n.multiplier {
 			continue // "doubling the shards to 12": a verb more than a number
 		}
 		class, detail := checkNumber(n, k.srcs)
+		if class == "" && earlierOnly(n, k.cd, len(k.cnums), k.srcs) {
+			class, detail = NumberContext, fmt.Sprintf("%s is the earlier value in the sources, not the current one", n.raw)
+		}
+		if class == "" && earlierSwapped(n, claimNums, k.srcs) {
+			class, detail = RoleSwap, fmt.Sprintf("the sources go from %s to %s, not the other way", n.raw, n.pairFrom)
+		}
 		if class == "" {
 			kept[n.value] = true
 		}
@@ -580,13 +589,17 @@ func (k *checker) clause(a *conj) {
 		return
 	}
 	k.clauseNumbers(a, best, phrase)
-	v := bestConj(best, need, inherited, a.negated)
+	k.numberElsewhere(a, need, best, phrase)
+	v := bestConj(best, withNumbers, inherited, setOf(a.left), a.negated)
 	if v == nil {
 		return
 	}
 	k.substitution(a, need, best, v, phrase)
-	k.subjectSwap(a, need, best, v, phrase)
-	k.demotedSubject(a, best, phrase)
+	if !k.remedy(a) {
+		// "X was fixed by configuring Y": X is the problem, not who acts
+		k.subjectSwap(a, need, best, v, phrase)
+		k.demotedSubject(a, best, phrase)
+	}
 	k.pivotSwap(a, v, phrase)
 	k.fromToSwap(a, best, phrase)
 	k.polarity(a, need, best, phrase)
@@ -824,8 +837,118 @@ func (k *checker) clauseNumbers(a *conj, u *unit, phrase string) {
 	}
 }
 
+// numberElsewhere fails a clause whose words are those of one sentence,
+// which has a value of its own of the same kind, while its number is only
+// in another sentence, which names something the clause does not ("`scan_parquet` reads the sample in 31 s" where "`scan_parquet`
+// takes 4 s; `read_parquet` took 31 s"): the number belongs to the other
+// sentence's subject.
+func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string) {
+	toks := k.cd.toks
+	if !a.hasNumber() {
+		return
+	}
+	inUnit := map[*sent]bool{}
+	for _, st := range u.sents {
+		inUnit[st] = true
+	}
+	// of two sentences, the one that has all of the clause's words but
+	// its numbers is the one it restates
+	core := u.terms
+	if len(u.sents) > 1 {
+		for _, st := range u.sents {
+			// its words, with the subject a pronoun stands for ("it started")
+			inh := map[string]bool{}
+			for _, c := range st.conjs {
+				addAll(inh, setOf(c.inherited))
+			}
+			all := true
+			for _, x := range need {
+				if !x.number && !x.generic && !x.inSent(st) && !x.in(inh) {
+					all = false
+				}
+			}
+			if all {
+				inUnit = map[*sent]bool{st: true}
+				core = union(st.terms, inh)
+				break
+			}
+		}
+	}
+	for _, i := range a.toks {
+		t := toks[i]
+		if t.kind != tkNumber {
+			continue
+		}
+		var others []*sent
+		found := false
+		for _, s := range k.srcs {
+			for _, o := range s.nums {
+				if !sameValue(o.value, t.value) {
+					continue
+				}
+				st := s.d.sents[o.sent]
+				if inUnit[st] {
+					found = true
+				}
+				others = append(others, st)
+			}
+		}
+		if found || len(others) == 0 {
+			continue
+		}
+		// the sentence the clause restates has its own value of that kind
+		var cn numOcc
+		for _, n := range k.cnums {
+			if n.value == t.value {
+				cn = n
+			}
+		}
+		if oldness(cn, cn.value, k.srcs) > 0 && (cn.old || !earlierOnly(cn, k.cd, len(k.cnums), k.srcs)) {
+			continue // the earlier value, which the claim also gives as earlier
+		}
+		rival := false
+		for _, o := range u.src.nums {
+			if inUnit[u.src.d.sents[o.sent]] && !sameValue(o.value, t.value) && sameKind(cn, o) {
+				rival = true
+			}
+		}
+		if !rival {
+			continue
+		}
+		belongs := true
+		for _, st := range others {
+			own, only := false, false
+			for _, x := range need {
+				if x.number || x.generic {
+					continue
+				}
+				in2 := x.inSent(st)
+				if in2 && !x.in(core) {
+					own = true // the clause has a word of the number's sentence
+				}
+				if !in2 && x.in(core) && x.distinctive() {
+					only = true
+				}
+			}
+			foreign := false
+			for w := range st.plain {
+				if !k.claimTerms[w] && !genericLemmas[w] && !verbLemmas[w] && len(w) > 2 {
+					foreign = true
+				}
+			}
+			if own || !only || !foreign {
+				belongs = false
+			}
+		}
+		if belongs {
+			k.fail(NumberContext, "%q takes %s from a sentence about something else", phrase, t.raw)
+			return
+		}
+	}
+}
+
 // bestConj is the conjunct of u that holds most of the clause.
-func bestConj(u *unit, need []cterm, inherited map[string]bool, negated bool) *conj {
+func bestConj(u *unit, need []cterm, inherited, subject map[string]bool, negated bool) *conj {
 	var best *conj
 	bestScore := -1.0
 	for _, st := range u.sents {
@@ -833,13 +956,29 @@ func bestConj(u *unit, need []cterm, inherited map[string]bool, negated bool) *c
 			eff := c.effTerms()
 			s := 0.0
 			for _, t := range need {
-				if t.in(eff) {
+				switch {
+				case t.number:
+					// the clause's number tells apart conjuncts of the same
+					// words ("the emails queue has 3 workers and the orders
+					// queue 10")
+					if c.hasValue(t.key) {
+						s += 1
+					}
+				case t.in(eff):
 					s += t.weight()
 				}
 			}
 			for t := range inherited {
 				if eff[t] {
 					s += 0.01
+				}
+			}
+			// a tie goes to the conjunct with the clause's subject ("the
+			// survival servers keep 2" of "the lobby server keeps 4; the
+			// survival servers keep 2")
+			for _, t := range c.left {
+				if subject[t] && !genericLemmas[t] {
+					s += 0.02
 				}
 			}
 			if c.negated == negated {
@@ -1308,6 +1447,10 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		// "Y instead of X" where a source says it "moved from X to Y"
 		return
 	}
+	if a.role == roleRejected && insteadAfter(a, u.src) {
+		// "Y instead of X" where a source says "X; Y instead"
+		return
+	}
 	if a.role == roleRejected && unitRejects(u, a.neg) {
 		// "Instead of adding read replicas, ..." where a source says
 		// "adding read replicas was rejected"
@@ -1403,16 +1546,183 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		}
 	}
 	for t := range a.pos {
+		if negU[t] && posU[t] && a.role != roleRejected && !k.excepts() && !k.negativeVerb(a) && negatedHere(a, u.sents, t) {
+			// "Admin routes are logged" where the source logs requests
+			// but says "the admin routes are not logged": the sentence
+			// about the claim's subject negates it
+			if rejected[t] {
+				k.fail(RoleSwap, "%q affirms what the source names as the rejected alternative", phrase)
+			} else {
+				k.fail(Negation, "%q affirms what the source negates", phrase)
+			}
+			return
+		}
 		if !negU[t] || posU[t] || !heads[t] && onlyNeg < 2 {
 			continue
 		}
 		if rejected[t] && a.role != roleRejected {
 			k.fail(RoleSwap, "%q affirms what the source names as the rejected alternative", phrase)
-		} else {
+		} else if !(k.remedy(a) && resolvedNegates(u, t)) {
 			k.fail(Negation, "%q affirms what the source negates", phrase)
 		}
 		return
 	}
+}
+
+// negativeVerb reports whether the clause's verb says a negation in other
+// words ("stops after a force-quit" for "does not run after a force-quit").
+func (k *checker) negativeVerb(a *conj) bool {
+	return negativeVerbs[a.verbTerm] || negativeVerbs[a.headVerb]
+}
+
+// negativeVerbs are the lemmas of verbs that say something does not happen.
+var negativeVerbs = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("stop fail lose prevent block disable skip miss drop ignore refuse reject lack avoid") {
+		m[lemma(w)] = true
+	}
+	return m
+}()
+
+// excepts reports whether the claim names an exception ("requests except
+// the health checks are logged"): a negation in other words.
+func (k *checker) excepts() bool {
+	for _, t := range k.cd.toks {
+		if t.kind == tkWord && exceptWords[t.lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// exceptWords carve an exception out of a statement.
+var exceptWords = words("except excepting excluding excluded exclude excludes apart besides unlike skip skips skipped skipping exempt")
+
+// remedy reports whether the clause names what fixed a problem ("fixed by
+// calling X", "solved by adding Y"): doing what a source says was never
+// done.
+func (k *checker) remedy(a *conj) bool {
+	toks := k.cd.toks
+	for j := 1; j < len(a.toks); j++ {
+		if toks[a.toks[j]].isWord("by") && fixWords[toks[a.toks[j-1]].lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// fixWords say a problem was solved.
+var fixWords = words("fixed solved resolved cured addressed")
+
+// resolvedNegates reports whether a sentence of the unit that says a
+// problem was solved negates t ("the app never called X; added it").
+func resolvedNegates(u *unit, t string) bool {
+	for _, st := range u.sents {
+		if !st.resolved {
+			continue
+		}
+		for _, c := range st.conjs {
+			if c.neg[t] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// removalWords say a thing was taken away ("The Xcode Cloud workflow was
+// removed").
+var removalWords = words("removed deleted dropped retired decommissioned deprecated replaced")
+
+// removedIn reports whether the sentence says something was removed with
+// a word the claim does not use.
+func removedIn(st *sent, claimTerms map[string]bool) bool {
+	for i := st.from; i < st.to; i++ {
+		t := st.d.toks[i]
+		if removalWords[t.lower] && !claimTerms[t.term] {
+			return true
+		}
+	}
+	return false
+}
+
+// insteadAfter reports whether the source has a sentence that ends its
+// choice with "instead" ("the importer keyed on the feed URL; keyed on
+// GUID instead") with the clause's chosen side (the conjunct before it)
+// and without its rejected one.
+func insteadAfter(a *conj, src *source) bool {
+	var chosen *conj
+	for _, c := range a.s.conjs {
+		if c == a {
+			break
+		}
+		if c.role != roleParen {
+			chosen = c
+		}
+	}
+	if chosen == nil {
+		return false
+	}
+	for _, st := range src.d.sents {
+		toks := st.d.toks
+		has := false
+		for i := st.from; i < st.to; i++ {
+			if toks[i].isWord("instead") && (i+1 >= st.to || !toks[i+1].isWord("of")) {
+				has = true
+			}
+		}
+		if !has {
+			continue
+		}
+		for t := range a.neg {
+			if st.terms[t] && !genericLemmas[t] {
+				has = false
+			}
+		}
+		shared := 0
+		for _, t := range nonGeneric(chosen.own) {
+			if st.terms[t] {
+				shared++
+			}
+		}
+		if has && shared > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// negatedHere reports whether, of the conjuncts of sents (the clause's
+// unit) with the term t, the one sharing most of the clause's other words
+// negates t: the term is both affirmed and negated in the unit, and the
+// clause is about the negated one.
+func negatedHere(a *conj, sents []*sent, t string) bool {
+	// whole words only: the parts of a compound would count it twice
+	want := union(setOf(a.own), setOf(a.inherited))
+	score := func(c *conj) int {
+		n := 0
+		for w := range union(union(setOf(c.own), setOf(c.inherited)), c.neg) {
+			if w != t && want[w] && !genericLemmas[w] {
+				n++
+			}
+		}
+		return n
+	}
+	bestNeg, bestPos := -1, -1
+	for _, st := range sents {
+		for _, c := range st.conjs {
+			switch {
+			case c.neg[t] && !c.pos[t] && st.resolved:
+				// "no longer loses messages": it used to, which a claim
+				// may say
+			case c.neg[t] && !c.pos[t]:
+				bestNeg = max(bestNeg, score(c))
+			case c.pos[t]:
+				bestPos = max(bestPos, score(c))
+			}
+		}
+	}
+	return bestNeg >= 2 && bestNeg > bestPos
 }
 
 // stillTrue fails a clause saying something "still" holds when a cited
@@ -1426,11 +1736,35 @@ func (k *checker) stillTrue(a *conj, need []cterm, best *unit, phrase string) {
 	for _, t := range need {
 		total += t.weight()
 	}
+	// its subject is what a cited sentence says was removed
+	var before []string // the words before "still": what persists
+	for _, i := range a.toks {
+		t := k.cd.toks[i]
+		if t.isWord("still") {
+			break
+		}
+		if t.term != "" {
+			before = append(before, t.term)
+		}
+	}
+	if subj := nonGeneric(before); len(subj) > 0 {
+		for _, s := range k.srcs {
+			for _, st := range s.d.sents {
+				all := true
+				for _, w := range subj {
+					if !st.terms[w] {
+						all = false
+					}
+				}
+				if all && removedIn(st, k.claimTerms) {
+					k.fail(Negation, "%q says it still holds; a cited source says it was removed", phrase)
+					return
+				}
+			}
+		}
+	}
 	for _, s := range k.srcs {
 		for _, st := range s.d.sents {
-			if st == best.sents[0] {
-				continue
-			}
 			cov := 0.0
 			for _, t := range need {
 				if t.in(st.terms) {
@@ -1438,6 +1772,13 @@ func (k *checker) stillTrue(a *conj, need []cterm, best *unit, phrase string) {
 				}
 			}
 			if total == 0 || cov/total < 0.6 {
+				continue
+			}
+			if removedIn(st, k.claimTerms) {
+				k.fail(Negation, "%q says it still holds; a cited source says it was removed", phrase)
+				return
+			}
+			if st == best.sents[0] {
 				continue
 			}
 			if st.resolved {

@@ -95,7 +95,7 @@ var opposites = pairs(`before:after above:below over:under more:less higher:lowe
 	increased:decreased faster:slower larger:smaller bigger:smaller earlier:later first:last oldest:newest
 	min:max minimum:maximum inbound:outbound input:output upload:download uploads:downloads read:write
 	reads:writes push:pull import:export sync:async synchronous:asynchronous public:private
-	internal:external include:exclude includes:excludes accept:reject accepts:rejects ascending:descending
+	internal:external include:exclude includes:excludes accept:reject accepts:rejects accept:refuse accepts:refuses accepted:refused ascending:descending
 	cold:warm online:offline early:late local:remote upper:lower allow:deny allows:denies allow:block
 	always:never all:none success:failure succeeds:fails succeeded:failed start:end inner:outer
 	encrypt:decrypt serialize:deserialize compress:decompress ingress:egress enable:disable enabled:disabled

@@ -31,6 +31,13 @@ type numOcc struct {
 	// pairFrom is, for the "to" number of "from X to Y", the value X:
 	// the value it replaces, which is no rival.
 	pairFrom string
+	// old is set for a value the text gives as an earlier one: after
+	// "from" ("up from 98.9%", "from 2.4 s to 1.5 s"), or the value of the
+	// sentence before a change "to" another ("900 ms; X brought it to
+	// 450 ms"); sentence numbers it is compared with are its partners
+	old bool
+	// sent is the index of the number's sentence, pos its token index
+	sent, pos int
 	// ctx weighs the terms around the number by closeness (1 next to it,
 	// less further away); "<from>" and "<to>" mark a number after "from"
 	// or "to", "#v" another number v of the same clause.
@@ -48,7 +55,14 @@ func (d *doc) numbers() []numOcc {
 					continue
 				}
 				n := numOcc{value: t.value, raw: t.raw, unit: t.unit, measure: t.measure, per: t.per, ctx: c.numberContext(j), clause: c.effTerms(),
-					rejected: c.role == roleRejected, multiplier: t.multiplier}
+					rejected: c.role == roleRejected, multiplier: t.multiplier, sent: s.idx, pos: k}
+				n.old = k > 0 && d.toks[k-1].isWord("from")
+				// "Dropped Python 3.8": a value taken away is an earlier one
+				for b := k - 1; b >= max(0, k-3); b-- {
+					if removalWords[d.toks[b].lower] {
+						n.old = true
+					}
+				}
 				if n.ctx["<to>"] > 0 {
 					for jj := j - 1; jj >= 0 && jj >= j-4; jj-- {
 						if p := d.toks[c.toks[jj]]; p.kind == tkNumber {
@@ -61,8 +75,114 @@ func (d *doc) numbers() []numOcc {
 			}
 		}
 	}
+	markChanged(d, out)
 	return out
 }
+
+// markChanged marks as old the numbers a change replaces: "900 ms;
+// moving X brought it to 450 ms" makes 900 ms the earlier value (of the
+// same sentence, or the one before when a semicolon split them).
+func markChanged(d *doc, ns []numOcc) {
+	for i, n := range ns {
+		k := n.pos
+		if k < 2 || !d.toks[k-1].isWord("to") || !words("it them")[d.toks[k-2].lower] {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			o := &ns[j]
+			if o.sent < n.sent-1 {
+				break
+			}
+			if sameKind(n, *o) && !o.old {
+				o.old = true
+				break
+			}
+		}
+	}
+}
+
+// oldness tells whether the cited occurrences of a value (with the
+// claim's unit) are all earlier values (1), all later or plain ones (-1),
+// or mixed or absent (0).
+func oldness(c numOcc, value string, srcs []*source) int {
+	olds, news := 0, 0
+	for _, s := range srcs {
+		for _, o := range s.nums {
+			if !sameValue(o.value, value) || !unitsAgree(c, o) {
+				continue
+			}
+			if o.old {
+				olds++
+			} else {
+				news++
+			}
+		}
+	}
+	switch {
+	case olds > 0 && news == 0:
+		return 1
+	case news > 0 && olds == 0:
+		return -1
+	}
+	return 0
+}
+
+// earlierSwapped reports whether the claim's "from X to Y" makes X the
+// earlier value where the sources give Y as the earlier one and X as the
+// later ("from 450 ms to 900 ms" for "900 ms; X brought it to 450 ms").
+func earlierSwapped(c numOcc, claim []numOcc, srcs []*source) bool {
+	if c.pairFrom == "" {
+		return false
+	}
+	var from *numOcc
+	for i := range claim {
+		if claim[i].value == c.pairFrom && claim[i].old {
+			from = &claim[i]
+		}
+	}
+	return from != nil && oldness(*from, from.value, srcs) < 0 && oldness(c, c.value, srcs) > 0
+}
+
+// earlierWords tell that a claim's number is an earlier value.
+var earlierWords = words("from before previously originally earlier initially formerly prior baseline down up old")
+
+// earlierOnly reports whether every cited occurrence of the claim's
+// number is an earlier value the sources compare with a later one, while
+// the claim gives it alone as the current value ("crash-free users were
+// 98.9% this week" for "99.4% this week, up from 98.9%").
+func earlierOnly(c numOcc, claim *doc, claimNumbers int, srcs []*source) bool {
+	// the claim compares it with another of its numbers, or says it was
+	if c.old || c.rejected || claimNumbers > 1 {
+		return false
+	}
+	// a past tense says it was so, unless the claim says it is so now
+	current := false
+	for i, t := range claim.toks {
+		if t.kind == tkWord && (currentWords[t.lower] || t.lower == "this" && i+1 < len(claim.toks) && periodWords[claim.toks[i+1].lower]) {
+			current = true
+		}
+	}
+	for i, t := range claim.toks {
+		if t.kind != tkWord {
+			continue
+		}
+		if (t.lower == "up" || t.lower == "down") && (i+1 >= len(claim.toks) || !claim.toks[i+1].isWord("from")) {
+			continue // "up to 25", not "up from 25"
+		}
+		if earlierWords[t.lower] || !current && pastWords[t.lower] {
+			return false
+		}
+	}
+	return oldness(c, c.value, srcs) > 0
+}
+
+// currentWords and "this week" make a claim's tense the present;
+// pastWords are the past tenses that otherwise say a value was so.
+var (
+	currentWords = words("now currently today nowadays latest")
+	periodWords  = words("week month quarter year release sprint run")
+	pastWords    = words("was were took had used needed ran")
+)
 
 // numberContext weighs the conjunct's terms by their distance (in words
 // that carry a term) to the number at position j, up to maxNumberDistance.
@@ -294,6 +414,16 @@ func competes(claim, other numOcc) bool {
 		return true
 	}
 	return false
+}
+
+// sameKind reports whether two numbers measure the same kind of quantity:
+// two durations (or sizes) whatever their shapes (1.4 s and 90 ms), or
+// numbers that compete.
+func sameKind(a, b numOcc) bool {
+	if a.measure && b.measure && a.unit != "" && b.unit != "" {
+		return dimension(a.unit) == dimension(b.unit)
+	}
+	return competes(a, b)
 }
 
 // checkNumber tests one number of a claim against the numbers of the

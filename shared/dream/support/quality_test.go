@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -49,10 +50,10 @@ func (c labelledCase) claim() support.Claim {
 }
 
 // labelledFiles are the labelled sets under testdata: claims.json (split
-// tune and holdout), tune2-6.json (split tune) and fresh.json, fresh2.json
-// (splits fresh and fresh2, written before the test was run on them and
-// never tuned on).
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/fresh.json", "testdata/fresh2.json"}
+// tune and holdout), tune2-11.json (split tune) and fresh.json,
+// fresh2.json, fresh3.json (splits fresh, fresh2 and fresh3, written
+// before the test was run on them and never tuned on).
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.
@@ -73,6 +74,9 @@ func loadLabelled(t testing.TB, files ...string) (labelled, map[string][]support
 	}
 	pools := map[string][]support.Source{}
 	for _, p := range set.Projects {
+		if _, dup := pools[p.Name]; dup {
+			t.Fatalf("project %s is in two labelled files; its sources would mix", p.Name)
+		}
 		for _, s := range p.Sources {
 			pools[p.Name] = append(pools[p.Name], support.Source{ID: s.ID, Kind: support.Kind(s.Kind), Title: s.Title, Text: s.Content,
 				Type: agentmem.Type(s.Type), Status: s.Status, Rationale: s.Rationale, Trigger: s.Trigger, Context: s.Context,
@@ -103,11 +107,11 @@ type judged struct {
 
 func (j judged) right() bool { return j.dropped == (j.Label == "fabricated") }
 
-// judgeAll runs every case in both modes with judge.
-func judgeAll(set labelled, pools map[string][]support.Source, judge func(c labelledCase, pool []support.Source, cited []string) (bool, support.Verdict)) []judged {
+// judgeAll runs every case in the modes named with judge.
+func judgeAll(set labelled, pools map[string][]support.Source, modes []string, judge func(c labelledCase, pool []support.Source, cited []string) (bool, support.Verdict)) []judged {
 	var out []judged
 	for _, c := range set.Cases {
-		for _, mode := range []string{"cited", "pool", "crowd"} {
+		for _, mode := range modes {
 			cites := c.Cites
 			pool := pools[c.Project]
 			switch mode {
@@ -180,10 +184,11 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 
 // TestLabelledSetFigures runs the support test over the labelled sets
 // (testdata/claims.json: 512 claims from 16 projects, 13 tuned on and 3
-// held out at first and tuned on since; tune2.json, tune3.json and
-// tune4.json, tune5.json, tune6.json: 172 claims from 9 projects written
-// later to tune on; fresh.json and fresh2.json: 156 and 120 claims from 6 projects
-// each, written before the test was run on them and never tuned on) in three modes: against the sources each
+// held out at first and tuned on since; tune2.json to tune11.json: 394
+// claims from 17 projects written later to tune on; fresh.json,
+// fresh2.json and fresh3.json: 156, 120 and 120 claims from 6 projects
+// each, written before the test was run on them and never tuned on) in
+// three modes: against the sources each
 // claim cites, against its project's every source (what a dream without
 // citations checks against), and against every project's sources at once
 // (a crowded scope).
@@ -196,8 +201,15 @@ func TestLabelledSetFigures(t *testing.T) {
 	if n := len(set.Cases); n < 150 {
 		t.Fatalf("the labelled set has %d cases, want at least 150", n)
 	}
+	// the word-overlap guard in crowd mode (every project's sources read
+	// again for each claim) costs five times the rest of this test; it
+	// runs when the tables are printed
+	guardModes := []string{"cited", "pool"}
+	if *qualityMarkdown {
+		guardModes = append(guardModes, "crowd")
+	}
 	cs := corpora{}
-	js := judgeAll(set, pools, func(c labelledCase, pool []support.Source, cited []string) (bool, support.Verdict) {
+	js := judgeAll(set, pools, []string{"cited", "pool", "crowd"}, func(c labelledCase, pool []support.Source, cited []string) (bool, support.Verdict) {
 		key := c.Project
 		if len(pool) > 0 && strings.Contains(pool[0].ID, "/") {
 			key = crowdKey
@@ -205,7 +217,7 @@ func TestLabelledSetFigures(t *testing.T) {
 		v := cs.get(key, pool).Check(c.claim(), cited...)
 		return !v.Supported, v
 	})
-	old := judgeAll(set, pools, func(c labelledCase, pool []support.Source, cited []string) (bool, support.Verdict) {
+	old := judgeAll(set, pools, guardModes, func(c labelledCase, pool []support.Source, cited []string) (bool, support.Verdict) {
 		return !overlapGuard(c.claim(), pool, cited), support.Verdict{}
 	})
 	if *qualityMarkdown {
@@ -226,42 +238,49 @@ func TestLabelledSetFigures(t *testing.T) {
 		}
 	}
 	// Issue 10's aim is at least 85% of fabrications dropped with at
-	// least 95% of faithful claims kept. It is met on the claims the test
-	// was tuned on (tune, holdout); on the two sets it never saw (fresh,
-	// fresh2) the drop half is met and the keep half is not (faithful
-	// claims kept: about 77% and 70%, see docs/BENCHMARKS.md). The rows are floors
-	// a little under the figures measured, so that a regression fails;
-	// the last column checks the sets stay hard for the word-overlap
-	// guard.
+	// least 95% of faithful claims kept. It is met, and asserted, on the
+	// claims the test was tuned on (tune, holdout). On the three sets it
+	// never tuned on it is not: fresh and fresh2 (free paraphrases) keep
+	// about 76% and 70% of their faithful claims and drop 92%; fresh3
+	// (light paraphrases, as a model told to prefer the sources' words
+	// writes them) keeps 93% and drops only 78% (docs/BENCHMARKS.md). Those
+	// rows are floors a little under the figures measured, so that a
+	// regression fails; the last column checks the sets stay hard for the
+	// word-overlap guard.
 	floors := []struct {
 		split, mode      string
 		kept, dropped    float64
 		oldDroppedAtMost float64
 	}{
-		{"tune", "cited", 95, 96, 20},
-		{"tune", "pool", 94, 96, 20},
+		{"tune", "cited", 95, 94, 20},
+		{"tune", "pool", 94, 94, 20},
 		{"holdout", "cited", 97, 95, 20},
 		{"holdout", "pool", 97, 95, 20},
-		// the shortfall on unseen claims, documented, not hidden: the aim
-		// is 95% kept, these sets measure 77% and 70%
+		// the shortfall on unseen claims, documented, not hidden
 		{"fresh", "cited", 74, 90, 20},
 		{"fresh", "pool", 74, 88, 20},
 		{"fresh2", "cited", 68, 90, 20},
 		{"fresh2", "pool", 68, 90, 20},
-		{"all", "cited", 88, 94, 20},
-		{"all", "crowd", 84, 92, 20},
+		{"fresh3", "cited", 91, 76, 20},
+		{"fresh3", "pool", 90, 78, 20},
+		{"all", "cited", 90, 91, 20},
+		{"all", "crowd", 85, 88, 20},
 	}
 	for _, fl := range floors {
 		f, o := sum(js, fl.split, fl.mode), sum(old, fl.split, fl.mode)
-		t.Logf("%s/%s: faithful kept %d/%d (%.1f%%), fabricated dropped %d/%d (%.1f%%); word-overlap guard: kept %.1f%%, dropped %.1f%%",
-			fl.split, fl.mode, f.kept, f.faithful, f.keptPct(), f.dropped, f.fabricated, f.droppedPct(), o.keptPct(), o.droppedPct())
+		guard := "word-overlap guard: run with -quality.markdown"
+		if slices.Contains(guardModes, fl.mode) {
+			guard = fmt.Sprintf("word-overlap guard: kept %.1f%%, dropped %.1f%%", o.keptPct(), o.droppedPct())
+		}
+		t.Logf("%s/%s: faithful kept %d/%d (%.1f%%), fabricated dropped %d/%d (%.1f%%); %s",
+			fl.split, fl.mode, f.kept, f.faithful, f.keptPct(), f.dropped, f.fabricated, f.droppedPct(), guard)
 		if f.keptPct() < fl.kept {
 			t.Errorf("%s/%s: faithful kept %.1f%%, want at least %.0f%%", fl.split, fl.mode, f.keptPct(), fl.kept)
 		}
 		if f.droppedPct() < fl.dropped {
 			t.Errorf("%s/%s: fabricated dropped %.1f%%, want at least %.0f%%", fl.split, fl.mode, f.droppedPct(), fl.dropped)
 		}
-		if o.droppedPct() > fl.oldDroppedAtMost {
+		if slices.Contains(guardModes, fl.mode) && o.droppedPct() > fl.oldDroppedAtMost {
 			t.Errorf("%s/%s: the word-overlap guard drops %.1f%% of the fabrications; the set is meant to be hard for it", fl.split, fl.mode, o.droppedPct())
 		}
 	}
@@ -281,7 +300,7 @@ func claimLine(j judged) string {
 func printMarkdown(js, old []judged) {
 	fmt.Println("| split | mode | faithful kept | fabricated dropped | word-overlap guard: kept / dropped |")
 	fmt.Println("|---|---|---|---|---|")
-	for _, split := range []string{"tune", "holdout", "fresh", "fresh2", "all"} {
+	for _, split := range []string{"tune", "holdout", "fresh", "fresh2", "fresh3", "all"} {
 		for _, mode := range []string{"cited", "pool", "crowd"} {
 			f, o := sum(js, split, mode), sum(old, split, mode)
 			fmt.Printf("| %s | %s | %d/%d (%.1f%%) | %d/%d (%.1f%%) | %.1f%% / %.1f%% |\n", split, mode, f.kept, f.faithful, f.keptPct(),
@@ -298,11 +317,11 @@ func printMarkdown(js, old []judged) {
 		}
 	}
 	sort.SliceStable(classes, func(a, b int) bool { return labels[classes[a]] > labels[classes[b]] })
-	fmt.Println("| label | class | tune, cited | holdout, cited | fresh, cited | fresh2, cited | tune, pool | holdout, pool | fresh, pool | fresh2, pool | all, crowd |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| label | class | tune, cited | holdout, cited | fresh, cited | fresh2, cited | fresh3, cited | tune, pool | holdout, pool | fresh, pool | fresh2, pool | fresh3, pool | all, crowd |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, c := range classes {
 		row := fmt.Sprintf("| %s | %s |", labels[c], c)
-		for _, sm := range [][2]string{{"tune", "cited"}, {"holdout", "cited"}, {"fresh", "cited"}, {"fresh2", "cited"}, {"tune", "pool"}, {"holdout", "pool"}, {"fresh", "pool"}, {"fresh2", "pool"}, {"all", "crowd"}} {
+		for _, sm := range [][2]string{{"tune", "cited"}, {"holdout", "cited"}, {"fresh", "cited"}, {"fresh2", "cited"}, {"fresh3", "cited"}, {"tune", "pool"}, {"holdout", "pool"}, {"fresh", "pool"}, {"fresh2", "pool"}, {"fresh3", "pool"}, {"all", "crowd"}} {
 			bc := sum(js, sm[0], sm[1]).byClass[c]
 			row += fmt.Sprintf(" %d/%d |", bc[0], bc[1])
 		}

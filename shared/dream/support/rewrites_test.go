@@ -201,3 +201,69 @@ func TestEvidenceRule(t *testing.T) {
 		}
 	}
 }
+
+// pipeSources are the sources of a CI service, written for the classes of
+// TestEarlierValueAndSubjectRule.
+var pipeSources = []support.Source{
+	{ID: "m1", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Builds took 14 minutes on the shared runners; caching the Go module directory brought it to 6 minutes"},
+	{ID: "m2", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Failed jobs are retried twice; the nightly release job is not retried"},
+	{ID: "m3", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "The Linux runner waits for the cache restore, the macOS runner does not"},
+	{ID: "m4", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "`lint-js` finishes in 12 s; `lint-go` took 40 s with every analyzer on"},
+	{ID: "m5", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Staging deploys are manual; production deploys need two approvals", Rationale: "an automated deploy wiped the staging database"},
+	{ID: "m6", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: agentmem.StatusResolved, Text: "Date tests fail on the runners after midnight"},
+	{ID: "m7", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The release script refuses a red build"},
+	{ID: "d1", Kind: support.KindDaily, Title: "run-88", Text: "Date test fix: the runners never set TZ; set it to UTC in the job template. The old Jenkins job was removed. Lint warnings went from 30 a week to none."},
+	{ID: "d2", Kind: support.KindDaily, Title: "run-89", Text: "Flaky-test reports are up to 9 a week, down from 25."},
+	{ID: "m8", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Run `make e2e` against the staging cluster; unit tests run without it"},
+	{ID: "d3", Kind: support.KindDaily, Title: "run-90", Text: "Cache misses fixed: the cache was keyed on the branch name; keyed it on the commit SHA instead."},
+}
+
+// TestEarlierValueAndSubjectRule: faithful rewrites of these classes are
+// kept, and the fabrications built on the same sentences are dropped: an
+// earlier value stays earlier, a number stays with its own sentence's
+// subject, a term affirmed in one clause and negated in the clause about
+// the claim's subject is negated, and a removal or a recorded fix counts.
+func TestEarlierValueAndSubjectRule(t *testing.T) {
+	t.Parallel()
+	corpus := support.NewCorpus(pipeSources)
+	kept := []deskCase{
+		{"change built from a value and 'brought it to'", agentmem.TypeFinding, "", "Caching the Go module directory took builds from 14 minutes to 6 minutes", []string{"m1"}},
+		{"earlier value said in the past", agentmem.TypeFinding, "", "Builds used to take 14 minutes on the shared runners", []string{"m1"}},
+		{"later value", agentmem.TypeFinding, "", "Caching the Go module directory cut builds to 6 minutes", []string{"m1"}},
+		{"earlier value compared", agentmem.TypeFinding, "", "Flaky-test reports fell to 9 a week from 25", []string{"d2"}},
+		{"to none is a value", agentmem.TypeNote, "", "Lint warnings dropped from 30 a week to none", []string{"d1"}},
+		{"exception in other words", agentmem.TypeNote, "", "Failed jobs except the nightly release job are retried twice", []string{"m2"}},
+		{"the clause about the affirmed subject", agentmem.TypeFinding, "", "The Linux runner waits for the cache restore", []string{"m3"}},
+		{"reordered numbers keep their subjects", agentmem.TypeFinding, "", "`lint-go` took 40 s with every analyzer on, while `lint-js` finishes in 12 s", []string{"m4"}},
+		{"a rationale for every part of its memory", agentmem.TypeDecision, "", "Production deploys need two approvals (why: an automated deploy wiped the staging database)", []string{"m5"}},
+		{"fixed by doing what was never done", agentmem.TypeLearning, "", "Date tests failing after midnight were fixed by setting TZ to UTC in the job template", []string{"m6", "d1"}},
+		{"a negated pronoun", agentmem.TypeNote, "", "Unit tests don't need the staging cluster", []string{"m8"}},
+		{"the choice a record ends with 'instead'", agentmem.TypeNote, "", "The cache is keyed on the commit SHA instead of the branch name", []string{"d3"}},
+	}
+	caught := []deskCase{
+		{"earlier value made current", agentmem.TypeFinding, "", "Builds take 14 minutes with the Go module directory cached", []string{"m1"}},
+		{"earlier value made current, compared in another sentence", agentmem.TypeFinding, "", "Flaky-test reports are up to 25 a week", []string{"d2"}},
+		{"change reversed", agentmem.TypeFinding, "", "Caching the Go module directory took builds from 6 minutes to 14 minutes", []string{"m1"}},
+		{"negated term affirmed beside a clause that affirms it", agentmem.TypeNote, "", "The nightly release job is retried like the failed jobs", []string{"m2"}},
+		{"ellipsis 'does not' affirmed", agentmem.TypeFinding, "", "The macOS runner waits for the cache restore too", []string{"m3"}},
+		{"number of the other sentence's subject", agentmem.TypeFinding, "", "`lint-js` finishes in 40 s", []string{"m4"}},
+		{"still, where a source says removed", agentmem.TypeNote, "", "The old Jenkins job still runs the date tests", []string{"d1"}},
+		{"opposite verb", agentmem.TypeNote, "", "The release script accepts a red build", []string{"m7"}},
+		{"a fix record makes an open blocker wrong", agentmem.TypeBlocker, agentmem.StatusOpen, "Date tests fail on the runners after midnight", []string{"m6", "d1"}},
+		{"the choice ending with 'instead' reversed", agentmem.TypeNote, "", "The cache is keyed on the branch name instead of the commit SHA", []string{"d3"}},
+	}
+	for _, set := range []struct {
+		want  bool
+		cases []deskCase
+	}{{true, kept}, {false, caught}} {
+		for _, tt := range set.cases {
+			t.Run(tt.name, func(t *testing.T) {
+				t.Parallel()
+				v := corpus.Check(support.Claim{Type: tt.typ, Status: tt.status, Content: tt.claim}, tt.cited...)
+				if got := v.Supported; got != set.want {
+					t.Errorf("%q: supported %v (%s: %s), want %v", tt.claim, got, v.Class, v.Detail, set.want)
+				}
+			})
+		}
+	}
+}

@@ -220,6 +220,9 @@ func NewCorpus(sources []Source) *Corpus {
 			c.postings[t] = append(c.postings[t], src)
 		}
 		src.links = docLinks(src.d)
+		if src.Kind == KindMemory && strings.TrimSpace(src.Rationale) != "" {
+			rationaleOfAll(src)
+		}
 		c.sources = append(c.sources, src)
 		if s.ID != "" {
 			c.byID[s.ID] = src
@@ -307,4 +310,28 @@ func fieldsText(content string, _ agentmem.Type, rationale, trigger, context, so
 		b.WriteString(".\nContext: " + context)
 	}
 	return b.String()
+}
+
+// rationaleOfAll makes a memory's rationale ("(why: ...)" after its
+// content) the reason for every sentence of the content, not only the
+// last: "The admin panel is disabled; the vault is served by Caddy (why:
+// the admin token leaked)" gives the leak as the reason for both.
+func rationaleOfAll(src *source) {
+	for i, l := range src.links {
+		if !l.why {
+			continue
+		}
+		effect, scope := map[string]bool{}, map[string]bool{}
+		for _, st := range src.d.sents {
+			for _, c := range st.conjs {
+				if c.role != roleCause {
+					addAll(effect, c.effTerms())
+				}
+			}
+		}
+		addAll(scope, effect)
+		addAll(scope, l.scope)
+		src.links[i].effect = union(l.effect, effect)
+		src.links[i].scope = scope
+	}
 }

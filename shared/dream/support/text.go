@@ -93,6 +93,8 @@ type conj struct {
 	// come first
 	lacks  bool
 	hedged bool
+	// negPronoun is set for a negation of a pronoun only ("without it")
+	negPronoun bool
 }
 
 // link is a causal link stated by a text: the terms of the cause and of
@@ -187,6 +189,26 @@ func analyseAs(text string, source bool) *doc {
 			c.inherited = append(c.inherited, ante...)
 			c.context = append(c.context, ante...)
 			c.eff = nil
+		}
+	}
+	// "X runs against the stack; unit tests run without it": the
+	// negation is about the object of the clause before
+	var prev *conj
+	for _, s := range d.sents {
+		for _, c := range s.conjs {
+			if c.role == roleParen {
+				continue
+			}
+			if c.negPronoun && prev != nil {
+				for _, t := range nonGeneric(prev.right) {
+					c.neg[t] = true
+					if c.negHead == "" {
+						c.negHead = t
+					}
+				}
+				c.eff = nil
+			}
+			prev = c
 		}
 	}
 	// "Otherwise, Y" negates the condition of the sentence before.
@@ -419,11 +441,23 @@ func statusCues(s *sent) (resolved, open bool) {
 			open = true
 		}
 	}
-	if strings.Contains(s.d.raw[s.d.toks[s.from].start:s.d.toks[s.to-1].end], "[x]") {
+	raw := s.d.raw[s.d.toks[s.from].start:s.d.toks[s.to-1].end]
+	if strings.Contains(raw, "[x]") {
 		resolved = true
+	}
+	// "Logo fix: X was never fetched; embedded it instead": a record of
+	// the fix (not "possible fix:", "attempted fix:")
+	if before, _, ok := strings.Cut(strings.ToLower(raw), " fix:"); ok || strings.HasPrefix(strings.ToLower(raw), "fix:") {
+		f := strings.Fields(before)
+		if len(f) == 0 || !tentativeFix[f[len(f)-1]] {
+			resolved = true
+		}
 	}
 	return resolved, open
 }
+
+// tentativeFix are the words that make "X fix:" a fix not yet made.
+var tentativeFix = words("possible tentative attempted proposed candidate potential partial planned suggested")
 
 // split cuts the sentence into conjuncts at connectives.
 func (s *sent) split() {
@@ -559,7 +593,10 @@ func (s *sent) split() {
 			// "rather than Redis, whose pub/sub cost 40 ms": a relative
 			// clause states a fact of the alternative, it rejects nothing
 			relative := words("whose which who where")[t.lower] && toks[c.toks[j-1]].raw == ","
-			if t.kind == tkWord && (auxiliaries[t.lower] || past && !byNext || scoped || subordinate || secondVerb || relative) {
+			// "instead of being buffered in memory, keeping each worker
+			// under 200 MB": a participle after a comma speaks of the whole
+			participle := toks[c.toks[j-1]].raw == "," && len(t.lower) > 5 && strings.HasSuffix(t.lower, "ing")
+			if t.kind == tkWord && (auxiliaries[t.lower] || past && !byNext || scoped || subordinate || secondVerb || relative || participle) {
 				rest := &conj{s: s, marker: "", role: rolePlain, toks: c.toks[j:]}
 				c.toks = c.toks[:j]
 				kept = append(kept, rest)
@@ -721,6 +758,9 @@ func (c *conj) read(i int) {
 	negFrom := -1
 	if len(masked) == len(lower) {
 		for j, w := range masked {
+			if j > 0 && masked[j-1] == "to" && (w == "none" || w == "nothing") {
+				continue // "from 12 a day to none": a value
+			}
 			if negationWords[w] {
 				negFrom = j
 				break
@@ -765,12 +805,31 @@ func (c *conj) read(i int) {
 			}
 		}
 	}
+	// "unit tests run without it": the negation is about what the
+	// pronoun stands for (resolved by the doc, which knows the clause
+	// before)
+	if negFrom >= 0 && negFrom+1 < len(masked) && len(c.neg) == 0 && c.role != roleRejected {
+		only := true
+		for _, w := range masked[negFrom+1:] {
+			if !words("it them this that")[w] {
+				only = false
+			}
+		}
+		c.negPronoun = only
+	}
 	// "automation does not": the ellipsis negates what stands before
-	if negFrom >= 0 && len(c.neg) == 0 && c.role != roleRejected {
+	if negFrom >= 0 && len(c.neg) == 0 && c.role != roleRejected && !c.negPronoun {
 		for t := range c.pos {
 			c.neg[t] = true
 		}
 		c.pos = map[string]bool{}
+		// "the liveness probe does not": what it says is about its subject
+		for _, t := range c.own {
+			if !genericLemmas[t] {
+				c.negHead = t
+				break
+			}
+		}
 	}
 	c.negated = negFrom >= 0 || len(c.neg) > 0
 	c.hedged = c.s.hedgeAll || hasHedge(" "+strings.Join(lower, " ")+" ")
