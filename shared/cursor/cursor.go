@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"strings"
 )
 
 const (
@@ -65,7 +66,9 @@ func (s *Sealer) Seal(binding, position string) string {
 // Open returns the position a cursor sealed for binding holds; ErrInvalid
 // for anything else.
 func (s *Sealer) Open(binding, c string) (string, error) {
-	if len(c) > MaxLen {
+	// Base64 decoding skips CR and LF even in strict mode: refuse them, so
+	// that a cursor opens only in the one form Seal wrote.
+	if len(c) > MaxLen || strings.ContainsAny(c, "\r\n") {
 		return "", ErrInvalid
 	}
 	raw, err := base64.RawURLEncoding.Strict().DecodeString(c)
