@@ -30,11 +30,7 @@ func changeBy(r *httpapi.Request, note string) agentmem.ChangeBy {
 
 // UpdateMemory serves PATCH /api/agents/{agentName}/memories/{id}.
 func (a *API) UpdateMemory(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
-	agent, err := r.AgentName()
-	if err != nil {
-		return httpapi.Response{}, err
-	}
-	id, err := memoryID(r)
+	agent, id, err := memoryRef(r)
 	if err != nil {
 		return httpapi.Response{}, err
 	}
@@ -57,11 +53,7 @@ func (a *API) UpdateMemory(ctx context.Context, r *httpapi.Request) (httpapi.Res
 
 // GetMemoryHistory serves GET /api/agents/{agentName}/memories/{id}/history.
 func (a *API) GetMemoryHistory(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
-	agent, err := r.AgentName()
-	if err != nil {
-		return httpapi.Response{}, err
-	}
-	id, err := memoryID(r)
+	agent, id, err := memoryRef(r)
 	if err != nil {
 		return httpapi.Response{}, err
 	}
@@ -80,11 +72,7 @@ func (a *API) GetMemoryHistory(ctx context.Context, r *httpapi.Request) (httpapi
 // /api/agents/{agentName}/memories/{id}/history/{version}/restore. The body
 // is optional.
 func (a *API) RestoreMemoryVersion(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
-	agent, err := r.AgentName()
-	if err != nil {
-		return httpapi.Response{}, err
-	}
-	id, err := memoryID(r)
+	agent, id, err := memoryRef(r)
 	if err != nil {
 		return httpapi.Response{}, err
 	}

@@ -198,21 +198,22 @@ func (a *API) DeleteMemories(ctx context.Context, r *httpapi.Request) (httpapi.R
 	return jobResponse(j, j), nil
 }
 
-func memoryID(r *httpapi.Request) (string, error) {
-	id := r.Param("id")
-	if !agentmem.ValidID(id) {
-		return "", agentmem.Errorf(agentmem.EInvalid, "memory id %q is not a ULID", id)
+// memoryRef reads the agent and the memory id of a .../memories/{id}
+// route; a malformed id is invalid.
+func memoryRef(r *httpapi.Request) (agent, id string, err error) {
+	if agent, err = r.AgentName(); err != nil {
+		return "", "", err
 	}
-	return id, nil
+	id = r.Param("id")
+	if !agentmem.ValidID(id) {
+		return "", "", agentmem.Errorf(agentmem.EInvalid, "memory id %q is not a ULID", id)
+	}
+	return agent, id, nil
 }
 
 // GetMemory serves GET /api/agents/{agentName}/memories/{id}.
 func (a *API) GetMemory(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
-	agent, err := r.AgentName()
-	if err != nil {
-		return httpapi.Response{}, err
-	}
-	id, err := memoryID(r)
+	agent, id, err := memoryRef(r)
 	if err != nil {
 		return httpapi.Response{}, err
 	}
@@ -225,11 +226,7 @@ func (a *API) GetMemory(ctx context.Context, r *httpapi.Request) (httpapi.Respon
 
 // DeleteMemory serves DELETE /api/agents/{agentName}/memories/{id}.
 func (a *API) DeleteMemory(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
-	agent, err := r.AgentName()
-	if err != nil {
-		return httpapi.Response{}, err
-	}
-	id, err := memoryID(r)
+	agent, id, err := memoryRef(r)
 	if err != nil {
 		return httpapi.Response{}, err
 	}
