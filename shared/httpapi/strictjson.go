@@ -150,20 +150,28 @@ func (p *jsonChecker) object(t reflect.Type, path string, depth int) error {
 		if err := p.value(ft, name, depth+1); err != nil {
 			return err
 		}
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return agentmem.Errorf(agentmem.EInvalid, "malformed JSON: unexpected end of body")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			return nil
-		default:
-			return p.fail("want ',' or '}'")
+		if done, err := p.after('}'); done || err != nil {
+			return err
 		}
 	}
+}
+
+// after reads what follows a member of an object or an element of an
+// array: ',' (more to come) or the closing byte (done).
+func (p *jsonChecker) after(closing byte) (done bool, err error) {
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return false, agentmem.Errorf(agentmem.EInvalid, "malformed JSON: unexpected end of body")
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		return false, nil
+	case closing:
+		p.pos++
+		return true, nil
+	}
+	return false, p.fail("want ',' or '%c'", closing)
 }
 
 func (p *jsonChecker) array(t reflect.Type, path string, depth int) error {
@@ -182,18 +190,8 @@ func (p *jsonChecker) array(t reflect.Type, path string, depth int) error {
 		if err := p.value(elem, path+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
 			return err
 		}
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return agentmem.Errorf(agentmem.EInvalid, "malformed JSON: unexpected end of body")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			return nil
-		default:
-			return p.fail("want ',' or ']'")
+		if done, err := p.after(']'); done || err != nil {
+			return err
 		}
 	}
 }
