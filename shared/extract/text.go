@@ -292,24 +292,12 @@ func readText(s string) textReading {
 		}
 		flushTable()
 
-		// Headings and label-only lines open sections.
-		if m := headingLine.FindStringSubmatch(text); m != nil && !ln.yaml {
-			flush()
-			summaryOpen = false
-			if it, ok := headingItem(m[1], kind, secType); ok {
-				it.pos, it.indent, it.inItems = ln.pos, -1, kind == secItems
-				cur = &it
-				continue
-			}
-			kind, secType = classifySection(m[1])
-			section++
-			headed = true
-			if kind == secItems {
-				anyItemsSection = true
-			}
-			continue
+		// Headings, bold lines and label-only lines open sections.
+		m := headingLine.FindStringSubmatch(text)
+		if m == nil || ln.yaml {
+			m = boldLine.FindStringSubmatch(text)
 		}
-		if m := boldLine.FindStringSubmatch(text); m != nil {
+		if m != nil {
 			flush()
 			summaryOpen = false
 			if it, ok := headingItem(m[1], kind, secType); ok {
