@@ -1274,21 +1274,7 @@ func (k *checker) subjectSwap(a *conj, need []cterm, u *unit, v *conj, phrase st
 	if len(sa) == 0 || len(sv) == 0 || a.anaphoric || v.anaphoric {
 		return
 	}
-	var foreign []string
-	for _, t := range sa {
-		if u.terms[t] || verbLemmas[t] || plainModifiers[t] {
-			continue
-		}
-		n := 0
-		for _, s := range k.srcs {
-			if k.inSource(cterm{key: t}, s) {
-				n++
-			}
-		}
-		if n > 0 && n < 3 {
-			foreign = append(foreign, t)
-		}
-	}
+	foreign := k.foreignTerms(sa, u)
 	if len(foreign) == 0 {
 		return
 	}
@@ -1302,17 +1288,12 @@ func (k *checker) subjectSwap(a *conj, need []cterm, u *unit, v *conj, phrase st
 	k.fail(RoleSwap, "%q gives %s what the source says of %s", phrase, quoteList(foreign), quoteList(sv))
 }
 
-// demotedSubject finds a clause whose subject comes from another source
-// while the statement it rests on has a subject of its own, which the
-// clause turns into an object ("electron-updater signs the Windows
-// installer" from "the Windows installer is now signed").
-func (k *checker) demotedSubject(a *conj, u *unit, phrase string) {
-	sa := nonGeneric(a.subject)
-	if len(sa) == 0 || a.anaphoric {
-		return
-	}
+// foreignTerms are the subject terms that the unit the clause rests on
+// lacks and that one or two other sources have (a term many sources name
+// is the system the notes are about, not a borrowed subject).
+func (k *checker) foreignTerms(subject []string, u *unit) []string {
 	var foreign []string
-	for _, t := range sa {
+	for _, t := range subject {
 		if u.terms[t] || verbLemmas[t] || plainModifiers[t] {
 			continue
 		}
@@ -1326,6 +1307,19 @@ func (k *checker) demotedSubject(a *conj, u *unit, phrase string) {
 			foreign = append(foreign, t)
 		}
 	}
+	return foreign
+}
+
+// demotedSubject finds a clause whose subject comes from another source
+// while the statement it rests on has a subject of its own, which the
+// clause turns into an object ("electron-updater signs the Windows
+// installer" from "the Windows installer is now signed").
+func (k *checker) demotedSubject(a *conj, u *unit, phrase string) {
+	sa := nonGeneric(a.subject)
+	if len(sa) == 0 || a.anaphoric {
+		return
+	}
+	foreign := k.foreignTerms(sa, u)
 	if len(foreign) == 0 {
 		return
 	}
