@@ -155,6 +155,7 @@ func checkTraced(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus
 	}
 	k.identifiers(text)
 	k.numbers(&v)
+	k.exchangedNumbers()
 	k.status()
 	for _, s := range k.cd.sents {
 		for _, c := range s.conjs {
@@ -340,7 +341,7 @@ func (k *checker) identifiers(text string) {
 				break
 			}
 		}
-		if !found && (id.soft && !k.allParts(id.text) || plainHyphenated(id.text) && k.asPhrase(id.text)) {
+		if !found && (id.soft && !k.allParts(id.text) || plainHyphenated(id.text) && (k.asPhrase(id.text) || k.sameHyphenated(id.text))) {
 			continue
 		}
 		if !found {
@@ -357,6 +358,37 @@ func (k *checker) asPhrase(w string) bool {
 	for _, s := range k.srcs {
 		if i := strings.Index(s.lower, phrase); i >= 0 && (i == 0 || !isWordByte(s.lower[i-1])) {
 			return true
+		}
+	}
+	return false
+}
+
+// sameHyphenated reports whether a cited source has a hyphenated word
+// made of the same words in another form ("eager-loading" for
+// "Eager-loaded", "dead-lettered" for "dead-letter"): each part has the
+// lemma of the source's part, or starts with it.
+func (k *checker) sameHyphenated(w string) bool {
+	parts := strings.Split(strings.ToLower(w), "-")
+	for _, s := range k.srcs {
+		for _, t := range s.d.toks {
+			if t.kind != tkWord || !strings.Contains(t.raw, "-") {
+				continue
+			}
+			sp := strings.Split(t.lower, "-")
+			if len(sp) != len(parts) {
+				continue
+			}
+			same := true
+			for i := range sp {
+				a, b := lemma(parts[i]), lemma(sp[i])
+				if a != b && !(len(b) >= 4 && strings.HasPrefix(parts[i], sp[i])) && !(len(a) >= 4 && strings.HasPrefix(sp[i], parts[i])) {
+					same = false
+					break
+				}
+			}
+			if same {
+				return true
+			}
 		}
 	}
 	return false
@@ -479,6 +511,9 @@ func movedFrom(u *unit, terms map[string]bool) bool {
 	}
 	left := map[string]bool{}
 	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			addAll(left, minus(c.fromSide, c.toSide)) // "swapped X for Y", "replaced X with Y"
+		}
 		toks := st.d.toks
 		for i := st.from; i < st.to; i++ {
 			if !toks[i].isWord("from") {
@@ -1460,7 +1495,9 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		// sides in either order
 		for _, st := range u.sents {
 			for _, c := range st.conjs {
-				if c.lacks {
+				if c.lacks || overlapCount(c.neg, a.neg)+overlapCount(c.neg, a.pos) > 0 {
+					// or a plain negation of what it lacks: "lineage was
+					// missing from X" for "X had no lineage"
 					return
 				}
 			}
@@ -1812,12 +1849,39 @@ func (k *checker) hedges(a *conj, need []cterm, u *unit, phrase string) {
 					n++
 				}
 			}
-			if n >= 2 || (n >= 1 && n*2 >= m) {
+			if (n >= 2 || (n >= 1 && n*2 >= m)) && !restatesCertain(a, c, need, st) {
 				k.fail(Modality, "%q is stated as certain; the source only supposes it", phrase)
 				return
 			}
 		}
 	}
+}
+
+// restatesCertain reports whether a clause that is no cause restates the
+// certain part of a sentence whose hedged part is only its cause: "X
+// fails 1 run in 5" from "X fails 1 run in 5, probably because Y", where
+// every term the clause shares with the hedged cause is in the certain
+// part too.
+func restatesCertain(a, hedged *conj, need []cterm, st *sent) bool {
+	if a.role == roleCause || hedged.role != roleCause {
+		return false
+	}
+	certain := map[string]bool{}
+	for _, c := range st.conjs {
+		if !c.hedged {
+			addAll(certain, c.effTerms())
+		}
+	}
+	if len(certain) == 0 {
+		return false
+	}
+	eff := hedged.effTerms()
+	for _, t := range need {
+		if !t.generic && t.in(eff) && !t.in(certain) {
+			return false
+		}
+	}
+	return true
 }
 
 // opposites fails a clause that uses the opposite of its source's word.
@@ -2031,6 +2095,11 @@ func docLinks(d *doc) []link {
 		for _, l := range s.links {
 			if len(l.effect) == 0 && i > 0 {
 				l.effect = d.sents[i-1].terms
+			}
+			if d.source && l.so && i > 0 && s.from > 0 && d.toks[s.from-1].raw == ";" {
+				// "Tried X in dev; the skips still happened, so the
+				// blocker stays open": what was tried is part of the cause
+				l.cause = union(l.cause, d.sents[i-1].terms)
 			}
 			out = append(out, l)
 		}

@@ -180,7 +180,7 @@ func (id ident) found(text, lower string, d *doc) bool {
 		if isUpperAlnum(id.text) && d != nil && hasPart(d, strings.ToLower(id.text)) {
 			return true // "E2E tests" where a source runs `pnpm test:e2e`
 		}
-	} else if containsWord(text, id.text) || firstFolded(text, id.text) {
+	} else if containsWord(text, id.text) || firstFolded(text, id.text) || lastSegment(text, id.text) {
 		return true
 	}
 	if id.soft {
@@ -203,6 +203,27 @@ func containsWord(s, sub string) bool {
 		// "lint" is not "lint:fix", nor "config" "config.toml"
 		after := end == len(s) || !nameByte(s[end]) && !(strings.IndexByte(":./=", s[end]) >= 0 && end+1 < len(s) && nameByte(s[end+1]))
 		if before && after {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+// lastSegment reports whether sub ends a longer dotted or slashed name
+// of s ("actAs" of `iam.serviceAccounts.actAs`, "created_at" of
+// `posts.created_at`, "Main.kt" of `src/Main.kt`): the same name, its
+// qualifier left out. A first segment is not ("config" of "config.toml").
+func lastSegment(s, sub string) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], sub)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(sub)
+		qualified := i >= 2 && strings.IndexByte("./", s[i-1]) >= 0 && nameByte(s[i-2])
+		after := end == len(s) || !nameByte(s[end]) && !(strings.IndexByte(":./=", s[end]) >= 0 && end+1 < len(s) && nameByte(s[end+1]))
+		if qualified && after {
 			return true
 		}
 		from = i + 1

@@ -53,7 +53,7 @@ func (c labelledCase) claim() support.Claim {
 // tune and holdout), tune2-11.json (split tune) and fresh.json,
 // fresh2.json, fresh3.json (splits fresh, fresh2 and fresh3, written
 // before the test was run on them and never tuned on).
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json"}
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.
@@ -233,7 +233,8 @@ func TestLabelledSetFigures(t *testing.T) {
 		}
 		for _, j := range js {
 			if (split == "all" || j.Split == split) && j.mode == mode && !j.right() {
-				t.Logf("%s %s/%s: %s %q -> supported=%v %s: %s (missing: %v)", j.ID, j.Label, j.Class, j.Claim.Type, claimLine(j), j.verdict.Supported, j.verdict.Class, j.verdict.Detail, j.verdict.Missing)
+				_, checks := cs.get(j.Project, pools[j.Project]).CheckTraced(j.claim(), j.Cites...)
+				t.Logf("%s %s/%s: %s %q -> supported=%v %s: %s (missing: %v; checks: %v)", j.ID, j.Label, j.Class, j.Claim.Type, claimLine(j), j.verdict.Supported, j.verdict.Class, j.verdict.Detail, j.verdict.Missing, checks)
 			}
 		}
 	}
@@ -263,6 +264,10 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"fresh2", "pool", 68, 90, 20},
 		{"fresh3", "cited", 91, 76, 20},
 		{"fresh3", "pool", 90, 78, 20},
+		{"fresh4", "cited", 0, 0, 20},
+		{"fresh4", "pool", 0, 0, 20},
+		{"fresh5", "cited", 0, 0, 20},
+		{"fresh5", "pool", 0, 0, 20},
 		{"all", "cited", 90, 91, 20},
 		{"all", "crowd", 85, 88, 20},
 	}

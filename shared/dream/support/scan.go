@@ -96,8 +96,48 @@ func scan(s string) []token {
 		}
 	}
 	attachUnits(toks)
+	readSwitchStates(toks)
 	return toks
 }
+
+// switchVerbs turn a setting on or off ("turned off X", "switch it on").
+var switchVerbs = words("turn turns turned turning switch switches switched switching toggle toggled flip flipped set left kept stays stayed")
+
+// stateEnds are the words that may follow a setting's state ("off by
+// default", "on for every build").
+var stateEnds = words("and but by for in when while until")
+
+// readSwitchStates reads "on" and "off" that say a setting's state as
+// "enabled" and "disabled" ("with the new architecture off"; "turned on
+// caching"), so that a claim that flips one contradicts its source like
+// "enabled" for "disabled" does. "on" and "off" elsewhere ("runs on
+// pve2", "off the main thread") stay stopwords.
+func readSwitchStates(toks []token) {
+	for k := range toks {
+		t := &toks[k]
+		if t.kind != tkWord || t.code || (t.lower != "on" && t.lower != "off") {
+			continue
+		}
+		prev := ""
+		if k > 0 && toks[k-1].kind == tkWord {
+			prev = toks[k-1].lower
+		}
+		endsClause := k+1 >= len(toks) || toks[k+1].kind == tkPunct || stateEnds[toks[k+1].lower]
+		switch {
+		case switchVerbs[prev]:
+		case endsClause && prev != "" && !stopAfterState[prev]:
+		default:
+			continue
+		}
+		t.term = lemma("enabled")
+		t.negLex = t.lower == "off"
+	}
+}
+
+// stopAfterState are words that, before "on" or "off" at a clause's end,
+// make it a particle of the verb ("depends on.", "logged off"), not a
+// state.
+var stopAfterState = words("depends depend depending relies rely relied based built runs run ran running logged log back backed cut pay paid drop dropped sign signed log")
 
 func isSpaceAt(s string, i int) bool {
 	if i >= len(s) {
@@ -221,6 +261,11 @@ func makeWord(s string, i, j int, code bool) token {
 	if isCompound(raw) {
 		t.compound = true
 		t.term = compact(raw)
+		if !code && plainHyphenated(raw) {
+			// "hard-coded" and "hard-code" are one word in two forms
+			i := strings.LastIndexByte(t.lower, '-')
+			t.term = compact(t.lower[:i]) + lemma(t.lower[i+1:])
+		}
 		t.parts = partTerms(raw)
 		return t
 	}

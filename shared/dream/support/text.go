@@ -339,6 +339,10 @@ func (s *sent) analyse() bool {
 	for i := 0; i+1 < len(s.conjs); i++ {
 		if c := s.conjs[i]; c.hedged && (len(c.own) == 0 || s.conjs[i+1].role == roleCause) {
 			s.conjs[i+1].hedged = true
+			if s.conjs[i+1].role == roleCause && !s.hedgeAll && c.hedgedOnlyAtEnd() {
+				// "X fails, probably because Y": Y is supposed, X is not
+				c.hedged = false
+			}
 		}
 	}
 	s.inherit()
@@ -770,6 +774,12 @@ func (c *conj) read(i int) {
 				negFrom = j
 				break
 			}
+			// "impossible to audit", "unable to connect": the verb after
+			// is negated too
+			if _, neg := negatedLemmas[w]; neg && j+1 < len(masked) && masked[j+1] == "to" {
+				negFrom = j
+				break
+			}
 			// "stopped using X" says X is no longer used
 			if (w == "stop" || w == "stops" || w == "stopped") && j+1 < len(masked) && strings.HasSuffix(masked[j+1], "ing") {
 				negFrom = j
@@ -834,6 +844,28 @@ func (c *conj) read(i int) {
 	c.negated = negFrom >= 0 || len(c.neg) > 0
 	c.hedged = c.s.hedgeAll || hasHedge(" "+strings.Join(lower, " ")+" ")
 	_ = i
+}
+
+// causeHedges are the adverbs that, right before "because", hedge the
+// cause only ("fails, probably because Y").
+var causeHedges = words("probably possibly likely maybe perhaps presumably apparently")
+
+// hedgedOnlyAtEnd reports whether the conjunct's only hedge is an adverb
+// at its end (before a cause that follows).
+func (c *conj) hedgedOnlyAtEnd() bool {
+	toks := c.s.d.toks
+	end := len(c.toks)
+	for end > 0 && (toks[c.toks[end-1]].kind == tkPunct || causeHedges[toks[c.toks[end-1]].lower]) {
+		end--
+	}
+	if end == len(c.toks) || !causeHedges[toks[c.toks[end]].lower] && !causeHedges[toks[c.toks[len(c.toks)-1]].lower] {
+		return false
+	}
+	lower := make([]string, end)
+	for j, k := range c.toks[:end] {
+		lower[j] = toks[k].lower
+	}
+	return !hasHedge(" " + strings.Join(lower, " ") + " ")
 }
 
 // findVerb finds the conjunct's verb and, from it, the subject and the
@@ -1164,19 +1196,49 @@ func (c *conj) has(w string) bool {
 	return false
 }
 
-// readFromTo finds "from X to Y" in the conjunct.
+// readFromTo finds "from X to Y" in the conjunct, and the same change
+// said with a verb of replacing: "swapped X for Y", "replaced X with Y",
+// "X was replaced by Y", "Y replaces X".
 func (c *conj) readFromTo() {
 	toks := c.s.d.toks
 	side := 0
-	for _, k := range c.toks {
+	// toWord is the word that opens the "to" side: "to", or "for" after
+	// a verb of swapping, "with" or "by" after a verb of replacing
+	toWord := map[string]bool{}
+	replaceAt := -1 // the position in c.toks of "replace(s|d)" with no "with" or "by" yet
+	for i, k := range c.toks {
 		t := toks[k]
 		switch {
-		case t.isWord("from"):
+		case t.isWord("from") || swapVerbs[t.lower] || replaceVerbs[t.lower]:
 			side = 1
 			c.fromSide, c.toSide = map[string]bool{}, map[string]bool{}
+			switch {
+			case t.isWord("from"):
+				toWord = map[string]bool{"to": true}
+			case swapVerbs[t.lower]:
+				toWord = map[string]bool{"for": true}
+			default:
+				toWord = map[string]bool{"with": true, "by": true}
+				replaceAt = i
+				if i > 0 && beForms[toks[c.toks[i-1]].lower] {
+					// "X was replaced by Y": X is the subject
+					for _, kk := range c.toks[:i-1] {
+						if tt := toks[kk]; tt.term != "" {
+							c.fromSide[tt.term] = true
+						}
+					}
+					side = 2
+					replaceAt = -1
+					toWord = nil
+				}
+			}
 			continue
-		case t.isWord("to") && side == 1:
-			side = 2
+		case side == 1 && toWord[t.lower]:
+			side, replaceAt = 2, -1
+			continue
+		case side == 2 && toWord == nil && t.isWord("by"):
+			toWord = map[string]bool{} // the side after "was replaced by" starts here
+			c.toSide = map[string]bool{}
 			continue
 		case t.kind == tkPunct:
 			if side == 2 {
@@ -1191,13 +1253,36 @@ func (c *conj) readFromTo() {
 		case 1:
 			c.fromSide[t.term] = true
 		case 2:
-			c.toSide[t.term] = true
+			if toWord != nil {
+				c.toSide[t.term] = true
+			}
 		}
 	}
-	if len(c.toSide) == 0 {
+	if replaceAt >= 0 {
+		// "Y replaces X": the subject is the new side, the object the old
+		c.fromSide, c.toSide = map[string]bool{}, map[string]bool{}
+		for i, k := range c.toks {
+			if t := toks[k]; t.term != "" && i != replaceAt {
+				if i < replaceAt {
+					c.toSide[t.term] = true
+				} else {
+					c.fromSide[t.term] = true
+				}
+			}
+		}
+	}
+	if len(c.toSide) == 0 || len(c.fromSide) == 0 && replaceAt >= 0 {
 		c.fromSide, c.toSide = nil, nil
 	}
 }
+
+// swapVerbs give up the thing after them for the thing after "for"
+// ("swapped encoding/json for protojson").
+var swapVerbs = words("swap swaps swapped swapping exchange exchanges exchanged exchanging trade trades traded trading")
+
+// replaceVerbs give up the thing after them for the thing after "with"
+// or "by" ("replaced the cron job with a queue worker").
+var replaceVerbs = words("replace replaces replaced replacing")
 
 func (c *conj) hasObjectPronoun() bool {
 	toks := c.s.d.toks
