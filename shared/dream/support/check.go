@@ -157,6 +157,7 @@ func checkTraced(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus
 	k.numbers(&v)
 	k.exchangedNumbers()
 	k.status()
+	k.checklist()
 	for _, s := range k.cd.sents {
 		for _, c := range s.conjs {
 			k.clause(c)
@@ -2120,6 +2121,60 @@ func docLinks(d *doc) []link {
 		}
 	}
 	return out
+}
+
+// checklistItem is one "[ ] label" or "[x] label" of a text.
+type checklistItem struct {
+	done  bool
+	label map[string]bool
+}
+
+// checklistItems reads the checklist items of a text: a box, then its
+// label up to the next box or the end of the sentence.
+func checklistItems(text string) []checklistItem {
+	var out []checklistItem
+	for i := 0; i+2 < len(text); i++ {
+		if text[i] != '[' || text[i+2] != ']' || !strings.ContainsRune(" xX", rune(text[i+1])) {
+			continue
+		}
+		rest := text[i+3:]
+		end := strings.IndexAny(rest, "[.;\n")
+		if end < 0 {
+			end = len(rest)
+		}
+		label := map[string]bool{}
+		for _, t := range scan(rest[:end]) {
+			if t.term != "" {
+				label[t.term] = true
+			}
+		}
+		if len(label) > 0 {
+			out = append(out, checklistItem{done: text[i+1] != ' ', label: label})
+		}
+		i += 2
+	}
+	return out
+}
+
+// checklist fails a claim that ticks a checklist item its source leaves
+// open, or opens one its source ticked ("[x] descriptor set lifetime
+// audit" for "[ ] descriptor set lifetime audit").
+func (k *checker) checklist() {
+	items := checklistItems(k.claim.Content)
+	if len(items) == 0 {
+		return
+	}
+	for _, it := range items {
+		for _, s := range k.srcs {
+			for _, o := range checklistItems(s.text) {
+				if o.done != it.done && share(it.label, o.label) >= 0.75 && share(o.label, it.label) >= 0.75 {
+					state := map[bool]string{true: "done", false: "open"}
+					k.fail(StatusChange, "a checklist item the sources have %s is %s in the claim", state[o.done], state[it.done])
+					return
+				}
+			}
+		}
+	}
 }
 
 // status checks a blocker's status against the sources about it.

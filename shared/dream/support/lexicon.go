@@ -99,7 +99,9 @@ var opposites = pairs(`before:after above:below over:under more:less higher:lowe
 	cold:warm online:offline early:late local:remote upper:lower allow:deny allows:denies allow:block
 	always:never all:none success:failure succeeds:fails succeeded:failed start:end inner:outer
 	encrypt:decrypt serialize:deserialize compress:decompress ingress:egress enable:disable enabled:disabled
-	leader:follower primary:replica true:false`)
+	leader:follower primary:replica true:false
+	always:sometimes always:occasionally always:intermittently always:often always:usually always:rarely
+	always:mostly never:sometimes never:occasionally never:rarely every:some`)
 
 func pairs(s string) map[string][]string {
 	m := map[string][]string{}

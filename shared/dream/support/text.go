@@ -790,6 +790,10 @@ func (c *conj) read(i int) {
 	if negFrom >= 0 && lackWords[masked[negFrom]] {
 		c.lacks = true
 	}
+	// "without it the posts query did a scan": the negation is about the
+	// pronoun only, what follows happens
+	withoutPronoun := negFrom >= 0 && negFrom+1 < len(masked) && masked[negFrom] == "without" &&
+		words("it them this that")[masked[negFrom+1]] && negFrom+2 < len(masked)
 	if c.role == roleRejected {
 		negFrom = 0
 	}
@@ -798,7 +802,7 @@ func (c *conj) read(i int) {
 		if t.term == "" {
 			continue
 		}
-		if (negFrom >= 0 && j > negFrom) || (c.role == roleRejected) || t.negLex {
+		if (negFrom >= 0 && j > negFrom && !withoutPronoun) || (c.role == roleRejected) || t.negLex {
 			c.neg[t.term] = true
 			if c.negHead == "" {
 				c.negHead = t.term
@@ -818,7 +822,9 @@ func (c *conj) read(i int) {
 	// "unit tests run without it": the negation is about what the
 	// pronoun stands for (resolved by the doc, which knows the clause
 	// before)
-	if negFrom >= 0 && negFrom+1 < len(masked) && len(c.neg) == 0 && c.role != roleRejected {
+	if withoutPronoun && len(c.neg) == 0 && c.role != roleRejected {
+		c.negPronoun = true
+	} else if negFrom >= 0 && negFrom+1 < len(masked) && len(c.neg) == 0 && c.role != roleRejected {
 		only := true
 		for _, w := range masked[negFrom+1:] {
 			if !words("it them this that")[w] {
@@ -1246,15 +1252,19 @@ func (c *conj) readFromTo() {
 			}
 			continue
 		}
-		if t.term == "" {
+		term := t.term
+		if t.kind == tkNumber {
+			term = "#" + t.value // "from 1 in 10 reloads to 1 in 40"
+		}
+		if term == "" {
 			continue
 		}
 		switch side {
 		case 1:
-			c.fromSide[t.term] = true
+			c.fromSide[term] = true
 		case 2:
 			if toWord != nil {
-				c.toSide[t.term] = true
+				c.toSide[term] = true
 			}
 		}
 	}
@@ -1311,6 +1321,18 @@ func (s *sent) buildLinks() {
 		switch c.role {
 		case roleCause:
 			cause := setOf(c.own)
+			// "because they start SQL Server and the Service Bus emulator":
+			// in a source, a coordinated part with no verb of its own is
+			// the cause's too
+			for _, n := range s.conjs[i+1:] {
+				if !s.d.source {
+					break
+				}
+				if n.role != rolePlain || n.verb >= 0 || (n.marker != "and" && n.marker != "or") {
+					break
+				}
+				addAll(cause, setOf(n.own))
+			}
 			effect := map[string]bool{}
 			// what a cause explains: the clause right before it (from its
 			// last comma: "X, using Y since Z" explains using Y)
