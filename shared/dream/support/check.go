@@ -1540,7 +1540,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				addAll(posS, c.pos)
 			}
 		}
-		agrees := false
+		agrees := k.prohibitsFailure(a, u)
 		for t := range a.neg {
 			if t != head && negS[t] && !posS[t] && !genericLemmas[t] {
 				agrees = true
@@ -1600,6 +1600,57 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		return
 	}
 }
+
+// prohibitsFailure reports whether the clause forbids ("never", "don't",
+// "do not") what a clause of its source says fails: "Don't run
+// `Bake-GPU` on laptops with 4 GB" for "`Bake-GPU` fails on laptops with
+// 4 GB of VRAM"; "never use a plain `r.Update`" for "a plain `r.Update`
+// silently drops the status subresource".
+func (k *checker) prohibitsFailure(a *conj, u *unit) bool {
+	toks := k.cd.toks
+	first := -1
+	for j, i := range a.toks {
+		if toks[i].kind == tkWord {
+			first = j
+			break
+		}
+	}
+	if first < 0 {
+		return false
+	}
+	w := toks[a.toks[first]].lower
+	if !(w == "never" || w == "dont" || w == "do" && first+1 < len(a.toks) && toks[a.toks[first+1]].isWord("not")) {
+		return false
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			if c.negated || c.role == roleRejected {
+				continue
+			}
+			fails := false
+			for _, i := range c.toks {
+				if failureWords[st.d.toks[i].lower] {
+					fails = true
+				}
+			}
+			if !fails {
+				continue
+			}
+			eff := c.effTerms()
+			for t := range a.neg {
+				if eff[t] && !genericLemmas[t] && !failureWords[t] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// failureWords say that something goes wrong.
+var failureWords = words(`fail fails failed failing crash crashes crashed crashing deadlock deadlocks deadlocked
+	hang hangs hung break breaks broke corrupt corrupts corrupted leak leaks leaked drop drops dropped
+	lose loses lost overwrite overwrites overwrote panic panics panicked throttle throttled`)
 
 // negativeVerb reports whether the clause's verb says a negation in other
 // words ("stops after a force-quit" for "does not run after a force-quit").
@@ -1833,6 +1884,15 @@ func (k *checker) stillTrue(a *conj, need []cterm, best *unit, phrase string) {
 func (k *checker) hedges(a *conj, need []cterm, u *unit, phrase string) {
 	if a.hedged {
 		return
+	}
+	if a.role == roleParen {
+		// an aside of a hedged sentence is hedged with it: "Burst may make
+		// the job 4x faster (seen in the editor only)"
+		for _, c := range a.s.conjs {
+			if c.hedged && c.role != roleParen {
+				return
+			}
+		}
 	}
 	for _, st := range u.sents {
 		for _, c := range st.conjs {
