@@ -1481,6 +1481,11 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		// "Y instead of X" where a source says "X; Y instead"
 		return
 	}
+	if a.role == roleRejected && unitFaults(u, a.neg) {
+		// "rather than client side" where a source says "client-side
+		// flag loading caused layout shift"
+		return
+	}
 	if a.role == roleRejected && unitRejects(u, a.neg) {
 		// "Instead of adding read replicas, ..." where a source says
 		// "adding read replicas was rejected"
@@ -1578,6 +1583,12 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		}
 	}
 	for t := range a.pos {
+		if a.fromSide[t] && !a.toSide[t] {
+			continue // "Zustand replaces Redux Toolkit": the side given up
+		}
+		if k.failureSubject(a, t) {
+			continue // "enabling it breaks the FCC limits": what would fail, not what is done
+		}
 		if negU[t] && posU[t] && a.role != roleRejected && !k.excepts() && !k.negativeVerb(a) && negatedHere(a, u.sents, t) {
 			// "Admin routes are logged" where the source logs requests
 			// but says "the admin routes are not logged": the sentence
@@ -1646,6 +1657,76 @@ func (k *checker) prohibitsFailure(a *conj, u *unit) bool {
 	}
 	return false
 }
+
+// failureSubject reports whether t is in the clause before a word of
+// failure, which the clause says would fail ("enabling it breaks the FCC
+// limits"), and the clause opens with a verb in -ing (the action
+// supposed, not one done).
+func (k *checker) failureSubject(a *conj, t string) bool {
+	toks := k.cd.toks
+	opens := false
+	for j, i := range a.toks {
+		w := toks[i]
+		if w.kind != tkWord {
+			continue
+		}
+		if !opens {
+			if !strings.HasSuffix(w.lower, "ing") || len(w.lower) < 5 {
+				return false
+			}
+			opens = true
+		}
+		if failureWords[w.lower] {
+			for _, i2 := range a.toks[:j] {
+				if toks[i2].term == t {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// unitFaults reports whether a clause of the unit with most of terms
+// gives them as the cause of a problem: a reason in parentheses ("why:
+// client-side flag loading caused layout shift") or a clause with a word
+// of failure.
+func unitFaults(u *unit, terms map[string]bool) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			faults := c.role == roleCause && c.marker == "("
+			for _, i := range c.toks {
+				if w := st.d.toks[i].lower; failureWords[w] || problemWords[w] {
+					faults = true
+				}
+			}
+			if !faults || c.negated {
+				continue
+			}
+			// its own words: what it inherits is not what it blames
+			own := map[string]bool{}
+			for _, i := range c.toks {
+				if t := st.d.toks[i]; t.term != "" {
+					own[t.term] = true
+					for _, p := range t.parts {
+						own[p] = true
+					}
+				}
+			}
+			if share(terms, own) >= 0.6 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// problemWords say that something caused trouble.
+var problemWords = words("caused causes causing slow slower flaky expensive costly brittle bloated")
 
 // failureWords say that something goes wrong.
 var failureWords = words(`fail fails failed failing crash crashes crashed crashing deadlock deadlocks deadlocked
@@ -2351,6 +2432,9 @@ func clauseText(d *doc, c *conj) string {
 func conditionalAbsence(d *doc, a *conj) bool {
 	if len(a.toks) < 3 || !d.toks[a.toks[0]].isWord("without") {
 		return false
+	}
+	if a.negPronoun {
+		return true // "without it the image is lazy-loaded"
 	}
 	for _, i := range a.toks[1:] {
 		if d.toks[i].raw == "," {

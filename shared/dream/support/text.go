@@ -572,6 +572,18 @@ func (s *sent) split() {
 			continue
 		}
 		kept = append(kept, c)
+		if c.role == roleRejected {
+			// "replaced, not updated in place, when the AMI type changes":
+			// the condition after the comma is the whole sentence's
+			for j := 2; j < len(c.toks); j++ {
+				if toks[c.toks[j-1]].raw == "," && conditionWords[toks[c.toks[j]].lower] {
+					rest := &conj{s: s, marker: "", role: rolePlain, toks: c.toks[j:]}
+					c.toks = c.toks[:j-1]
+					kept = append(kept, rest)
+					break
+				}
+			}
+		}
 		if c.role != roleRejected || (c.marker != "instead of" && c.marker != "rather than") {
 			continue
 		}
@@ -614,6 +626,9 @@ func (s *sent) split() {
 // rejectedEnds are the words that, before a verb in -ing, start a clause
 // of the whole sentence after a rejected alternative.
 var rejectedEnds = words("after before when while since until once by without")
+
+// conditionWords open, after a comma, a condition of the whole sentence.
+var conditionWords = words("when whenever if unless once after before while")
 
 func lowerWords(ts []token) []string {
 	out := make([]string, len(ts))
