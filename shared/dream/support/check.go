@@ -642,6 +642,7 @@ func (k *checker) clause(a *conj) {
 	k.stillTrue(a, need, best, phrase)
 	k.hedges(a, withNumbers, best, phrase)
 	k.opposites(a, best, phrase)
+	k.recommendsFailure(a, best, phrase)
 }
 
 func (k *checker) inSource(t cterm, s *source) bool { return t.in(s.all) }
@@ -1727,6 +1728,63 @@ func unitFaults(u *unit, terms map[string]bool) bool {
 
 // problemWords say that something caused trouble.
 var problemWords = words("caused causes causing slow slower flaky expensive costly brittle bloated")
+
+// recommendVerbs open an imperative that recommends what follows.
+var recommendVerbs = words("use run enable call prefer install choose pick keep add deploy upgrade")
+
+// recommendsFailure fails a clause that recommends ("Use `sharp` 0.33 on
+// Alpine") what a clause of its source says fails ("`sharp` 0.33 crashes
+// on Alpine"), without saying it fails.
+func (k *checker) recommendsFailure(a *conj, u *unit, phrase string) {
+	toks := k.cd.toks
+	first := -1
+	for j, i := range a.toks {
+		if toks[i].kind == tkWord {
+			first = j
+			break
+		}
+	}
+	if first < 0 || !recommendVerbs[toks[a.toks[first]].lower] || a.negated || a.role != rolePlain {
+		return
+	}
+	what := map[string]bool{}
+	for _, i := range a.toks[first+1:] {
+		t := toks[i]
+		if failureWords[t.lower] || problemWords[t.lower] {
+			return // it says what fails
+		}
+		if t.term != "" && !genericLemmas[t.term] {
+			what[t.term] = true
+		}
+	}
+	if len(what) == 0 {
+		return
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			if c.negated || c.role != rolePlain {
+				continue
+			}
+			before := map[string]bool{}
+			for _, i := range c.toks {
+				t := st.d.toks[i]
+				if failureWords[t.lower] {
+					if share(what, union(before, c.effTerms())) >= 0.6 && overlapCount(what, before) > 0 {
+						k.fail(Negation, "%q recommends what the source says %s", phrase, t.lower)
+						return
+					}
+					break
+				}
+				if t.term != "" {
+					before[t.term] = true
+					for _, p := range t.parts {
+						before[p] = true
+					}
+				}
+			}
+		}
+	}
+}
 
 // failureWords say that something goes wrong.
 var failureWords = words(`fail fails failed failing crash crashes crashed crashing deadlock deadlocks deadlocked

@@ -184,7 +184,7 @@ func isNumberChunk(w string) bool {
 // one, in the words of d).
 func (id ident) found(text, lower string, d *doc) bool {
 	if id.fold {
-		if containsWord(lower, strings.ToLower(id.text)) {
+		if l := strings.ToLower(id.text); containsWord(lower, l) || lastSegment(lower, l) || qualifierOf(lower, l) {
 			return true
 		}
 		if isUpperAlnum(id.text) && d != nil && hasPart(d, strings.ToLower(id.text)) {

@@ -38,6 +38,8 @@ type numOcc struct {
 	old bool
 	// sent is the index of the number's sentence, pos its token index
 	sent, pos int
+	// anchor is the terms before it (numberAnchors)
+	anchor map[string]bool
 	// ctx weighs the terms around the number by closeness (1 next to it,
 	// less further away); "<from>" and "<to>" mark a number after "from"
 	// or "to", "#v" another number v of the same clause.
@@ -76,6 +78,13 @@ func (d *doc) numbers() []numOcc {
 		}
 	}
 	markChanged(d, out)
+	anchors := map[int]map[string]bool{}
+	for _, a := range d.numberAnchors() {
+		anchors[a.pos] = a.terms
+	}
+	for i := range out {
+		out[i].anchor = anchors[out[i].pos]
+	}
 	return out
 }
 
@@ -542,6 +551,14 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 					any = true
 					continue // the value the source says it replaced
 				}
+				// a rival the claim states too, while this number keeps a
+				// word that stands before it alone in the source: the
+				// sentence reordered ("paid accounts keep them 365 days,
+				// free accounts 30 days")
+				if c.ctx["#"+o2.value] > 0 && keepsOwn(c.anchor, o1.o.anchor, o2.anchor) {
+					any = true
+					continue
+				}
 				// the claim's nearest word that tells the two numbers apart
 				// (in the sources, around one of them only) decides first:
 				// a reordered sentence keeps each number's own word
@@ -643,7 +660,7 @@ func sameDuration(c numOcc, srcs []*source) bool {
 // in "91% for images and 64% for API GETs", "images" is 91's, not 64's).
 type numberAnchor struct {
 	value, unit string
-	sent        int
+	sent, pos   int
 	terms       map[string]bool
 }
 
@@ -672,7 +689,7 @@ func (d *doc) numberAnchors() []numberAnchor {
 				add(terms, t)
 				continue
 			}
-			n := numberAnchor{value: t.value, unit: t.unit, sent: st.idx, terms: terms}
+			n := numberAnchor{value: t.value, unit: t.unit, sent: st.idx, pos: i, terms: terms}
 			terms = map[string]bool{}
 			j := i + 1
 			if j < st.to && d.toks[j].unitWord {
@@ -762,6 +779,18 @@ func exchangedIn(anchors []numberAnchor, a, b numberAnchor) bool {
 }
 
 func unitsMatch(a, b string) bool { return a == b || a == "" || b == "" }
+
+// keepsOwn reports whether a claim number's anchor has a distinctive word
+// that, in the source, stands before its own number and not before the
+// rival's.
+func keepsOwn(claim, own, rival map[string]bool) bool {
+	for t := range claim {
+		if own[t] && !rival[t] {
+			return true
+		}
+	}
+	return false
+}
 
 // belongsTo reports whether a claim number's anchor has a word that, in
 // the source, stands only before the other number and no word that stands

@@ -775,6 +775,7 @@ func (c *conj) read(i int) {
 	}
 	masked := strings.Fields(blankNeutral(" " + strings.Join(lower, " ") + " "))
 	negFrom := -1
+	negTo := -1 // the verb after "impossible to": what the negation is about
 	if len(masked) == len(lower) {
 		for j, w := range masked {
 			if j > 0 && masked[j-1] == "to" && (w == "none" || w == "nothing") {
@@ -792,7 +793,7 @@ func (c *conj) read(i int) {
 			// "impossible to audit", "unable to connect": the verb after
 			// is negated too
 			if _, neg := negatedLemmas[w]; neg && j+1 < len(masked) && masked[j+1] == "to" {
-				negFrom = j
+				negFrom, negTo = j, j+2
 				break
 			}
 			// "stopped using X" says X is no longer used
@@ -824,6 +825,11 @@ func (c *conj) read(i int) {
 			}
 		} else {
 			c.pos[t.term] = true
+		}
+	}
+	if negTo >= 0 && negTo < len(c.toks) {
+		if t := toks[c.toks[negTo]]; t.term != "" {
+			c.negHead = t.term
 		}
 	}
 	// "nothing from X is sent": the negation is about the verb

@@ -1,0 +1,114 @@
+package support_test
+
+import (
+	"testing"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dream/support"
+)
+
+// photoSources are the sources of a photo-sharing backend, written for
+// the meaning checks below: numbers that belong to one thing each,
+// changes with a side given up, settings on and off, hedged causes,
+// failures, conditions and checklists.
+var photoSources = []support.Source{
+	{ID: "m1", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Free accounts keep originals for 30 days and paid accounts for 365 days"},
+	{ID: "m2", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "The CDN hit rate is 38% for originals and 71% for thumbnails"},
+	{ID: "m3", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "Resize to 2048 px first, then to 512 px for the grid"},
+	{ID: "m4", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Lazy loading is off in the admin UI"},
+	{ID: "m5", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "Resize jobs sometimes time out on HEIC files, probably because the HEIC decoder leaks memory"},
+	{ID: "m6", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "`sharp` 0.33 crashes on Alpine images built with musl"},
+	{ID: "m7", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "Multipart uploads need `Content-MD5`; otherwise S3 accepts truncated parts"},
+	{ID: "m8", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Albums from the v1 schema were impossible to export"},
+	{ID: "m9", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Face grouping reads `photos.taken_at` and the `iam.roles.uploader` role"},
+	{ID: "d1", Kind: support.KindDaily, Title: "run-71", Text: "Swapped ImageMagick for libvips in the resize worker. Upload workers now run 16 threads, up from 8. Gallery p95 went from 900 ms to 300 ms."},
+	{ID: "d2", Kind: support.KindDaily, Title: "run-72", Text: "Set the thumbnail JPEG quality to 82 (was 90). Checklist: [x] libvips rollout [ ] HEIC decoder upgrade [ ] re-encode old thumbnails."},
+	{ID: "d3", Kind: support.KindDaily, Title: "run-73", Text: "Originals are re-encoded to WebP on upload."},
+}
+
+// TestMeaningKept: faithful restatements that keep each fact's meaning
+// while moving its words.
+func TestMeaningKept(t *testing.T) {
+	t.Parallel()
+	corpus := support.NewCorpus(photoSources)
+	tests := []struct {
+		name  string
+		claim support.Claim
+		cited []string
+	}{
+		{"numbers reordered, each with its own words", support.Claim{Content: "Paid accounts keep originals for 365 days, free accounts for 30 days"}, []string{"m1"}},
+		{"numbers with a phrase after them", support.Claim{Content: "For thumbnails the CDN hit rate is 71%, and for originals 38%"}, []string{"m2"}},
+		{"a setting's state in other words", support.Claim{Content: "Lazy loading is disabled in the admin UI"}, []string{"m4"}},
+		{"switched off", support.Claim{Content: "Lazy loading stays turned off in the admin UI"}, []string{"m4"}},
+		{"the certain part of a sentence whose cause is hedged", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Resize jobs sometimes time out on HEIC files"}, []string{"m5"}},
+		{"a prohibition of what fails", support.Claim{Content: "Don't use `sharp` 0.33 on Alpine images built with musl"}, []string{"m6"}},
+		{"without it as otherwise", support.Claim{Content: "Send `Content-MD5` with multipart uploads; without it S3 accepts truncated parts"}, []string{"m7"}},
+		{"impossible to as could not", support.Claim{Content: "Albums from the v1 schema could not be exported"}, []string{"m8"}},
+		{"a qualified name without its qualifier", support.Claim{Content: "Face grouping reads `taken_at`"}, []string{"m9"}},
+		{"the side a swap gave up, rejected", support.Claim{Content: "The resize worker uses libvips instead of ImageMagick"}, []string{"d1"}},
+		{"the same swap as a replacement", support.Claim{Content: "Replaced ImageMagick with libvips in the resize worker"}, []string{"d1"}},
+		{"the earlier value, rejected", support.Claim{Content: "Upload workers run 16 threads instead of 8"}, []string{"d1"}},
+		{"the earlier value in parentheses, rejected", support.Claim{Content: "Thumbnails use JPEG quality 82 rather than 90"}, []string{"d2"}},
+		{"the same checklist", support.Claim{Content: "Checklist: [x] libvips rollout [ ] HEIC decoder upgrade"}, []string{"d2"}},
+		{"a hyphenated word in another form", support.Claim{Content: "Originals get re-encoding to WebP on upload"}, []string{"d3"}},
+		{"from and to with numbers kept", support.Claim{Content: "Gallery p95 dropped from 900 ms to 300 ms"}, []string{"d1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := tt.claim
+			if c.Type == "" {
+				c.Type = agentmem.TypeNote
+			}
+			if v := corpus.Check(c, tt.cited...); !v.Supported {
+				t.Errorf("%q: got %s (%s), want supported", c.Content, v.Class, v.Detail)
+			}
+		})
+	}
+}
+
+// TestMeaningChangedDropped: the same facts with their meaning changed
+// in the sources' own words.
+func TestMeaningChangedDropped(t *testing.T) {
+	t.Parallel()
+	corpus := support.NewCorpus(photoSources)
+	tests := []struct {
+		name  string
+		claim support.Claim
+		cited []string
+		want  support.Class
+	}{
+		{"two numbers exchanged", support.Claim{Content: "Free accounts keep originals for 365 days and paid accounts for 30 days"}, []string{"m1"}, support.NumberContext},
+		{"two steps' numbers exchanged", support.Claim{Content: "Resize to 512 px first, then to 2048 px for the grid"}, []string{"m3"}, support.NumberContext},
+		{"a setting turned on", support.Claim{Content: "Lazy loading is on in the admin UI"}, []string{"m4"}, ""},
+		{"a setting said enabled", support.Claim{Content: "Lazy loading is enabled in the admin UI"}, []string{"m4"}, ""},
+		{"sometimes made always", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Resize jobs always time out on HEIC files"}, []string{"m5"}, ""},
+		{"the hedged cause made certain", support.Claim{Content: "Resize jobs time out on HEIC files because the HEIC decoder leaks memory"}, []string{"m5"}, ""},
+		{"a swap reversed", support.Claim{Content: "Swapped libvips for ImageMagick in the resize worker"}, []string{"d1"}, support.RoleSwap},
+		{"a replacement reversed", support.Claim{Content: "Replaced libvips with ImageMagick in the resize worker"}, []string{"d1"}, support.RoleSwap},
+		{"the given-up side chosen", support.Claim{Content: "The resize worker uses ImageMagick instead of libvips"}, []string{"d1"}, ""},
+		{"from and to numbers reversed", support.Claim{Content: "Gallery p95 went from 300 ms to 900 ms"}, []string{"d1"}, ""},
+		{"the earlier value made current", support.Claim{Content: "Thumbnails use JPEG quality 90 rather than 82"}, []string{"d2"}, ""},
+		{"a checklist item ticked", support.Claim{Content: "Checklist: [x] libvips rollout [x] HEIC decoder upgrade"}, []string{"d2"}, support.StatusChange},
+		{"a checklist item reopened", support.Claim{Content: "Checklist: [ ] libvips rollout [ ] HEIC decoder upgrade"}, []string{"d2"}, support.StatusChange},
+		{"a failure made a recommendation", support.Claim{Content: "Use `sharp` 0.33 on Alpine images built with musl"}, []string{"m6"}, ""},
+		{"an export made possible", support.Claim{Content: "Albums from the v1 schema can be exported"}, []string{"m8"}, ""},
+		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := tt.claim
+			if c.Type == "" {
+				c.Type = agentmem.TypeNote
+			}
+			v := corpus.Check(c, tt.cited...)
+			if v.Supported {
+				t.Fatalf("%q: supported, want dropped", c.Content)
+			}
+			if tt.want != "" && v.Class != tt.want {
+				t.Errorf("%q: got %s (%s), want %s", c.Content, v.Class, v.Detail, tt.want)
+			}
+		})
+	}
+}
