@@ -24,6 +24,8 @@ var photoSources = []support.Source{
 	{ID: "d1", Kind: support.KindDaily, Title: "run-71", Text: "Swapped ImageMagick for libvips in the resize worker. Upload workers now run 16 threads, up from 8. Gallery p95 went from 900 ms to 300 ms."},
 	{ID: "d2", Kind: support.KindDaily, Title: "run-72", Text: "Set the thumbnail JPEG quality to 82 (was 90). Checklist: [x] libvips rollout [ ] HEIC decoder upgrade [ ] re-encode old thumbnails."},
 	{ID: "d3", Kind: support.KindDaily, Title: "run-73", Text: "Originals are re-encoded to WebP on upload."},
+	{ID: "d4", Kind: support.KindDaily, Title: "run-74", Text: "The CDN moved to HTTP/3 last week. Prefetching the next page cut gallery load time to 1.1 s."},
+	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
 // TestMeaningKept: faithful restatements that keep each fact's meaning
@@ -52,6 +54,8 @@ func TestMeaningKept(t *testing.T) {
 		{"the same checklist", support.Claim{Content: "Checklist: [x] libvips rollout [ ] HEIC decoder upgrade"}, []string{"d2"}},
 		{"a hyphenated word in another form", support.Claim{Content: "Originals get re-encoding to WebP on upload"}, []string{"d3"}},
 		{"from and to with numbers kept", support.Claim{Content: "Gallery p95 dropped from 900 ms to 300 ms"}, []string{"d1"}},
+		{"a change with its agent", support.Claim{Content: "Prefetching the next page cut gallery load time to 1.1 s"}, []string{"d4"}},
+		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -93,6 +97,8 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a checklist item reopened", support.Claim{Content: "Checklist: [ ] libvips rollout [ ] HEIC decoder upgrade"}, []string{"d2"}, support.StatusChange},
 		{"a failure made a recommendation", support.Claim{Content: "Use `sharp` 0.33 on Alpine images built with musl"}, []string{"m6"}, ""},
 		{"an export made possible", support.Claim{Content: "Albums from the v1 schema can be exported"}, []string{"m8"}, ""},
+		{"a cause taken from a fact beside a change with its own agent", support.Claim{Content: "Gallery load time dropped to 1.1 s because the CDN moved to HTTP/3"}, []string{"d4"}, support.Causal},
+		{"a cause taken from a sentence further away", support.Claim{Content: "The export job ran out of memory because thumbnails are cached for 7 days"}, []string{"d5"}, support.Causal},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}
 	for _, tt := range tests {
