@@ -640,6 +640,7 @@ func (k *checker) clause(a *conj) {
 	k.fromToSwap(a, best, phrase)
 	k.polarity(a, need, best, phrase)
 	k.stillTrue(a, need, best, phrase)
+	k.usesRemoved(a, need, best, phrase)
 	k.hedges(a, withNumbers, best, phrase)
 	k.opposites(a, best, phrase)
 	k.recommendsFailure(a, best, phrase)
@@ -1919,8 +1920,10 @@ func insteadAfter(a *conj, src *source) bool {
 // negates t: the term is both affirmed and negated in the unit, and the
 // clause is about the negated one.
 func negatedHere(a *conj, sents []*sent, t string) bool {
-	// whole words only: the parts of a compound would count it twice
-	want := union(setOf(a.own), setOf(a.inherited))
+	// whole words only: the parts of a compound would count it twice;
+	// what the clause compares with ("throttled like the public API") is
+	// not what it speaks of
+	want := minus(union(setOf(a.own), setOf(a.inherited)), a.compared())
 	score := func(c *conj) int {
 		n := 0
 		for w := range union(union(setOf(c.own), setOf(c.inherited)), c.neg) {
@@ -1947,6 +1950,63 @@ func negatedHere(a *conj, sents []*sent, t string) bool {
 	return bestNeg >= 2 && bestNeg > bestPos
 }
 
+// presenceVerbs say that something is there or in use.
+var presenceVerbs = lemmaSet("support supports supported use uses read reads need needs require requires accept accepts has have include includes honor honors respect respects")
+
+// usesRemoved fails a clause that says a name a cited sentence says was
+// removed is supported or used ("Django 5.0.6 supports the `USE_L10N`
+// setting" for "the `USE_L10N` setting was removed").
+func (k *checker) usesRemoved(a *conj, need []cterm, best *unit, phrase string) {
+	if a.negated || a.has("still") {
+		return
+	}
+	present := false
+	for _, i := range a.toks {
+		t := k.cd.toks[i]
+		if removalWords[t.lower] {
+			return
+		}
+		present = present || presenceVerbs[t.term] && !t.code
+	}
+	if !present {
+		return
+	}
+	for _, i := range a.toks {
+		t := k.cd.toks[i]
+		if t.term == "" || !t.code {
+			continue
+		}
+		for _, s := range k.srcs {
+			for _, st := range s.d.sents {
+				if st.terms[t.term] && removedIn(st, k.claimTerms) {
+					k.fail(Negation, "%q says %s is in use; a cited source says it was removed", phrase, t.raw)
+					return
+				}
+			}
+		}
+	}
+}
+
+// compared is the terms of the conjunct after "like" or "as with": what
+// it compares its subject with.
+func (c *conj) compared() map[string]bool {
+	toks := c.s.d.toks
+	out := map[string]bool{}
+	in := false
+	for j, k := range c.toks {
+		t := toks[k]
+		switch {
+		case t.isWord("like") || t.isWord("unlike") || t.isWord("with") && j > 0 && toks[c.toks[j-1]].isWord("as"):
+			in = true
+		case t.kind == tkPunct:
+			in = false
+		case in && t.term != "":
+			out[t.term] = true
+		}
+	}
+	return out
+}
+
 // stillTrue fails a clause saying something "still" holds when a cited
 // sentence about it says it no longer does (or is solved): a claim of
 // persistence needs every source about it to agree.
@@ -1967,6 +2027,24 @@ func (k *checker) stillTrue(a *conj, need []cterm, best *unit, phrase string) {
 		}
 		if t.term != "" {
 			before = append(before, t.term)
+		}
+	}
+	// or a name of it (code, a compound) is ("Django still supports the
+	// `USE_L10N` setting" for "the `USE_L10N` setting was removed")
+	var names []string
+	for _, i := range a.toks {
+		if t := k.cd.toks[i]; t.term != "" && (t.code || t.compound) {
+			names = append(names, t.term)
+		}
+	}
+	for _, name := range names {
+		for _, s := range k.srcs {
+			for _, st := range s.d.sents {
+				if st.terms[name] && removedIn(st, k.claimTerms) {
+					k.fail(Negation, "%q says it still holds; a cited source says it was removed", phrase)
+					return
+				}
+			}
 		}
 	}
 	if subj := nonGeneric(before); len(subj) > 0 {

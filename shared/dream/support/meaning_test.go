@@ -25,6 +25,8 @@ var photoSources = []support.Source{
 	{ID: "d2", Kind: support.KindDaily, Title: "run-72", Text: "Set the thumbnail JPEG quality to 82 (was 90). Checklist: [x] libvips rollout [ ] HEIC decoder upgrade [ ] re-encode old thumbnails."},
 	{ID: "d3", Kind: support.KindDaily, Title: "run-73", Text: "Originals are re-encoded to WebP on upload."},
 	{ID: "d4", Kind: support.KindDaily, Title: "run-74", Text: "The CDN moved to HTTP/3 last week. Prefetching the next page cut gallery load time to 1.1 s."},
+	{ID: "m10", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The `legacy_exif` flag was removed in v3; EXIF is now read by exiftool"},
+	{ID: "m11", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Rate limiting applies to the public API through the gateway; the admin API is not rate limited"},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -55,6 +57,8 @@ func TestMeaningKept(t *testing.T) {
 		{"a hyphenated word in another form", support.Claim{Content: "Originals get re-encoding to WebP on upload"}, []string{"d3"}},
 		{"from and to with numbers kept", support.Claim{Content: "Gallery p95 dropped from 900 ms to 300 ms"}, []string{"d1"}},
 		{"a change with its agent", support.Claim{Content: "Prefetching the next page cut gallery load time to 1.1 s"}, []string{"d4"}},
+		{"a removal restated", support.Claim{Content: "v3 removed the `legacy_exif` flag; exiftool reads EXIF now"}, []string{"m10"}},
+		{"a negation compared", support.Claim{Content: "Unlike the public API, the admin API is not rate limited"}, []string{"m11"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -99,6 +103,9 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"an export made possible", support.Claim{Content: "Albums from the v1 schema can be exported"}, []string{"m8"}, ""},
 		{"a cause taken from a fact beside a change with its own agent", support.Claim{Content: "Gallery load time dropped to 1.1 s because the CDN moved to HTTP/3"}, []string{"d4"}, support.Causal},
 		{"a cause taken from a sentence further away", support.Claim{Content: "The export job ran out of memory because thumbnails are cached for 7 days"}, []string{"d5"}, support.Causal},
+		{"a negated fact affirmed by comparison", support.Claim{Content: "The admin API is rate limited like the public API"}, []string{"m11"}, support.Negation},
+		{"a removed flag still supported", support.Claim{Content: "v3 still supports the `legacy_exif` flag"}, []string{"m10"}, support.Negation},
+		{"a removed flag read", support.Claim{Content: "v3 reads the `legacy_exif` flag"}, []string{"m10"}, support.Negation},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}
 	for _, tt := range tests {

@@ -60,7 +60,8 @@ func (d *doc) numbers() []numOcc {
 					rejected: c.role == roleRejected, multiplier: t.multiplier, sent: s.idx, pos: k}
 				n.old = k > 0 && d.toks[k-1].isWord("from") || wasBefore(d.toks, k)
 				// "Dropped Python 3.8": a value taken away is an earlier one
-				for b := k - 1; b >= max(0, k-3); b-- {
+				// ("removed in v3": v3 is when, not what)
+				for b := k - 1; b >= max(0, k-3) && !(b == k-1 && whenWords[d.toks[b].lower]); b-- {
 					if removalWords[d.toks[b].lower] {
 						n.old = true
 					}
@@ -87,6 +88,10 @@ func (d *doc) numbers() []numOcc {
 	}
 	return out
 }
+
+// whenWords, right before a version, make it the time of a change ("removed
+// in v3"), not what the change took away.
+var whenWords = words("in since by after before until as")
 
 // wasBefore reports whether the number at k is an earlier value by the
 // words before it: "(was 200)", "previously 3", "formerly 12".
