@@ -66,7 +66,7 @@ var neutralPhrases = []string{"no more than", "not more than", "no less than", "
 // hedgeWords make a statement uncertain.
 var hedgeWords = words(`appear appears appeared might may maybe perhaps possibly probably likely unlikely could seem seems seemed
 	seemingly apparently presumably suspect suspects suspected suspicion guess hypothesis hypothesize
-	potentially unclear unconfirmed unverified uncertain tbd looks think thinks believe believes would
+	potentially unclear unconfirmed unverified uncertain tbd looks looked think thinks believe believes would
 	suggests suggest plausibly conceivably expected expects says said supposedly reportedly`)
 
 // hedgePhrases make a statement uncertain as a whole.

@@ -27,6 +27,8 @@ var photoSources = []support.Source{
 	{ID: "d4", Kind: support.KindDaily, Title: "run-74", Text: "The CDN moved to HTTP/3 last week. Prefetching the next page cut gallery load time to 1.1 s."},
 	{ID: "m10", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The `legacy_exif` flag was removed in v3; EXIF is now read by exiftool"},
 	{ID: "m11", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Rate limiting applies to the public API through the gateway; the admin API is not rate limited"},
+	{ID: "m12", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Moving the face index to pgvector cut the nightly rebuild from 48 to 17 minutes. Albums refresh every 600 seconds; new faces can take up to 10 minutes to show."},
+	{ID: "d6", Kind: support.KindDaily, Title: "run-76", Text: "Tried AVIF for thumbnails; it seems smaller than WebP (41 KB vs 58) but only 20 images were compared."},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -59,6 +61,9 @@ func TestMeaningKept(t *testing.T) {
 		{"a change with its agent", support.Claim{Content: "Prefetching the next page cut gallery load time to 1.1 s"}, []string{"d4"}},
 		{"a removal restated", support.Claim{Content: "v3 removed the `legacy_exif` flag; exiftool reads EXIF now"}, []string{"m10"}},
 		{"a negation compared", support.Claim{Content: "Unlike the public API, the admin API is not rate limited"}, []string{"m11"}},
+		{"a unit written once for two numbers", support.Claim{Content: "pgvector: nightly face index rebuild 48 min → 17 min"}, []string{"m12"}},
+		{"the same duration in two units", support.Claim{Content: "Albums refresh every 10 minutes (600 s), so new faces can take up to 10 min to show"}, []string{"m12"}},
+		{"a hedge in other words", support.Claim{Content: "AVIF thumbnails looked smaller than WebP (41 vs 58 KB), though only 20 images were compared"}, []string{"d6"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -106,6 +111,8 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a negated fact affirmed by comparison", support.Claim{Content: "The admin API is rate limited like the public API"}, []string{"m11"}, support.Negation},
 		{"a removed flag still supported", support.Claim{Content: "v3 still supports the `legacy_exif` flag"}, []string{"m10"}, support.Negation},
 		{"a removed flag read", support.Claim{Content: "v3 reads the `legacy_exif` flag"}, []string{"m10"}, support.Negation},
+		{"a pair of numbers reversed", support.Claim{Content: "pgvector: nightly face index rebuild 17 min → 48 min"}, []string{"m12"}, ""},
+		{"a hedged comparison made certain", support.Claim{Content: "AVIF thumbnails are smaller than WebP"}, []string{"d6"}, support.Modality},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}
 	for _, tt := range tests {

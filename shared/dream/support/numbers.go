@@ -537,6 +537,11 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 			if sameValue(o2.value, c.value) && (unitsAgree(c, o2) || !c.measure) || !competes(c, o2) {
 				continue
 			}
+			if a, ok := seconds(c); ok {
+				if b, ok := seconds(o2); ok && math.Abs(a-b) < 1e-9 {
+					continue // the same duration in another unit: "5 minutes" and "300 s"
+				}
+			}
 			bound := 0.0
 			for i, t := range ctx {
 				v2[i] = o2.ctx[t.t]

@@ -96,8 +96,41 @@ func scan(s string) []token {
 		}
 	}
 	attachUnits(toks)
+	shareUnits(toks)
 	readSwitchStates(toks)
 	return toks
+}
+
+// pairWords join two numbers of one quantity, whose unit may be written
+// once ("from 52 to 19 minutes", "11 minutes vs 4").
+var pairWords = words("to vs versus or and")
+
+// shareUnits gives a number without a unit the unit of measure of the
+// number it is paired with ("52" in "from 52 to 19 minutes", "4" in "11
+// minutes vs 4").
+func shareUnits(toks []token) {
+	for k := range toks {
+		t := &toks[k]
+		if t.kind != tkNumber || t.unit != "" {
+			continue
+		}
+		// the number after: "52 to 19 minutes"
+		if k+2 < len(toks) && pairWords[toks[k+1].lower] && toks[k+2].kind == tkNumber && toks[k+2].measure {
+			t.unit, t.measure, t.per = toks[k+2].unit, true, toks[k+2].per
+			continue
+		}
+		// the number before: "11 minutes vs 4" (its unit word between)
+		j := k - 1
+		if j >= 0 && (pairWords[toks[j].lower] || toks[j].lower == "vs.") {
+			j--
+			for j >= 0 && toks[j].unitWord {
+				j--
+			}
+			if j >= 0 && toks[j].kind == tkNumber && toks[j].measure && toks[k-1].lower != "and" && toks[k-1].lower != "to" {
+				t.unit, t.measure, t.per = toks[j].unit, true, toks[j].per
+			}
+		}
+	}
 }
 
 // switchVerbs turn a setting on or off ("turned off X", "switch it on").

@@ -401,7 +401,7 @@ func hasHedge(lower string) bool {
 		if (w == "could" || w == "would") && i+1 < len(fields) && (fields[i+1] == "not" || fields[i+1] == "never") {
 			continue
 		}
-		if w == "looks" && i+1 < len(fields) && fields[i+1] != "like" && !isAdjectiveLike(fields[i+1]) {
+		if (w == "looks" || w == "looked") && i+1 < len(fields) && fields[i+1] != "like" && !isAdjectiveLike(fields[i+1]) {
 			continue
 		}
 		// "only the billing team may export", "may only run": a
@@ -1286,6 +1286,23 @@ func (c *conj) readFromTo() {
 		case 2:
 			if toWord != nil {
 				c.toSide[term] = true
+			}
+		}
+	}
+	if c.fromSide == nil {
+		// "52 min → 19 min" (the arrow read as "to"): two numbers
+		for j, k := range c.toks {
+			if toks[k].kind != tkNumber {
+				continue
+			}
+			n := j + 1
+			for n < len(c.toks) && toks[c.toks[n]].unitWord {
+				n++
+			}
+			if n+1 < len(c.toks) && toks[c.toks[n]].isWord("to") && toks[c.toks[n+1]].kind == tkNumber {
+				c.fromSide = map[string]bool{"#" + toks[k].value: true}
+				c.toSide = map[string]bool{"#" + toks[c.toks[n+1]].value: true}
+				break
 			}
 		}
 	}
