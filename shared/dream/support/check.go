@@ -1560,7 +1560,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 			k.fail(Negation, "%q negates what the source affirms", phrase)
 			return
 		default:
-			hit, contra := false, false
+			hit, contra := negatedAlike(a, u), false
 			for t := range a.neg {
 				if negU[t] {
 					hit = true
@@ -1584,7 +1584,13 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 			onlyNeg++
 		}
 	}
+	absence := k.statesAbsence()
 	for t := range a.pos {
+		if absence && a.role == rolePlain && !a.negated && a.s.idx == 0 {
+			// "pass `cacheWidth`; without it full-size photos are decoded":
+			// the remedy of an absence the claim states too
+			break
+		}
 		if a.fromSide[t] && !a.toSide[t] {
 			continue // "Zustand replaces Redux Toolkit": the side given up
 		}
@@ -1612,6 +1618,46 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		}
 		return
 	}
+}
+
+// negatedAlike reports whether a negated conjunct of the unit has most
+// of the clause's distinctive words, whatever their order: "rolled-back
+// rows never reach subscribers" for "subscribers never see rolled-back
+// rows", where word order puts different words in the negation's scope.
+func negatedAlike(a *conj, u *unit) bool {
+	want := distinctiveSet(union(a.neg, a.pos))
+	if len(want) < 2 {
+		return false
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			if !c.negated || c.role == roleRejected || c.negPronoun {
+				continue
+			}
+			if share(want, union(union(c.neg, c.pos), setOf(c.inherited))) >= 0.6 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// statesAbsence reports whether the claim says what happens without
+// something in a clause of its own ("without it, Y"; "otherwise Y").
+func (k *checker) statesAbsence() bool {
+	for _, st := range k.cd.sents {
+		for _, c := range st.conjs {
+			if c.negPronoun && conditionalAbsence(k.cd, c) {
+				return true
+			}
+			for _, i := range c.toks {
+				if w := k.cd.toks[i].lower; w == "otherwise" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // prohibitsFailure reports whether the clause forbids ("never", "don't",

@@ -29,6 +29,9 @@ var photoSources = []support.Source{
 	{ID: "m11", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Rate limiting applies to the public API through the gateway; the admin API is not rate limited"},
 	{ID: "m12", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Moving the face index to pgvector cut the nightly rebuild from 48 to 17 minutes. Albums refresh every 600 seconds; new faces can take up to 10 minutes to show."},
 	{ID: "d6", Kind: support.KindDaily, Title: "run-76", Text: "Tried AVIF for thumbnails; it seems smaller than WebP (41 KB vs 58) but only 20 images were compared."},
+	{ID: "m13", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "`ImageDecoder` without `maxPixels` decodes whole panoramas and can push a worker past 2 GB"},
+	{ID: "m14", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Share links are created in an `after_commit` hook, so guests never see deleted albums"},
+	{ID: "m15", Kind: support.KindMemory, Type: agentmem.TypePattern, Text: "EXIF parse errors", Trigger: "`ErrBadIFD` appears only on photos from one camera model", Solution: "re-read the file with exiftool"},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -64,6 +67,9 @@ func TestMeaningKept(t *testing.T) {
 		{"a unit written once for two numbers", support.Claim{Content: "pgvector: nightly face index rebuild 48 min → 17 min"}, []string{"m12"}},
 		{"the same duration in two units", support.Claim{Content: "Albums refresh every 10 minutes (600 s), so new faces can take up to 10 min to show"}, []string{"m12"}},
 		{"a hedge in other words", support.Claim{Content: "AVIF thumbnails looked smaller than WebP (41 vs 58 KB), though only 20 images were compared"}, []string{"d6"}},
+		{"a remedy with its absence", support.Claim{Content: "Set `maxPixels` on `ImageDecoder`; without it whole panoramas are decoded and a worker can pass 2 GB"}, []string{"m13"}},
+		{"a negation in the other voice", support.Claim{Content: "Deleted albums never reach guests, since share links are created in an `after_commit` hook"}, []string{"m14"}},
+		{"appears as shows up", support.Claim{Type: agentmem.TypePattern, Content: "EXIF parse errors", Trigger: "`ErrBadIFD` shows up only on photos from one camera model", Solution: "re-read the file with exiftool"}, []string{"m15"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -113,6 +119,8 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a removed flag read", support.Claim{Content: "v3 reads the `legacy_exif` flag"}, []string{"m10"}, support.Negation},
 		{"a pair of numbers reversed", support.Claim{Content: "pgvector: nightly face index rebuild 17 min → 48 min"}, []string{"m12"}, ""},
 		{"a hedged comparison made certain", support.Claim{Content: "AVIF thumbnails are smaller than WebP"}, []string{"d6"}, support.Modality},
+		{"an absence made the rule", support.Claim{Content: "`ImageDecoder` decodes whole panoramas when `maxPixels` is set"}, []string{"m13"}, ""},
+		{"a negation in the other voice flipped", support.Claim{Content: "Deleted albums reach guests through share links"}, []string{"m14"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}
 	for _, tt := range tests {
