@@ -32,6 +32,7 @@ var photoSources = []support.Source{
 	{ID: "m13", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "`ImageDecoder` without `maxPixels` decodes whole panoramas and can push a worker past 2 GB"},
 	{ID: "m14", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Share links are created in an `after_commit` hook, so guests never see deleted albums"},
 	{ID: "m15", Kind: support.KindMemory, Type: agentmem.TypePattern, Text: "EXIF parse errors", Trigger: "`ErrBadIFD` appears only on photos from one camera model", Solution: "re-read the file with exiftool"},
+	{ID: "m16", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Uploads wait in the `resize` queue, but no worker takes them after a Redis restart"},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -70,6 +71,7 @@ func TestMeaningKept(t *testing.T) {
 		{"a remedy with its absence", support.Claim{Content: "Set `maxPixels` on `ImageDecoder`; without it whole panoramas are decoded and a worker can pass 2 GB"}, []string{"m13"}},
 		{"a negation in the other voice", support.Claim{Content: "Deleted albums never reach guests, since share links are created in an `after_commit` hook"}, []string{"m14"}},
 		{"appears as shows up", support.Claim{Type: agentmem.TypePattern, Content: "EXIF parse errors", Trigger: "`ErrBadIFD` shows up only on photos from one camera model", Solution: "re-read the file with exiftool"}, []string{"m15"}},
+		{"a condition after a negation is not negated", support.Claim{Content: "After a Redis restart, uploads wait in the `resize` queue"}, []string{"m16"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {

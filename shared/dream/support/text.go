@@ -801,7 +801,8 @@ func (c *conj) read(i int) {
 				break
 			}
 			// "stopped using X" says X is no longer used
-			if (w == "stop" || w == "stops" || w == "stopped") && j+1 < len(masked) && strings.HasSuffix(masked[j+1], "ing") {
+			// ("stop being processed" is "stop", said of the object)
+			if (w == "stop" || w == "stops" || w == "stopped") && j+1 < len(masked) && strings.HasSuffix(masked[j+1], "ing") && masked[j+1] != "being" {
 				negFrom = j
 				break
 			}
@@ -814,6 +815,17 @@ func (c *conj) read(i int) {
 	// pronoun only, what follows happens
 	withoutPronoun := negFrom >= 0 && negFrom+1 < len(masked) && masked[negFrom] == "without" &&
 		words("it them this that")[masked[negFrom+1]] && negFrom+2 < len(masked)
+	// "no worker picks them up after Redis restarts": the condition after
+	// the negated verb phrase is not negated
+	negEnd := len(c.toks)
+	if negFrom >= 0 && len(masked) == len(c.toks) {
+		for j := negFrom + 2; j < len(masked); j++ {
+			if conditionWords[masked[j]] && masked[j] != "if" {
+				negEnd = j
+				break
+			}
+		}
+	}
 	if c.role == roleRejected {
 		negFrom = 0
 	}
@@ -822,7 +834,7 @@ func (c *conj) read(i int) {
 		if t.term == "" {
 			continue
 		}
-		if (negFrom >= 0 && j > negFrom && !withoutPronoun) || (c.role == roleRejected) || t.negLex {
+		if (negFrom >= 0 && j > negFrom && j < negEnd && !withoutPronoun) || (c.role == roleRejected) || t.negLex {
 			c.neg[t.term] = true
 			if c.negHead == "" {
 				c.negHead = t.term
