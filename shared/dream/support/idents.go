@@ -52,7 +52,7 @@ func identifiers(text string) []ident {
 		lw := strings.ToLower(w)
 		// a tool's name capitalised inside a sentence is the tool, not a
 		// command line ("the Playwright coupon test", "Terraform state")
-		prose := i > 0 && isCapitalised(w)
+		prose := isCapitalised(w) // commands are typed in lower case
 		// "the top 5 dbt models": a tool's name after a determiner or a
 		// number is prose too
 		if i > 0 {
@@ -113,6 +113,10 @@ func identKind(w string) identClass {
 		}
 	}
 	if strings.Contains(w, "-") && joinedBy(w, "-") {
+		// "Multi-statement" at a sentence's start is a plain word
+		if isCapitalised(w) && !camel && isLowerLetters(strings.ReplaceAll(strings.ToLower(w), "-", "")) {
+			return softIdent
+		}
 		for _, p := range strings.Split(w, "-") {
 			if !isLowerLetters(p) {
 				if camel || strings.ToLower(w) != w && !isCapitalised(w) {

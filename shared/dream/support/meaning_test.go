@@ -33,6 +33,8 @@ var photoSources = []support.Source{
 	{ID: "m14", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Share links are created in an `after_commit` hook, so guests never see deleted albums"},
 	{ID: "m15", Kind: support.KindMemory, Type: agentmem.TypePattern, Text: "EXIF parse errors", Trigger: "`ErrBadIFD` appears only on photos from one camera model", Solution: "re-read the file with exiftool"},
 	{ID: "m16", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Uploads wait in the `resize` queue, but no worker takes them after a Redis restart"},
+	{ID: "m17", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The web app is on Next 14.2.5 and the worker on Node 20.11; thumbnails use `COND_Lazy`, not `COND_Eager`, which saves about 12% of bandwidth"},
+	{ID: "d7", Kind: support.KindDaily, Title: "run-77", Text: "Release v2.4.0 took 6 days in App Store review and v2.3.0 took 2 days. Multi-part uploads use the simple path."},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -72,6 +74,11 @@ func TestMeaningKept(t *testing.T) {
 		{"a negation in the other voice", support.Claim{Content: "Deleted albums never reach guests, since share links are created in an `after_commit` hook"}, []string{"m14"}},
 		{"appears as shows up", support.Claim{Type: agentmem.TypePattern, Content: "EXIF parse errors", Trigger: "`ErrBadIFD` shows up only on photos from one camera model", Solution: "re-read the file with exiftool"}, []string{"m15"}},
 		{"a condition after a negation is not negated", support.Claim{Content: "After a Redis restart, uploads wait in the `resize` queue"}, []string{"m16"}},
+		{"versions with their names", support.Claim{Content: "Node 20.11 runs the worker; the web app is on Next 14.2.5"}, []string{"m17"}},
+		{"a participle after a rejected alternative", support.Claim{Content: "Thumbnails use `COND_Lazy`, not `COND_Eager`, saving about 12% of bandwidth"}, []string{"m17"}},
+		{"the main clause after a rejected alternative", support.Claim{Content: "Instead of `COND_Eager`, thumbnails use `COND_Lazy`, which saves about 12% of bandwidth"}, []string{"m17"}},
+		{"a version before a verb", support.Claim{Content: "v2.4.0 took 6 days in App Store review, v2.3.0 took 2"}, []string{"d7"}},
+		{"a capitalised hyphenated word", support.Claim{Content: "Multi-part uploads use the simple path"}, []string{"d7"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -123,6 +130,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a hedged comparison made certain", support.Claim{Content: "AVIF thumbnails are smaller than WebP"}, []string{"d6"}, support.Modality},
 		{"an absence made the rule", support.Claim{Content: "`ImageDecoder` decodes whole panoramas when `maxPixels` is set"}, []string{"m13"}, ""},
 		{"a negation in the other voice flipped", support.Claim{Content: "Deleted albums reach guests through share links"}, []string{"m14"}, ""},
+		{"versions exchanged", support.Claim{Content: "The web app is on Next 20.11 and the worker on Node 14.2.5"}, []string{"m17"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}
 	for _, tt := range tests {

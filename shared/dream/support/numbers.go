@@ -40,6 +40,9 @@ type numOcc struct {
 	sent, pos int
 	// anchor is the terms before it (numberAnchors)
 	anchor map[string]bool
+	// left is the distinctive term right before it, if any ("astro" of
+	// "Astro 4.15.4")
+	left string
 	// ctx weighs the terms around the number by closeness (1 next to it,
 	// less further away); "<from>" and "<to>" mark a number after "from"
 	// or "to", "#v" another number v of the same clause.
@@ -59,6 +62,9 @@ func (d *doc) numbers() []numOcc {
 				n := numOcc{value: t.value, raw: t.raw, unit: t.unit, measure: t.measure, per: t.per, ctx: c.numberContext(j), clause: c.effTerms(),
 					rejected: c.role == roleRejected, multiplier: t.multiplier, sent: s.idx, pos: k}
 				n.old = k > 0 && d.toks[k-1].isWord("from") || wasBefore(d.toks, k)
+				if k > 0 && d.toks[k-1].term != "" && !genericLemmas[d.toks[k-1].term] && !verbLemmas[d.toks[k-1].term] {
+					n.left = d.toks[k-1].term
+				}
 				// "Dropped Python 3.8": a value taken away is an earlier one
 				// ("removed in v3": v3 is when, not what)
 				for b := k - 1; b >= max(0, k-3) && !(b == k-1 && whenWords[d.toks[b].lower]); b-- {
@@ -514,6 +520,15 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 			return RoleSwap, fmt.Sprintf("%s is what the sources chose, not the alternative they rejected", c.raw)
 		}
 		return RoleSwap, fmt.Sprintf("%s is the alternative the sources rejected", c.raw)
+	}
+	// the same name right before it in a source: "Astro 4.15.4" for
+	// "Astro 4.15.4 and wrangler 3.78"
+	if c.left != "" {
+		for _, o := range ones {
+			if o.o.left == c.left {
+				return "", ""
+			}
+		}
 	}
 	if c.rejected && len(ones) > 0 {
 		allOld := true

@@ -53,7 +53,7 @@ func (c labelledCase) claim() support.Claim {
 // tune and holdout), tune2-11.json (split tune) and fresh.json,
 // fresh2.json, fresh3.json (splits fresh, fresh2 and fresh3, written
 // before the test was run on them and never tuned on).
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json"}
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json", "testdata/fresh6.json", "testdata/fresh7.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.
@@ -268,6 +268,10 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"fresh4", "pool", 0, 0, 20},
 		{"fresh5", "cited", 0, 0, 20},
 		{"fresh5", "pool", 0, 0, 20},
+		{"fresh6", "cited", 0, 0, 20},
+		{"fresh6", "pool", 0, 0, 20},
+		{"fresh7", "cited", 0, 0, 20},
+		{"fresh7", "pool", 0, 0, 20},
 		{"all", "cited", 90, 91, 20},
 		{"all", "crowd", 85, 88, 20},
 	}

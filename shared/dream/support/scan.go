@@ -382,7 +382,10 @@ func attachUnits(toks []token) {
 			next.unitWord, next.term = true, ""
 			continue
 		}
-		if next.term != "" && !next.compound && !strings.HasSuffix(next.lower, "ed") {
+		// a version counts nothing ("v1.4.0 took 3 days"), and a verb in
+		// the past is no noun
+		version := strings.Count(n.value, ".") >= 2 || strings.HasPrefix(strings.ToLower(n.raw), "v")
+		if next.term != "" && !next.compound && !strings.HasSuffix(next.lower, "ed") && !version && !pastVerbs[next.lower] {
 			n.unit = next.term // "20 requests": after a number, a noun
 		}
 	}
@@ -403,6 +406,10 @@ func attachUnits(toks []token) {
 		}
 	}
 }
+
+// pastVerbs are irregular verbs in the past that follow a subject
+// ending in a number ("Python 3.12 broke the build").
+var pastVerbs = words("took ran saw got went made brought broke fell rose grew began became kept left led lost paid put read sent set shut spent stood won wrote")
 
 // dimensionOf is the dimension of a canonical unit of measure.
 func dimensionOf(u string) string {

@@ -578,9 +578,13 @@ func (s *sent) split() {
 		kept = append(kept, c)
 		if c.role == roleRejected {
 			// "replaced, not updated in place, when the AMI type changes":
-			// the condition after the comma is the whole sentence's
+			// the condition after the comma is the whole sentence's; so is
+			// a participle ("not COND_None, cutting bandwidth by 18%"),
+			// and the main clause after "Instead of webpack," at the start
+			first := len(kept) == 1
 			for j := 2; j < len(c.toks); j++ {
-				if toks[c.toks[j-1]].raw == "," && conditionWords[toks[c.toks[j]].lower] {
+				w := toks[c.toks[j]].lower
+				if toks[c.toks[j-1]].raw == "," && (conditionWords[w] || len(w) > 5 && strings.HasSuffix(w, "ing") || first) {
 					rest := &conj{s: s, marker: "", role: rolePlain, toks: c.toks[j:]}
 					c.toks = c.toks[:j-1]
 					kept = append(kept, rest)
