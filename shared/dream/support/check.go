@@ -156,6 +156,7 @@ func checkTraced(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus
 	k.identifiers(text)
 	k.numbers(&v)
 	k.exchangedNumbers()
+	k.orderSwap()
 	k.status()
 	k.checklist()
 	for _, s := range k.cd.sents {
@@ -607,6 +608,12 @@ func (k *checker) clause(a *conj) {
 		}
 	}
 	if cov < minClause {
+		// the opposite of a source's word is what it lacks ("multi-use"
+		// for "single-use")
+		n := len(k.problems)
+		if k.opposites(a, best, phrase); len(k.problems) > n {
+			return
+		}
 		anywhere := 0.0
 		for _, t := range need {
 			for _, s := range k.srcs {
@@ -2222,6 +2229,14 @@ func (k *checker) opposites(a *conj, u *unit, phrase string) {
 			srcWords[st.d.toks[i].lower] = true
 		}
 	}
+	// a hyphenated word is rare enough to be looked for in the whole
+	// source ("single-use" in the sentence after the one the clause
+	// rests on)
+	for _, t := range u.src.d.toks {
+		if t.kind == tkWord && strings.Contains(t.lower, "-") {
+			srcWords[t.lower] = true
+		}
+	}
 	for j, i := range a.toks {
 		w := k.cd.toks[i].lower
 		ops, ok := opposites[w]
@@ -2484,6 +2499,65 @@ func docLinks(d *doc) []link {
 		}
 	}
 	return out
+}
+
+// sequence reads two steps in order from a sentence: "A, then B", "A
+// first, then B", "A before B", "B after A" (first, second), as the terms
+// of each side; ok is false when the sentence orders nothing.
+func sequence(st *sent) (first, second map[string]bool, ok bool) {
+	toks := st.d.toks
+	side := func(from, to int) map[string]bool {
+		m := map[string]bool{}
+		for i := from; i < to; i++ {
+			if t := toks[i]; t.term != "" && !genericLemmas[t.term] && !orderWords[t.lower] {
+				m[t.term] = true
+			}
+		}
+		return m
+	}
+	for i := st.from + 1; i < st.to-1; i++ {
+		switch toks[i].lower {
+		case "then", "before":
+			a, b := side(st.from, i), side(i+1, st.to)
+			return a, b, len(a) > 0 && len(b) > 0
+		case "after":
+			if i > st.from+1 && toks[i-1].raw != "," {
+				a, b := side(st.from, i), side(i+1, st.to)
+				return b, a, len(a) > 0 && len(b) > 0
+			}
+		}
+	}
+	return nil, nil, false
+}
+
+// orderWords say an order, not a step.
+var orderWords = words("first then before after next finally")
+
+// orderSwap fails a claim that puts two steps of a cited sentence in the
+// other order ("submitted the build to TestFlight first, then deployed
+// the schema" for "deployed the schema first, then submitted the
+// build").
+func (k *checker) orderSwap() {
+	for _, cs := range k.cd.sents {
+		a, b, ok := sequence(cs)
+		if !ok {
+			continue
+		}
+		for _, s := range k.srcs {
+			for _, ss := range s.d.sents {
+				x, y, ok := sequence(ss)
+				if !ok {
+					continue
+				}
+				same := share(a, x) >= 0.5 && share(b, y) >= 0.5
+				swapped := share(a, y) >= 0.5 && share(b, x) >= 0.5
+				if swapped && !same && share(a, x) < 0.34 && share(b, y) < 0.34 {
+					k.fail(RoleSwap, "the claim puts two steps in the other order than a cited source")
+					return
+				}
+			}
+		}
+	}
 }
 
 // checklistItem is one "[ ] label" or "[x] label" of a text.

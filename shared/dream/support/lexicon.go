@@ -101,7 +101,8 @@ var opposites = pairs(`before:after above:below over:under more:less higher:lowe
 	encrypt:decrypt serialize:deserialize compress:decompress ingress:egress enable:disable enabled:disabled
 	leader:follower primary:replica true:false
 	always:sometimes always:occasionally always:intermittently always:often always:usually always:rarely
-	always:mostly never:sometimes never:occasionally never:rarely every:some`)
+	always:mostly never:sometimes never:occasionally never:rarely every:some
+	single-use:multi-use single-threaded:multi-threaded single:multiple`)
 
 func pairs(s string) map[string][]string {
 	m := map[string][]string{}

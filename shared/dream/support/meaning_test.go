@@ -35,6 +35,7 @@ var photoSources = []support.Source{
 	{ID: "m16", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Uploads wait in the `resize` queue, but no worker takes them after a Redis restart"},
 	{ID: "m17", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The web app is on Next 14.2.5 and the worker on Node 20.11; thumbnails use `COND_Lazy`, not `COND_Eager`, which saves about 12% of bandwidth"},
 	{ID: "d7", Kind: support.KindDaily, Title: "run-77", Text: "Release v2.4.0 took 6 days in App Store review and v2.3.0 took 2 days. Multi-part uploads use the simple path."},
+	{ID: "d8", Kind: support.KindDaily, Title: "run-78", Text: "Migrated the albums table first, then deployed the new API. Share links are single-use; each expires after 24 hours."},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -79,6 +80,7 @@ func TestMeaningKept(t *testing.T) {
 		{"the main clause after a rejected alternative", support.Claim{Content: "Instead of `COND_Eager`, thumbnails use `COND_Lazy`, which saves about 12% of bandwidth"}, []string{"m17"}},
 		{"a version before a verb", support.Claim{Content: "v2.4.0 took 6 days in App Store review, v2.3.0 took 2"}, []string{"d7"}},
 		{"a capitalised hyphenated word", support.Claim{Content: "Multi-part uploads use the simple path"}, []string{"d7"}},
+		{"steps in their order", support.Claim{Content: "The albums table was migrated before the new API was deployed"}, []string{"d8"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -131,6 +133,8 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"an absence made the rule", support.Claim{Content: "`ImageDecoder` decodes whole panoramas when `maxPixels` is set"}, []string{"m13"}, ""},
 		{"a negation in the other voice flipped", support.Claim{Content: "Deleted albums reach guests through share links"}, []string{"m14"}, ""},
 		{"versions exchanged", support.Claim{Content: "The web app is on Next 20.11 and the worker on Node 14.2.5"}, []string{"m17"}, ""},
+		{"steps in the other order", support.Claim{Content: "Deployed the new API first, then migrated the albums table"}, []string{"d8"}, support.RoleSwap},
+		{"a hyphenated antonym", support.Claim{Content: "Share links are multi-use and each expires after 24 hours"}, []string{"d8"}, support.Opposite},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}
 	for _, tt := range tests {
