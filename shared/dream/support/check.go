@@ -1453,6 +1453,11 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 			addAll(negU, c.neg)
 			addAll(posU, c.pos)
 			addAll(posPlain, c.pos)
+			if c.startsWith("only") && !c.negated {
+				// "never trigger X from Airflow, only from CI": X is
+				// triggered from CI
+				addAll(posU, setOf(c.inherited))
+			}
 			// the parts of an affirmed name are affirmed: "pdf" of
 			// "print-to-PDF" where "a PDF library" was rejected
 			for _, i := range c.toks {
@@ -1498,6 +1503,11 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 	if a.role == roleRejected && unitRejects(u, a.neg) {
 		// "Instead of adding read replicas, ..." where a source says
 		// "adding read replicas was rejected"
+		return
+	}
+	if sameOnly(k.cd, a, u) {
+		// "Run X only from B, never from A" for "never run X from A, only
+		// from B": the same restriction
 		return
 	}
 	if conditionalAbsence(k.cd, a) && unitConditional(u) {
@@ -1554,7 +1564,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				addAll(posS, c.pos)
 			}
 		}
-		agrees := k.prohibitsFailure(a, u)
+		agrees := k.prohibitsFailure(a, u) || fixFailed(a, head, u)
 		for t := range a.neg {
 			if t != head && negS[t] && !posS[t] && !genericLemmas[t] {
 				agrees = true
@@ -1661,6 +1671,73 @@ func (k *checker) statesAbsence() bool {
 				if w := k.cd.toks[i].lower; w == "otherwise" {
 					return true
 				}
+			}
+		}
+	}
+	return false
+}
+
+// onlyPhrase is the terms after "only" in the tokens from..to, up to the
+// next comma or the end.
+func onlyPhrase(toks []token, from, to int) map[string]bool {
+	m := map[string]bool{}
+	in := false
+	for i := from; i < to; i++ {
+		t := toks[i]
+		switch {
+		case t.isWord("only"):
+			in = true
+		case t.raw == "," || t.raw == ";":
+			if in {
+				return m
+			}
+		case in && t.term != "" && !genericLemmas[t.term]:
+			m[t.term] = true
+		}
+	}
+	return m
+}
+
+// sameOnly reports whether the clause restricts something to what a
+// sentence of the unit restricts it to ("only from the deploy
+// pipeline"), whatever it negates around it.
+func sameOnly(d *doc, a *conj, u *unit) bool {
+	want := onlyPhrase(d.toks, a.toks[0], a.toks[len(a.toks)-1]+1)
+	if len(want) == 0 {
+		return false
+	}
+	for _, st := range u.sents {
+		if have := onlyPhrase(st.d.toks, st.from, st.to); len(have) > 0 && share(want, have) >= 0.75 && share(have, want) >= 0.75 {
+			return true
+		}
+	}
+	return false
+}
+
+// startsWith reports whether the conjunct's first word is w.
+func (c *conj) startsWith(w string) bool {
+	for _, k := range c.toks {
+		if t := c.s.d.toks[k]; t.kind == tkWord {
+			return t.lower == w
+		}
+	}
+	return false
+}
+
+// fixVerbs are the lemmas of verbs that say a problem went away.
+var fixVerbs = lemmaSet("stop fix help solve resolve prevent cure remove eliminate")
+
+// fixFailed reports whether a clause that says a fix did not work ("did
+// not stop the empty searches") rests on a source that says the problem
+// persists ("the empty searches still happen").
+func fixFailed(a *conj, head string, u *unit) bool {
+	if !fixVerbs[head] {
+		return false
+	}
+	for _, st := range u.sents {
+		for i := st.from; i < st.to; i++ {
+			if w := st.d.toks[i].lower; w == "still" || w == "persists" || w == "persist" || w == "remains" {
+				return true
 			}
 		}
 	}
@@ -2501,33 +2578,85 @@ func docLinks(d *doc) []link {
 	return out
 }
 
-// sequence reads two steps in order from a sentence: "A, then B", "A
-// first, then B", "A before B", "B after A" (first, second), as the terms
-// of each side; ok is false when the sentence orders nothing.
-func sequence(st *sent) (first, second map[string]bool, ok bool) {
+// steps reads the steps a sentence puts in order: "A, then B, then C";
+// "A first, then B"; "A before B"; "B after A" (in the order they
+// happen), each as its terms. A label before a colon ("Config
+// precedence:") is no step. It returns nil when the sentence orders
+// nothing.
+func steps(st *sent) []map[string]bool {
 	toks := st.d.toks
+	from := st.from
+	for i := st.from; i < st.to; i++ {
+		if toks[i].raw == ":" {
+			from = i + 1
+			break
+		}
+	}
 	side := func(from, to int) map[string]bool {
 		m := map[string]bool{}
 		for i := from; i < to; i++ {
 			if t := toks[i]; t.term != "" && !genericLemmas[t.term] && !orderWords[t.lower] {
 				m[t.term] = true
+				if t.code || t.compound {
+					m[nameMark+t.term] = true
+				}
 			}
 		}
 		return m
 	}
-	for i := st.from + 1; i < st.to-1; i++ {
+	var out []map[string]bool
+	cut := from
+	for i := from + 1; i < st.to-1; i++ {
 		switch toks[i].lower {
-		case "then", "before":
-			a, b := side(st.from, i), side(i+1, st.to)
-			return a, b, len(a) > 0 && len(b) > 0
+		case "then":
+			out = append(out, side(cut, i))
+			cut = i + 1
+		case "before":
+			if len(out) == 0 {
+				return []map[string]bool{side(cut, i), side(i+1, st.to)}
+			}
 		case "after":
-			if i > st.from+1 && toks[i-1].raw != "," {
-				a, b := side(st.from, i), side(i+1, st.to)
-				return b, a, len(a) > 0 && len(b) > 0
+			if len(out) == 0 && i > from+1 && toks[i-1].raw != "," {
+				return []map[string]bool{side(i+1, st.to), side(cut, i)}
 			}
 		}
 	}
-	return nil, nil, false
+	if len(out) == 0 {
+		return nil
+	}
+	return append(out, side(cut, st.to))
+}
+
+// nameMark marks, in a step's terms, the names (code, compounds) that
+// tell one step from another.
+const nameMark = "\x00"
+
+// placeOf is the index of the source step a claim step is: the one step
+// with a name of it, else the one step with at least half its words; -1
+// when none is, -2 when several are.
+func placeOf(c map[string]bool, src []map[string]bool) int {
+	by := func(match func(x map[string]bool) bool) int {
+		at := -1
+		for j, x := range src {
+			if match(x) {
+				if at >= 0 {
+					return -2
+				}
+				at = j
+			}
+		}
+		return at
+	}
+	names := map[string]bool{}
+	for t := range c {
+		if strings.HasPrefix(t, nameMark) {
+			names[t] = true
+		}
+	}
+	if at := by(func(x map[string]bool) bool { return overlapCount(names, x) > 0 }); at != -1 {
+		return at
+	}
+	return by(func(x map[string]bool) bool { return len(c) > 0 && share(c, x) >= 0.5 })
 }
 
 // orderWords say an order, not a step.
@@ -2536,24 +2665,32 @@ var orderWords = words("first then before after next finally")
 // orderSwap fails a claim that puts two steps of a cited sentence in the
 // other order ("submitted the build to TestFlight first, then deployed
 // the schema" for "deployed the schema first, then submitted the
-// build").
+// build"; "flags, then env vars, then the file" reversed).
 func (k *checker) orderSwap() {
 	for _, cs := range k.cd.sents {
-		a, b, ok := sequence(cs)
-		if !ok {
+		claim := steps(cs)
+		if len(claim) < 2 {
 			continue
 		}
 		for _, s := range k.srcs {
 			for _, ss := range s.d.sents {
-				x, y, ok := sequence(ss)
-				if !ok {
+				src := steps(ss)
+				if len(src) < 2 {
 					continue
 				}
-				same := share(a, x) >= 0.5 && share(b, y) >= 0.5
-				swapped := share(a, y) >= 0.5 && share(b, x) >= 0.5
-				if swapped && !same && share(a, x) < 0.34 && share(b, y) < 0.34 {
-					k.fail(RoleSwap, "the claim puts two steps in the other order than a cited source")
-					return
+				// each claim step's place in the source: the one step it
+				// shares at least half its words with
+				at := make([]int, len(claim))
+				for i, c := range claim {
+					at[i] = placeOf(c, src)
+				}
+				for i := range at {
+					for j := i + 1; j < len(at); j++ {
+						if at[i] >= 0 && at[j] >= 0 && at[i] > at[j] {
+							k.fail(RoleSwap, "the claim puts two steps in the other order than a cited source")
+							return
+						}
+					}
 				}
 			}
 		}

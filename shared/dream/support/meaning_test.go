@@ -36,6 +36,8 @@ var photoSources = []support.Source{
 	{ID: "m17", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The web app is on Next 14.2.5 and the worker on Node 20.11; thumbnails use `COND_Lazy`, not `COND_Eager`, which saves about 12% of bandwidth"},
 	{ID: "d7", Kind: support.KindDaily, Title: "run-77", Text: "Release v2.4.0 took 6 days in App Store review and v2.3.0 took 2 days. Multi-part uploads use the simple path."},
 	{ID: "d8", Kind: support.KindDaily, Title: "run-78", Text: "Migrated the albums table first, then deployed the new API. Share links are single-use; each expires after 24 hours."},
+	{ID: "m18", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Settings precedence: CLI flags, then `PHOTOS_` env vars, then `photos.toml`; the `reindex` job must finish before the nightly `backup` job starts; never run `reindex` from cron, only from the deploy pipeline"},
+	{ID: "d9", Kind: support.KindDaily, Title: "run-79", Text: "Tried raising `resize.workers` to 32; the queue backlog still builds up at 09:00. Unsigned uploads are rejected by the API."},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -81,6 +83,8 @@ func TestMeaningKept(t *testing.T) {
 		{"a version before a verb", support.Claim{Content: "v2.4.0 took 6 days in App Store review, v2.3.0 took 2"}, []string{"d7"}},
 		{"a capitalised hyphenated word", support.Claim{Content: "Multi-part uploads use the simple path"}, []string{"d7"}},
 		{"steps in their order", support.Claim{Content: "The albums table was migrated before the new API was deployed"}, []string{"d8"}},
+		{"a restriction restated in the other order", support.Claim{Content: "Run `reindex` only from the deploy pipeline, never from cron"}, []string{"m18"}},
+		{"a fix that did not work", support.Claim{Content: "Raising `resize.workers` to 32 did not stop the 09:00 queue backlog"}, []string{"d9"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -135,6 +139,10 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"versions exchanged", support.Claim{Content: "The web app is on Next 20.11 and the worker on Node 14.2.5"}, []string{"m17"}, ""},
 		{"steps in the other order", support.Claim{Content: "Deployed the new API first, then migrated the albums table"}, []string{"d8"}, support.RoleSwap},
 		{"a hyphenated antonym", support.Claim{Content: "Share links are multi-use and each expires after 24 hours"}, []string{"d8"}, support.Opposite},
+		{"a precedence reversed", support.Claim{Content: "Settings precedence: `photos.toml`, then `PHOTOS_` env vars, then CLI flags"}, []string{"m18"}, support.RoleSwap},
+		{"jobs in the other order", support.Claim{Content: "The nightly `backup` job must finish before the `reindex` job starts"}, []string{"m18"}, support.RoleSwap},
+		{"a restriction turned around", support.Claim{Content: "Run `reindex` only from cron, never from the deploy pipeline"}, []string{"m18"}, ""},
+		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}
 	for _, tt := range tests {
