@@ -383,7 +383,7 @@ func (k *checker) sameHyphenated(w string) bool {
 			same := true
 			for i := range sp {
 				a, b := lemma(parts[i]), lemma(sp[i])
-				if a != b && !(len(b) >= 4 && strings.HasPrefix(parts[i], sp[i])) && !(len(a) >= 4 && strings.HasPrefix(sp[i], parts[i])) {
+				if a != b && strings.TrimSuffix(parts[i], "s") != strings.TrimSuffix(sp[i], "s") && !(len(b) >= 4 && strings.HasPrefix(parts[i], sp[i])) && !(len(a) >= 4 && strings.HasPrefix(sp[i], parts[i])) {
 					same = false
 					break
 				}
@@ -1486,6 +1486,22 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				heads[t] = true
 			}
 		}
+		// "removed the disk spills": what a removal takes away is no more
+		for _, c := range st.conjs {
+			removed := false
+			for _, i := range c.toks {
+				t := st.d.toks[i]
+				if removed && t.term != "" && !c.pos[t.term] {
+					continue
+				}
+				if removed && t.term != "" {
+					negU[t.term] = true
+				}
+				if removalWords[t.lower] || t.lower == "eliminated" || t.lower == "removes" {
+					removed = true
+				}
+			}
+		}
 	}
 	if a.role == roleRejected && movedFrom(u, a.neg) {
 		// "Y instead of X" where a source says it "moved from X to Y"
@@ -1564,7 +1580,8 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				addAll(posS, c.pos)
 			}
 		}
-		agrees := k.prohibitsFailure(a, u) || fixFailed(a, head, u)
+		agrees := k.prohibitsFailure(a, u) || fixFailed(a, head, u) || negatedAlike(a, u) ||
+			a.role == roleRejected && head != "" && rejected[head]
 		for t := range a.neg {
 			if t != head && negS[t] && !posS[t] && !genericLemmas[t] {
 				agrees = true
@@ -1651,7 +1668,9 @@ func negatedAlike(a *conj, u *unit) bool {
 			if !c.negated || c.role == roleRejected || c.negPronoun {
 				continue
 			}
-			if share(want, union(union(c.neg, c.pos), setOf(c.inherited))) >= 0.6 {
+			// the source's negation must be about the clause's words
+			// ("needs X to build without OpenSSL" negates OpenSSL only)
+			if overlapCount(distinctiveSet(c.neg), want) > 0 && share(want, union(union(c.neg, c.pos), setOf(c.inherited))) >= 0.6 {
 				return true
 			}
 		}

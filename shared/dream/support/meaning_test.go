@@ -38,6 +38,7 @@ var photoSources = []support.Source{
 	{ID: "d8", Kind: support.KindDaily, Title: "run-78", Text: "Migrated the albums table first, then deployed the new API. Share links are single-use; each expires after 24 hours."},
 	{ID: "m18", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Settings precedence: CLI flags, then `PHOTOS_` env vars, then `photos.toml`; the `reindex` job must finish before the nightly `backup` job starts; never run `reindex` from cron, only from the deploy pipeline"},
 	{ID: "d9", Kind: support.KindDaily, Title: "run-79", Text: "Tried raising `resize.workers` to 32; the queue backlog still builds up at 09:00. Unsigned uploads are rejected by the API."},
+	{ID: "d10", Kind: support.KindDaily, Title: "run-80", Text: "Upgraded Pillow from 10.2 to 10.4.0 and libheif to 1.18. Spot instances made up 58% of resize hours in May. Setting `resize.batch` to 64 instead of 16 removed the timeouts on the nightly job. Enabled the plug-ins for HEIC and AVIF."},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -85,6 +86,10 @@ func TestMeaningKept(t *testing.T) {
 		{"steps in their order", support.Claim{Content: "The albums table was migrated before the new API was deployed"}, []string{"d8"}},
 		{"a restriction restated in the other order", support.Claim{Content: "Run `reindex` only from the deploy pipeline, never from cron"}, []string{"m18"}},
 		{"a fix that did not work", support.Claim{Content: "Raising `resize.workers` to 32 did not stop the 09:00 queue backlog"}, []string{"d9"}},
+		{"a version with its name over from and to", support.Claim{Content: "Pillow 10.4.0 and libheif 1.18"}, []string{"d10"}},
+		{"a month that is no hedge", support.Claim{Content: "In May, spot instances made up 58% of resize hours"}, []string{"d10"}},
+		{"what a change removed, negated", support.Claim{Content: "The nightly job has no more timeouts since `resize.batch` was set to 64 instead of 16"}, []string{"d10"}},
+		{"a plural hyphenated word", support.Claim{Content: "The HEIC and AVIF plug-in is enabled"}, []string{"d10"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -142,6 +147,8 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a precedence reversed", support.Claim{Content: "Settings precedence: `photos.toml`, then `PHOTOS_` env vars, then CLI flags"}, []string{"m18"}, support.RoleSwap},
 		{"jobs in the other order", support.Claim{Content: "The nightly `backup` job must finish before the `reindex` job starts"}, []string{"m18"}, support.RoleSwap},
 		{"a restriction turned around", support.Claim{Content: "Run `reindex` only from cron, never from the deploy pipeline"}, []string{"m18"}, ""},
+		{"a version moved to another name", support.Claim{Content: "Pillow 1.18 and libheif 10.4.0"}, []string{"d10"}, ""},
+		{"what a change removed, affirmed", support.Claim{Content: "The nightly job still times out with `resize.batch` at 64"}, []string{"d10"}, ""},
 		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}

@@ -62,9 +62,7 @@ func (d *doc) numbers() []numOcc {
 				n := numOcc{value: t.value, raw: t.raw, unit: t.unit, measure: t.measure, per: t.per, ctx: c.numberContext(j), clause: c.effTerms(),
 					rejected: c.role == roleRejected, multiplier: t.multiplier, sent: s.idx, pos: k}
 				n.old = k > 0 && d.toks[k-1].isWord("from") || wasBefore(d.toks, k)
-				if k > 0 && d.toks[k-1].term != "" && !genericLemmas[d.toks[k-1].term] && !verbLemmas[d.toks[k-1].term] {
-					n.left = d.toks[k-1].term
-				}
+				n.left = leftName(d.toks, k)
 				// "Dropped Python 3.8": a value taken away is an earlier one
 				// ("removed in v3": v3 is when, not what)
 				for b := k - 1; b >= max(0, k-3) && !(b == k-1 && whenWords[d.toks[b].lower]); b-- {
@@ -93,6 +91,24 @@ func (d *doc) numbers() []numOcc {
 		out[i].anchor = anchors[out[i].pos]
 	}
 	return out
+}
+
+// leftName is the distinctive word nearest before the number at k, over
+// stopwords and other numbers ("astro" for 4.15.4 in "Astro from 4.11 to
+// 4.15.4"), within four tokens; "" when a verb or a generic word comes
+// first.
+func leftName(toks []token, k int) string {
+	for b := k - 1; b >= 0 && b >= k-4; b-- {
+		t := toks[b]
+		switch {
+		case t.kind == tkNumber || t.unitWord || t.kind == tkWord && t.term == "" && (t.isWord("from") || t.isWord("to")):
+			continue
+		case t.term != "" && !genericLemmas[t.term] && !verbLemmas[t.term]:
+			return t.term
+		}
+		return ""
+	}
+	return ""
 }
 
 // whenWords, right before a version, make it the time of a change ("removed

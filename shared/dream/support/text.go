@@ -408,6 +408,10 @@ func hasHedge(lower string) bool {
 		if (w == "looks" || w == "looked") && i+1 < len(fields) && fields[i+1] != "like" && !isAdjectiveLike(fields[i+1]) {
 			continue
 		}
+		// "in May", "May 2024": the month
+		if w == "may" && (i > 0 && monthLeads[fields[i-1]] || i+1 < len(fields) && len(fields[i+1]) > 0 && fields[i+1][0] >= '0' && fields[i+1][0] <= '9') {
+			continue
+		}
 		// "only the billing team may export", "may only run": a
 		// permission, not a doubt
 		if w == "may" && (i+1 < len(fields) && fields[i+1] == "only" || slices.Contains(fields[:i], "only")) {
@@ -892,6 +896,9 @@ func (c *conj) read(i int) {
 	c.hedged = c.s.hedgeAll || hasHedge(" "+strings.Join(lower, " ")+" ")
 	_ = i
 }
+
+// monthLeads come before the name of a month ("in May").
+var monthLeads = words("in of since until by early late mid last next this from to during through")
 
 // causeHedges are the adverbs that, right before "because", hedge the
 // cause only ("fails, probably because Y").
