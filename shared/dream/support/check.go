@@ -2692,8 +2692,7 @@ func (k *checker) orderSwap() {
 			continue
 		}
 		for _, s := range k.srcs {
-			for _, ss := range s.d.sents {
-				src := steps(ss)
+			for _, src := range s.steps {
 				if len(src) < 2 {
 					continue
 				}

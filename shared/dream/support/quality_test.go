@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
@@ -56,7 +57,7 @@ func (c labelledCase) claim() support.Claim {
 // it (docs/BENCHMARKS.md gives each set's first-sight figures). fresh to
 // fresh4, fresh6 and fresh7 were tuned on after that first measure;
 // fresh5 and fresh8 never were.
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json", "testdata/fresh6.json", "testdata/fresh7.json"}
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json", "testdata/fresh6.json", "testdata/fresh7.json", "testdata/fresh8.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.
@@ -186,7 +187,7 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 }
 
 // TestLabelledSetFigures runs the support test over the labelled sets
-// (labelledFiles: 1,782 claims from 73 projects) in three modes: against
+// (labelledFiles: 1,902 claims from 81 projects) in three modes: against
 // the sources each claim cites, against its project's every source (what
 // a dream without citations checks against), and against every project's
 // sources at once (a crowded scope). It asserts floors a little under the
@@ -265,6 +266,8 @@ func TestLabelledSetFigures(t *testing.T) {
 		// never tuned on: the shortfall on unseen claims, documented
 		{"fresh5", "cited", 86, 86, 20},
 		{"fresh5", "pool", 81, 83, 20},
+		{"fresh8", "cited", 80, 88, 20},
+		{"fresh8", "pool", 80, 86, 20},
 		{"all", "cited", 92, 92, 20},
 		{"all", "crowd", 85, 88, 20},
 	}
@@ -357,24 +360,47 @@ func printMarkdown(js, old []judged) {
 	}
 }
 
+// vocabCache holds each source's tokens for the word-overlap guard, by
+// source (sources are compared whole, so the key is the source itself).
+var vocabCache sync.Map
+
+func sourceVocab(s support.Source) map[string]bool {
+	key := fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%s\x00%s", s.Title, s.Text, s.Rationale, s.Trigger, s.Context, s.Solution)
+	if v, ok := vocabCache.Load(key); ok {
+		return v.(map[string]bool)
+	}
+	v := map[string]bool{}
+	for _, f := range []string{s.Title, s.Text, s.Rationale, s.Trigger, s.Context, s.Solution} {
+		for _, t := range search.Tokenize(f) {
+			v[t] = true
+		}
+	}
+	vocabCache.Store(key, v)
+	return v
+}
+
 // overlapGuard is the support test this package replaced (word overlap of
 // at least 0.75 with the sources, every term with a digit found), kept
 // here to measure the difference.
 func overlapGuard(c support.Claim, pool []support.Source, cited []string) bool {
-	vocab := map[string]bool{}
 	want := map[string]bool{}
 	for _, id := range cited {
 		want[id] = true
 	}
+	var vocabs []map[string]bool
 	for _, s := range pool {
 		if len(cited) > 0 && !want[s.ID] {
 			continue
 		}
-		for _, f := range []string{s.Title, s.Text, s.Rationale, s.Trigger, s.Context, s.Solution} {
-			for _, t := range search.Tokenize(f) {
-				vocab[t] = true
+		vocabs = append(vocabs, sourceVocab(s))
+	}
+	vocab := func(t string) bool {
+		for _, v := range vocabs {
+			if v[t] {
+				return true
 			}
 		}
+		return false
 	}
 	terms, found, digitMissing := 0, 0, false
 	seen := map[string]bool{}
@@ -385,7 +411,7 @@ func overlapGuard(c support.Claim, pool []support.Source, cited []string) bool {
 			}
 			seen[t] = true
 			terms++
-			if vocab[t] {
+			if vocab(t) {
 				found++
 			} else if strings.ContainsAny(t, "0123456789") {
 				digitMissing = true

@@ -202,6 +202,9 @@ type source struct {
 	nums  []numOcc
 	// anchors are its numbers with the words before each (numberAnchors)
 	anchors []numberAnchor
+	// steps are the steps each sentence puts in order (steps), by
+	// sentence; nil for a sentence that orders nothing
+	steps [][]map[string]bool
 	links   []link
 }
 
@@ -215,6 +218,9 @@ func NewCorpus(sources []Source) *Corpus {
 		src.d = analyseAs(src.text, true)
 		src.nums = src.d.numbers()
 		src.anchors = src.d.numberAnchors()
+		for _, st := range src.d.sents {
+			src.steps = append(src.steps, steps(st))
+		}
 		src.all = map[string]bool{}
 		for _, st := range src.d.sents {
 			addAll(src.all, st.terms)
