@@ -20,6 +20,7 @@ var typeDocs = map[string]string{
 	"DreamDay":         "DreamDay is the JSON answer of GET .../dreams/{date}.",
 	"DreamOperation":   "DreamOperation is one change a dream made to the core, with the ids of the sources (memories, daily records) that support it.",
 	"DreamPage":        "DreamPage is a page of diary entries, newest first (GET .../dreams).",
+	"DreamPhase":       "DreamPhase is where a running dream stands (a dream job's Phase).",
 	"DreamResult":      "DreamResult is the answer of POST .../dreams when the dream did not fail: 201 dreamed, 200 skipped.",
 	"DreamSource":      "DreamSource is a source a dream's operation cites: a memory or a daily record, its text cut to a few hundred bytes.",
 	"DreamStatus":      "DreamStatus is where a scope stands with Deep Dream: whether daily content waits for a dream, when the last daily record came and when the last dream committed.",
