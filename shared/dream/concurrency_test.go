@@ -2,6 +2,7 @@ package dream_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -370,5 +371,40 @@ func TestAFailedCallCancelsTheOthers(t *testing.T) {
 	e := f.diary("2026-11-22")
 	if len(e) != 1 || e[0].Status != agentmem.DreamFailed || e[0].Usage == nil || e[0].Usage.Calls != 1 {
 		t.Errorf("diary: %+v; want one failed entry counting the one answer", e)
+	}
+}
+
+// TestMaxRoundsStopsALargeDreamBeforeTheModel: a request that allows
+// fewer rounds of model calls than the scope's review takes gets a
+// *TooLargeError before any call, with nothing recorded and the lease
+// given back; one that allows them dreams.
+func TestMaxRoundsStopsALargeDreamBeforeTheModel(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	fixedIDScope(t, f.store, 60, 12)
+	chat, client := newChat(t, scripted(5))
+	d := dream.New(f.store, client, quiet, dream.Config{NoVerify: true, MaxTokens: dream.MinMaxTokens, CompressAfterDays: -1, Concurrency: 4})
+	tests := []struct {
+		rounds  int
+		tooMany bool
+	}{{1, true}, {2, true}, {0, false}}
+	for _, tt := range tests {
+		before := len(chat.Prompts())
+		res, err := run(d, dream.Request{MaxRounds: tt.rounds})
+		var tooLarge *dream.TooLargeError
+		if !tt.tooMany {
+			if err != nil || res.Status != agentmem.DreamStatusDreamed {
+				t.Errorf("MaxRounds %d: %+v, %v; want it dreamed", tt.rounds, res, err)
+			}
+			continue
+		}
+		if !errors.As(err, &tooLarge) || tooLarge.Calls <= 4*tt.rounds || tooLarge.Rounds != (tooLarge.Calls+3)/4 || tooLarge.MaxRounds != tt.rounds ||
+			!strings.Contains(err.Error(), "more than a request can wait for") {
+			t.Fatalf("MaxRounds %d: got %v, want a *TooLargeError saying how many calls", tt.rounds, err)
+		}
+		st := f.state()
+		if n := len(chat.Prompts()) - before; n != 0 || len(f.diary("2026-11-22")) != 0 || st.LeaseOwner != "" || !st.Pending() {
+			t.Errorf("MaxRounds %d: %d model calls, state %+v; want none, nothing recorded, the lease given back", tt.rounds, n, st)
+		}
 	}
 }

@@ -194,8 +194,8 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("the scope's review takes %d model calls, %d rounds of %d at a time, more than the %d a request can wait for",
-		e.Calls, e.Rounds, e.Concurrency, e.MaxRounds)
+	return fmt.Sprintf("the scope's review takes %d model calls (%d rounds of %d at a time), more than a request can wait for (%d %s)",
+		e.Calls, e.Rounds, e.Concurrency, e.MaxRounds, map[bool]string{true: "round", false: "rounds"}[e.MaxRounds == 1])
 }
 
 // Validate checks the request.
