@@ -24,6 +24,10 @@ type ident struct {
 
 var codeSpan = regexp.MustCompile("`([^`\n]+)`")
 
+// ratePattern is an amount per unit written as one word: "$3.20/hour",
+// "~$38/month", "40k/day".
+var ratePattern = regexp.MustCompile(`^[~≈]?[$€£¥]?[0-9][0-9.,]*[kKmM]?/[A-Za-z]+$`)
+
 // identifiers returns the identifiers of a claim's text.
 func identifiers(text string) []ident {
 	var out []ident
@@ -48,7 +52,13 @@ func identifiers(text string) []ident {
 		lw := strings.ToLower(w)
 		// a tool's name capitalised inside a sentence is the tool, not a
 		// command line ("the Playwright coupon test", "Terraform state")
-		prose := i > 0 && isCapitalised(w)
+		prose := isCapitalised(w) // commands are typed in lower case
+		// "the top 5 dbt models": a tool's name after a determiner or a
+		// number is prose too
+		if i > 0 {
+			prev := strings.ToLower(trimChunk(chunks[i-1]))
+			prose = prose || determiners[prev] || isNumberChunk(prev)
+		}
 		if i+1 < len(chunks) && !prose && (commandWords[lw] || ambiguousCommands[lw] && i > 0 && commandLeads[strings.ToLower(trimChunk(chunks[i-1]))]) {
 			if arg := trimChunk(chunks[i+1]); arg != "" && !isStop(strings.ToLower(arg)) && !strings.ContainsAny(chunks[i], ",;:.") {
 				add(ident{text: w + " " + arg, fold: true})
@@ -79,8 +89,8 @@ const (
 
 // identKind classifies a chunk.
 func identKind(w string) identClass {
-	if len(w) < 2 || isNumberChunk(w) || isNumberChunk(strings.TrimRight(strings.TrimLeft(w, "$€£¥~≈+-"), "+")) {
-		return notIdent // "$1.8k", "~35%", "+0.4", "8.1+"
+	if len(w) < 2 || isNumberChunk(w) || isNumberChunk(strings.TrimRight(strings.TrimLeft(w, "$€£¥~≈+-"), "+")) || ratePattern.MatchString(w) {
+		return notIdent // "$1.8k", "~35%", "+0.4", "8.1+", "~$38/month"
 	}
 	if strings.ContainsAny(w, "/_=@#~$<>\\") || strings.Contains(w, "::") ||
 		(strings.HasPrefix(w, "-") && len(w) > 1 && unicode.IsLetter(rune(strings.TrimLeft(w, "-")[0]))) {
@@ -103,6 +113,10 @@ func identKind(w string) identClass {
 		}
 	}
 	if strings.Contains(w, "-") && joinedBy(w, "-") {
+		// "Multi-statement" at a sentence's start is a plain word
+		if isCapitalised(w) && !camel && isLowerLetters(strings.ReplaceAll(strings.ToLower(w), "-", "")) {
+			return softIdent
+		}
 		for _, p := range strings.Split(w, "-") {
 			if !isLowerLetters(p) {
 				if camel || strings.ToLower(w) != w && !isCapitalised(w) {
@@ -174,13 +188,13 @@ func isNumberChunk(w string) bool {
 // one, in the words of d).
 func (id ident) found(text, lower string, d *doc) bool {
 	if id.fold {
-		if containsWord(lower, strings.ToLower(id.text)) {
+		if l := strings.ToLower(id.text); containsWord(lower, l) || lastSegment(lower, l) || qualifierOf(lower, l) {
 			return true
 		}
 		if isUpperAlnum(id.text) && d != nil && hasPart(d, strings.ToLower(id.text)) {
 			return true // "E2E tests" where a source runs `pnpm test:e2e`
 		}
-	} else if containsWord(text, id.text) || firstFolded(text, id.text) {
+	} else if containsWord(text, id.text) || firstFolded(text, id.text) || lastSegment(text, id.text) || qualifierOf(text, id.text) {
 		return true
 	}
 	if id.soft {
@@ -208,6 +222,59 @@ func containsWord(s, sub string) bool {
 		from = i + 1
 	}
 }
+
+// lastSegment reports whether sub ends a longer dotted or slashed name
+// of s ("actAs" of `iam.serviceAccounts.actAs`, "created_at" of
+// `posts.created_at`, "Main.kt" of `src/Main.kt`): the same name, its
+// qualifier left out. A first segment is not ("config" of "config.toml").
+func lastSegment(s, sub string) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], sub)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(sub)
+		qualified := i >= 2 && strings.IndexByte("./", s[i-1]) >= 0 && nameByte(s[i-2])
+		after := end == len(s) || !nameByte(s[end]) && !(strings.IndexByte(":./=", s[end]) >= 0 && end+1 < len(s) && nameByte(s[end+1]))
+		if qualified && after {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+// qualifierOf reports whether sub, a name with an underscore, qualifies a
+// longer dotted name of s ("fct_payments" of `fct_payments.payment_id`),
+// not as a file's name before its extension.
+func qualifierOf(s, sub string) bool {
+	if !strings.Contains(sub, "_") {
+		return false
+	}
+	for from := 0; ; {
+		i := strings.Index(s[from:], sub)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(sub)
+		before := i == 0 || !nameByte(s[i-1])
+		if before && end+1 < len(s) && s[end] == '.' && nameByte(s[end+1]) {
+			next := s[end+1:]
+			if k := strings.IndexFunc(next, func(r rune) bool { return r > 0x7f || !nameByte(byte(r)) }); k >= 0 {
+				next = next[:k]
+			}
+			if !fileExtensions[strings.ToLower(next)] {
+				return true
+			}
+		}
+		from = i + 1
+	}
+}
+
+// fileExtensions end file names: "config.toml" is a file, not a
+// qualified name.
+var fileExtensions = words("toml json yaml yml go py ts tsx js jsx mjs md txt lock sh rb rs kt kts swift java c h cc cpp hpp cs sql env cfg ini xml html css scss csv parquet log conf lua php ex exs erl dart gradle")
 
 func nameByte(c byte) bool {
 	return c == '-' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80

@@ -66,7 +66,7 @@ var neutralPhrases = []string{"no more than", "not more than", "no less than", "
 // hedgeWords make a statement uncertain.
 var hedgeWords = words(`appear appears appeared might may maybe perhaps possibly probably likely unlikely could seem seems seemed
 	seemingly apparently presumably suspect suspects suspected suspicion guess hypothesis hypothesize
-	potentially unclear unconfirmed unverified uncertain tbd looks think thinks believe believes would
+	potentially unclear unconfirmed unverified uncertain tbd looks looked think thinks believe believes would
 	suggests suggest plausibly conceivably expected expects says said supposedly reportedly`)
 
 // hedgePhrases make a statement uncertain as a whole.
@@ -99,7 +99,11 @@ var opposites = pairs(`before:after above:below over:under more:less higher:lowe
 	cold:warm online:offline early:late local:remote upper:lower allow:deny allows:denies allow:block
 	always:never all:none success:failure succeeds:fails succeeded:failed start:end inner:outer
 	encrypt:decrypt serialize:deserialize compress:decompress ingress:egress enable:disable enabled:disabled
-	leader:follower primary:replica true:false`)
+	leader:follower primary:replica true:false
+	always:sometimes always:occasionally always:intermittently always:often always:usually always:rarely
+	always:mostly never:sometimes never:occasionally never:rarely every:some
+	single-use:multi-use single-threaded:multi-threaded single:multiple accepted:rejected
+	survives:lost survive:lost survived:lost persists:lost`)
 
 func pairs(s string) map[string][]string {
 	m := map[string][]string{}

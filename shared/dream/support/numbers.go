@@ -38,6 +38,11 @@ type numOcc struct {
 	old bool
 	// sent is the index of the number's sentence, pos its token index
 	sent, pos int
+	// anchor is the terms before it (numberAnchors)
+	anchor map[string]bool
+	// left is the distinctive term right before it, if any ("astro" of
+	// "Astro 4.15.4")
+	left string
 	// ctx weighs the terms around the number by closeness (1 next to it,
 	// less further away); "<from>" and "<to>" mark a number after "from"
 	// or "to", "#v" another number v of the same clause.
@@ -56,9 +61,11 @@ func (d *doc) numbers() []numOcc {
 				}
 				n := numOcc{value: t.value, raw: t.raw, unit: t.unit, measure: t.measure, per: t.per, ctx: c.numberContext(j), clause: c.effTerms(),
 					rejected: c.role == roleRejected, multiplier: t.multiplier, sent: s.idx, pos: k}
-				n.old = k > 0 && d.toks[k-1].isWord("from")
+				n.old = k > 0 && d.toks[k-1].isWord("from") || wasBefore(d.toks, k)
+				n.left = leftName(d.toks, k)
 				// "Dropped Python 3.8": a value taken away is an earlier one
-				for b := k - 1; b >= max(0, k-3); b-- {
+				// ("removed in v3": v3 is when, not what)
+				for b := k - 1; b >= max(0, k-3) && !(b == k-1 && whenWords[d.toks[b].lower]); b-- {
 					if removalWords[d.toks[b].lower] {
 						n.old = true
 					}
@@ -76,7 +83,45 @@ func (d *doc) numbers() []numOcc {
 		}
 	}
 	markChanged(d, out)
+	anchors := map[int]map[string]bool{}
+	for _, a := range d.numberAnchors() {
+		anchors[a.pos] = a.terms
+	}
+	for i := range out {
+		out[i].anchor = anchors[out[i].pos]
+	}
 	return out
+}
+
+// leftName is the distinctive word nearest before the number at k, over
+// stopwords and other numbers ("astro" for 4.15.4 in "Astro from 4.11 to
+// 4.15.4"), within four tokens; "" when a verb or a generic word comes
+// first.
+func leftName(toks []token, k int) string {
+	for b := k - 1; b >= 0 && b >= k-4; b-- {
+		t := toks[b]
+		switch {
+		case t.kind == tkNumber || t.unitWord || t.kind == tkWord && t.term == "" && (t.isWord("from") || t.isWord("to")):
+			continue
+		case t.term != "" && !genericLemmas[t.term] && !verbLemmas[t.term]:
+			return t.term
+		}
+		return ""
+	}
+	return ""
+}
+
+// whenWords, right before a version, make it the time of a change ("removed
+// in v3"), not what the change took away.
+var whenWords = words("in since by after before until as")
+
+// wasBefore reports whether the number at k is an earlier value by the
+// words before it: "(was 200)", "previously 3", "formerly 12".
+func wasBefore(toks []token, k int) bool {
+	if k > 0 && words("previously formerly originally")[toks[k-1].lower] {
+		return true
+	}
+	return k > 1 && toks[k-1].isWord("was") && toks[k-2].raw == "("
 }
 
 // markChanged marks as old the numbers a change replaces: "900 ms;
@@ -480,7 +525,9 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 	}
 	sides := 0
 	for _, o := range ones {
-		if o.o.rejected != c.rejected {
+		// an earlier value is the side a claim may call rejected: "7
+		// minutes instead of 4" for "7 minutes, up from 4"
+		if o.o.rejected != c.rejected && !(c.rejected && o.o.old) {
 			sides++
 		}
 	}
@@ -489,6 +536,24 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 			return RoleSwap, fmt.Sprintf("%s is what the sources chose, not the alternative they rejected", c.raw)
 		}
 		return RoleSwap, fmt.Sprintf("%s is the alternative the sources rejected", c.raw)
+	}
+	// the same name right before it in a source: "Astro 4.15.4" for
+	// "Astro 4.15.4 and wrangler 3.78"
+	if c.left != "" {
+		for _, o := range ones {
+			if o.o.left == c.left {
+				return "", ""
+			}
+		}
+	}
+	if c.rejected && len(ones) > 0 {
+		allOld := true
+		for _, o := range ones {
+			allOld = allOld && o.o.old
+		}
+		if allOld {
+			return "", "" // the earlier value, which the claim says was given up
+		}
 	}
 	alive := make([]bool, len(ones))
 	for i := range alive {
@@ -502,6 +567,11 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 			// in another unit ("1 GiB" for the limit the claim says is 1 MB)
 			if sameValue(o2.value, c.value) && (unitsAgree(c, o2) || !c.measure) || !competes(c, o2) {
 				continue
+			}
+			if a, ok := seconds(c); ok {
+				if b, ok := seconds(o2); ok && math.Abs(a-b) < 1e-9 {
+					continue // the same duration in another unit: "5 minutes" and "300 s"
+				}
 			}
 			bound := 0.0
 			for i, t := range ctx {
@@ -521,6 +591,14 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 				if o2.value == o1.o.pairFrom || c.pairFrom != "" && sameValue(o2.value, c.pairFrom) && !sameValue(o2.pairFrom, c.value) {
 					any = true
 					continue // the value the source says it replaced
+				}
+				// a rival the claim states too, while this number keeps a
+				// word that stands before it alone in the source: the
+				// sentence reordered ("paid accounts keep them 365 days,
+				// free accounts 30 days")
+				if c.ctx["#"+o2.value] > 0 && keepsOwn(c.anchor, o1.o.anchor, o2.anchor) {
+					any = true
+					continue
 				}
 				// the claim's nearest word that tells the two numbers apart
 				// (in the sources, around one of them only) decides first:
@@ -613,4 +691,160 @@ func sameDuration(c numOcc, srcs []*source) bool {
 		}
 	}
 	return false
+}
+
+// numberAnchor is one number of a text with its anchor: the terms before
+// it, back to the number before it in its sentence or to the sentence's
+// start, and the phrase after it that a preposition ties to it ("access
+// tokens valid for" is the anchor of 15 in "access tokens valid for 15
+// minutes and refresh tokens for 7 days", "refresh tokens for" that of 7;
+// in "91% for images and 64% for API GETs", "images" is 91's, not 64's).
+type numberAnchor struct {
+	value, unit string
+	sent, pos   int
+	terms       map[string]bool
+}
+
+// tailPrepositions tie the phrase after a number to it ("91% for images").
+var tailPrepositions = words("for on in of per across with under over during at")
+
+// tailEnds end the phrase after a number.
+var tailEnds = words("and or but while whereas then")
+
+// numberAnchors lists the numbers of d with their anchors, in order.
+func (d *doc) numberAnchors() []numberAnchor {
+	var out []numberAnchor
+	for _, st := range d.sents {
+		terms := map[string]bool{}
+		add := func(m map[string]bool, t token) {
+			if t.term != "" && !t.unitWord && !genericLemmas[t.term] {
+				m[t.term] = true
+				for _, p := range t.parts {
+					m[p] = true
+				}
+			}
+		}
+		for i := st.from; i < st.to; i++ {
+			t := d.toks[i]
+			if t.kind != tkNumber {
+				add(terms, t)
+				continue
+			}
+			n := numberAnchor{value: t.value, unit: t.unit, sent: st.idx, pos: i, terms: terms}
+			terms = map[string]bool{}
+			j := i + 1
+			if j < st.to && d.toks[j].unitWord {
+				j++
+			}
+			if j < st.to && tailPrepositions[d.toks[j].lower] {
+				// the phrase it ties to the number is the number's, not
+				// the next one's
+				for j++; j < st.to; j++ {
+					u := d.toks[j]
+					if u.kind != tkWord || tailEnds[u.lower] {
+						break
+					}
+					add(n.terms, u)
+				}
+				i = j - 1
+			}
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// exchangedNumbers finds two numbers of a claim that a cited source states
+// with each other's words: "access tokens are valid for 7 days and
+// refresh tokens for 15 minutes" where the source gives access tokens 15
+// minutes and refresh tokens 7 days; "start the bus at 400 kHz, then
+// switch to 100 kHz" for "start at 100 kHz, then switch to 400 kHz". Each
+// number's anchor (numberAnchors) must hold a word of the other's anchor
+// in the source and none of its own there; a reordered sentence keeps
+// each number with its own words.
+func (k *checker) exchangedNumbers() {
+	claim := k.cd.numberAnchors()
+	for i, a := range claim {
+		for _, b := range claim[i+1:] {
+			if a.value == b.value {
+				continue
+			}
+			for _, s := range k.srcs {
+				if exchangedIn(s.anchors, a, b) {
+					k.fail(NumberContext, "%s and %s are exchanged: in the sources each goes with the other's words", a.value+unitSuffix(a.unit), b.value+unitSuffix(b.unit))
+					return
+				}
+			}
+		}
+	}
+}
+
+func unitSuffix(unit string) string {
+	if unit == "" {
+		return ""
+	}
+	return " " + unit
+}
+
+// exchangedIn reports whether a sentence of a source states a and b, each
+// with the other's words (belongsTo) wherever it states them.
+func exchangedIn(anchors []numberAnchor, a, b numberAnchor) bool {
+	for from := 0; from < len(anchors); {
+		to := from
+		for to < len(anchors) && anchors[to].sent == anchors[from].sent {
+			to++
+		}
+		var as, bs []numberAnchor
+		for _, x := range anchors[from:to] {
+			if x.value == a.value && unitsMatch(x.unit, a.unit) {
+				as = append(as, x)
+			}
+			if x.value == b.value && unitsMatch(x.unit, b.unit) {
+				bs = append(bs, x)
+			}
+		}
+		swapped := len(as) > 0 && len(bs) > 0
+		for _, sa := range as {
+			for _, sb := range bs {
+				if !belongsTo(a.terms, sb.terms, sa.terms) || !belongsTo(b.terms, sa.terms, sb.terms) {
+					swapped = false
+				}
+			}
+		}
+		if swapped {
+			return true
+		}
+		from = to
+	}
+	return false
+}
+
+func unitsMatch(a, b string) bool { return a == b || a == "" || b == "" }
+
+// keepsOwn reports whether a claim number's anchor has a distinctive word
+// that, in the source, stands before its own number and not before the
+// rival's.
+func keepsOwn(claim, own, rival map[string]bool) bool {
+	for t := range claim {
+		if own[t] && !rival[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// belongsTo reports whether a claim number's anchor has a word that, in
+// the source, stands only before the other number and no word that stands
+// only before its own.
+func belongsTo(claim, other, own map[string]bool) bool {
+	toOther := false
+	for t := range claim {
+		switch {
+		case other[t] && !own[t]:
+			toOther = true
+		case own[t] && !other[t]:
+			return false
+		}
+	}
+	return toOther
 }

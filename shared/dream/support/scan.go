@@ -96,8 +96,81 @@ func scan(s string) []token {
 		}
 	}
 	attachUnits(toks)
+	shareUnits(toks)
+	readSwitchStates(toks)
 	return toks
 }
+
+// pairWords join two numbers of one quantity, whose unit may be written
+// once ("from 52 to 19 minutes", "11 minutes vs 4").
+var pairWords = words("to vs versus or and")
+
+// shareUnits gives a number without a unit the unit of measure of the
+// number it is paired with ("52" in "from 52 to 19 minutes", "4" in "11
+// minutes vs 4").
+func shareUnits(toks []token) {
+	for k := range toks {
+		t := &toks[k]
+		if t.kind != tkNumber || t.unit != "" {
+			continue
+		}
+		// the number after: "52 to 19 minutes"
+		if k+2 < len(toks) && pairWords[toks[k+1].lower] && toks[k+2].kind == tkNumber && toks[k+2].measure {
+			t.unit, t.measure, t.per = toks[k+2].unit, true, toks[k+2].per
+			continue
+		}
+		// the number before: "11 minutes vs 4" (its unit word between)
+		j := k - 1
+		if j >= 0 && (pairWords[toks[j].lower] || toks[j].lower == "vs.") {
+			j--
+			for j >= 0 && toks[j].unitWord {
+				j--
+			}
+			if j >= 0 && toks[j].kind == tkNumber && toks[j].measure && toks[k-1].lower != "and" && toks[k-1].lower != "to" {
+				t.unit, t.measure, t.per = toks[j].unit, true, toks[j].per
+			}
+		}
+	}
+}
+
+// switchVerbs turn a setting on or off ("turned off X", "switch it on").
+var switchVerbs = words("turn turns turned turning switch switches switched switching toggle toggled flip flipped set left kept stays stayed")
+
+// stateEnds are the words that may follow a setting's state ("off by
+// default", "on for every build").
+var stateEnds = words("and but by for in when while until")
+
+// readSwitchStates reads "on" and "off" that say a setting's state as
+// "enabled" and "disabled" ("with the new architecture off"; "turned on
+// caching"), so that a claim that flips one contradicts its source like
+// "enabled" for "disabled" does. "on" and "off" elsewhere ("runs on
+// pve2", "off the main thread") stay stopwords.
+func readSwitchStates(toks []token) {
+	for k := range toks {
+		t := &toks[k]
+		if t.kind != tkWord || t.code || (t.lower != "on" && t.lower != "off") {
+			continue
+		}
+		prev := ""
+		if k > 0 && toks[k-1].kind == tkWord {
+			prev = toks[k-1].lower
+		}
+		endsClause := k+1 >= len(toks) || toks[k+1].kind == tkPunct || stateEnds[toks[k+1].lower]
+		switch {
+		case switchVerbs[prev]:
+		case endsClause && prev != "" && !stopAfterState[prev]:
+		default:
+			continue
+		}
+		t.term = lemma("enabled")
+		t.negLex = t.lower == "off"
+	}
+}
+
+// stopAfterState are words that, before "on" or "off" at a clause's end,
+// make it a particle of the verb ("depends on.", "logged off"), not a
+// state.
+var stopAfterState = words("depends depend depending relies rely relied based built runs run ran running logged log back backed cut pay paid drop dropped sign signed log")
 
 func isSpaceAt(s string, i int) bool {
 	if i >= len(s) {
@@ -221,6 +294,11 @@ func makeWord(s string, i, j int, code bool) token {
 	if isCompound(raw) {
 		t.compound = true
 		t.term = compact(raw)
+		if !code && plainHyphenated(raw) {
+			// "hard-coded" and "hard-code" are one word in two forms
+			i := strings.LastIndexByte(t.lower, '-')
+			t.term = compact(t.lower[:i]) + lemma(t.lower[i+1:])
+		}
 		t.parts = partTerms(raw)
 		return t
 	}
@@ -304,7 +382,10 @@ func attachUnits(toks []token) {
 			next.unitWord, next.term = true, ""
 			continue
 		}
-		if next.term != "" && !next.compound && !strings.HasSuffix(next.lower, "ed") {
+		// a version counts nothing ("v1.4.0 took 3 days"), and a verb in
+		// the past is no noun
+		version := strings.Count(n.value, ".") >= 2 || strings.HasPrefix(strings.ToLower(n.raw), "v")
+		if next.term != "" && !next.compound && !strings.HasSuffix(next.lower, "ed") && !version && !pastVerbs[next.lower] {
 			n.unit = next.term // "20 requests": after a number, a noun
 		}
 	}
@@ -325,6 +406,10 @@ func attachUnits(toks []token) {
 		}
 	}
 }
+
+// pastVerbs are irregular verbs in the past that follow a subject
+// ending in a number ("Python 3.12 broke the build").
+var pastVerbs = words("took ran saw got went made brought broke fell rose grew began became kept left led lost paid put read sent set shut spent stood won wrote")
 
 // dimensionOf is the dimension of a canonical unit of measure.
 func dimensionOf(u string) string {

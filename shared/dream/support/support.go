@@ -200,7 +200,9 @@ type source struct {
 	d     *doc
 	all   map[string]bool // every term of every sentence
 	nums  []numOcc
-	links []link
+	// anchors are its numbers with the words before each (numberAnchors)
+	anchors []numberAnchor
+	links   []link
 }
 
 // NewCorpus analyses sources. Sources without an id can only be cited as
@@ -212,6 +214,7 @@ func NewCorpus(sources []Source) *Corpus {
 		src.lower = strings.ToLower(src.text)
 		src.d = analyseAs(src.text, true)
 		src.nums = src.d.numbers()
+		src.anchors = src.d.numberAnchors()
 		src.all = map[string]bool{}
 		for _, st := range src.d.sents {
 			addAll(src.all, st.terms)

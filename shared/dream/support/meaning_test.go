@@ -1,0 +1,171 @@
+package support_test
+
+import (
+	"testing"
+
+	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/dream/support"
+)
+
+// photoSources are the sources of a photo-sharing backend, written for
+// the meaning checks below: numbers that belong to one thing each,
+// changes with a side given up, settings on and off, hedged causes,
+// failures, conditions and checklists.
+var photoSources = []support.Source{
+	{ID: "m1", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Free accounts keep originals for 30 days and paid accounts for 365 days"},
+	{ID: "m2", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "The CDN hit rate is 38% for originals and 71% for thumbnails"},
+	{ID: "m3", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "Resize to 2048 px first, then to 512 px for the grid"},
+	{ID: "m4", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Lazy loading is off in the admin UI"},
+	{ID: "m5", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "Resize jobs sometimes time out on HEIC files, probably because the HEIC decoder leaks memory"},
+	{ID: "m6", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "`sharp` 0.33 crashes on Alpine images built with musl"},
+	{ID: "m7", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "Multipart uploads need `Content-MD5`; otherwise S3 accepts truncated parts"},
+	{ID: "m8", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Albums from the v1 schema were impossible to export"},
+	{ID: "m9", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Face grouping reads `photos.taken_at` and the `iam.roles.uploader` role"},
+	{ID: "d1", Kind: support.KindDaily, Title: "run-71", Text: "Swapped ImageMagick for libvips in the resize worker. Upload workers now run 16 threads, up from 8. Gallery p95 went from 900 ms to 300 ms."},
+	{ID: "d2", Kind: support.KindDaily, Title: "run-72", Text: "Set the thumbnail JPEG quality to 82 (was 90). Checklist: [x] libvips rollout [ ] HEIC decoder upgrade [ ] re-encode old thumbnails."},
+	{ID: "d3", Kind: support.KindDaily, Title: "run-73", Text: "Originals are re-encoded to WebP on upload."},
+	{ID: "d4", Kind: support.KindDaily, Title: "run-74", Text: "The CDN moved to HTTP/3 last week. Prefetching the next page cut gallery load time to 1.1 s."},
+	{ID: "m10", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The `legacy_exif` flag was removed in v3; EXIF is now read by exiftool"},
+	{ID: "m11", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Rate limiting applies to the public API through the gateway; the admin API is not rate limited"},
+	{ID: "m12", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Moving the face index to pgvector cut the nightly rebuild from 48 to 17 minutes. Albums refresh every 600 seconds; new faces can take up to 10 minutes to show."},
+	{ID: "d6", Kind: support.KindDaily, Title: "run-76", Text: "Tried AVIF for thumbnails; it seems smaller than WebP (41 KB vs 58) but only 20 images were compared."},
+	{ID: "m13", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "`ImageDecoder` without `maxPixels` decodes whole panoramas and can push a worker past 2 GB"},
+	{ID: "m14", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Share links are created in an `after_commit` hook, so guests never see deleted albums"},
+	{ID: "m15", Kind: support.KindMemory, Type: agentmem.TypePattern, Text: "EXIF parse errors", Trigger: "`ErrBadIFD` appears only on photos from one camera model", Solution: "re-read the file with exiftool"},
+	{ID: "m16", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Uploads wait in the `resize` queue, but no worker takes them after a Redis restart"},
+	{ID: "m17", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The web app is on Next 14.2.5 and the worker on Node 20.11; thumbnails use `COND_Lazy`, not `COND_Eager`, which saves about 12% of bandwidth"},
+	{ID: "d7", Kind: support.KindDaily, Title: "run-77", Text: "Release v2.4.0 took 6 days in App Store review and v2.3.0 took 2 days. Multi-part uploads use the simple path."},
+	{ID: "d8", Kind: support.KindDaily, Title: "run-78", Text: "Migrated the albums table first, then deployed the new API. Share links are single-use; each expires after 24 hours."},
+	{ID: "m18", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Settings precedence: CLI flags, then `PHOTOS_` env vars, then `photos.toml`; the `reindex` job must finish before the nightly `backup` job starts; never run `reindex` from cron, only from the deploy pipeline"},
+	{ID: "d9", Kind: support.KindDaily, Title: "run-79", Text: "Tried raising `resize.workers` to 32; the queue backlog still builds up at 09:00. Unsigned uploads are rejected by the API."},
+	{ID: "d10", Kind: support.KindDaily, Title: "run-80", Text: "Upgraded Pillow from 10.2 to 10.4.0 and libheif to 1.18. Spot instances made up 58% of resize hours in May. Setting `resize.batch` to 64 instead of 16 removed the timeouts on the nightly job. Enabled the plug-ins for HEIC and AVIF."},
+	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
+}
+
+// TestMeaningKept: faithful restatements that keep each fact's meaning
+// while moving its words.
+func TestMeaningKept(t *testing.T) {
+	t.Parallel()
+	corpus := support.NewCorpus(photoSources)
+	tests := []struct {
+		name  string
+		claim support.Claim
+		cited []string
+	}{
+		{"numbers reordered, each with its own words", support.Claim{Content: "Paid accounts keep originals for 365 days, free accounts for 30 days"}, []string{"m1"}},
+		{"numbers with a phrase after them", support.Claim{Content: "For thumbnails the CDN hit rate is 71%, and for originals 38%"}, []string{"m2"}},
+		{"a setting's state in other words", support.Claim{Content: "Lazy loading is disabled in the admin UI"}, []string{"m4"}},
+		{"switched off", support.Claim{Content: "Lazy loading stays turned off in the admin UI"}, []string{"m4"}},
+		{"the certain part of a sentence whose cause is hedged", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Resize jobs sometimes time out on HEIC files"}, []string{"m5"}},
+		{"a prohibition of what fails", support.Claim{Content: "Don't use `sharp` 0.33 on Alpine images built with musl"}, []string{"m6"}},
+		{"without it as otherwise", support.Claim{Content: "Send `Content-MD5` with multipart uploads; without it S3 accepts truncated parts"}, []string{"m7"}},
+		{"impossible to as could not", support.Claim{Content: "Albums from the v1 schema could not be exported"}, []string{"m8"}},
+		{"a qualified name without its qualifier", support.Claim{Content: "Face grouping reads `taken_at`"}, []string{"m9"}},
+		{"the side a swap gave up, rejected", support.Claim{Content: "The resize worker uses libvips instead of ImageMagick"}, []string{"d1"}},
+		{"the same swap as a replacement", support.Claim{Content: "Replaced ImageMagick with libvips in the resize worker"}, []string{"d1"}},
+		{"the earlier value, rejected", support.Claim{Content: "Upload workers run 16 threads instead of 8"}, []string{"d1"}},
+		{"the earlier value in parentheses, rejected", support.Claim{Content: "Thumbnails use JPEG quality 82 rather than 90"}, []string{"d2"}},
+		{"the same checklist", support.Claim{Content: "Checklist: [x] libvips rollout [ ] HEIC decoder upgrade"}, []string{"d2"}},
+		{"a hyphenated word in another form", support.Claim{Content: "Originals get re-encoding to WebP on upload"}, []string{"d3"}},
+		{"from and to with numbers kept", support.Claim{Content: "Gallery p95 dropped from 900 ms to 300 ms"}, []string{"d1"}},
+		{"a change with its agent", support.Claim{Content: "Prefetching the next page cut gallery load time to 1.1 s"}, []string{"d4"}},
+		{"a removal restated", support.Claim{Content: "v3 removed the `legacy_exif` flag; exiftool reads EXIF now"}, []string{"m10"}},
+		{"a negation compared", support.Claim{Content: "Unlike the public API, the admin API is not rate limited"}, []string{"m11"}},
+		{"a unit written once for two numbers", support.Claim{Content: "pgvector: nightly face index rebuild 48 min → 17 min"}, []string{"m12"}},
+		{"the same duration in two units", support.Claim{Content: "Albums refresh every 10 minutes (600 s), so new faces can take up to 10 min to show"}, []string{"m12"}},
+		{"a hedge in other words", support.Claim{Content: "AVIF thumbnails looked smaller than WebP (41 vs 58 KB), though only 20 images were compared"}, []string{"d6"}},
+		{"a remedy with its absence", support.Claim{Content: "Set `maxPixels` on `ImageDecoder`; without it whole panoramas are decoded and a worker can pass 2 GB"}, []string{"m13"}},
+		{"a negation in the other voice", support.Claim{Content: "Deleted albums never reach guests, since share links are created in an `after_commit` hook"}, []string{"m14"}},
+		{"appears as shows up", support.Claim{Type: agentmem.TypePattern, Content: "EXIF parse errors", Trigger: "`ErrBadIFD` shows up only on photos from one camera model", Solution: "re-read the file with exiftool"}, []string{"m15"}},
+		{"a condition after a negation is not negated", support.Claim{Content: "After a Redis restart, uploads wait in the `resize` queue"}, []string{"m16"}},
+		{"versions with their names", support.Claim{Content: "Node 20.11 runs the worker; the web app is on Next 14.2.5"}, []string{"m17"}},
+		{"a participle after a rejected alternative", support.Claim{Content: "Thumbnails use `COND_Lazy`, not `COND_Eager`, saving about 12% of bandwidth"}, []string{"m17"}},
+		{"the main clause after a rejected alternative", support.Claim{Content: "Instead of `COND_Eager`, thumbnails use `COND_Lazy`, which saves about 12% of bandwidth"}, []string{"m17"}},
+		{"a version before a verb", support.Claim{Content: "v2.4.0 took 6 days in App Store review, v2.3.0 took 2"}, []string{"d7"}},
+		{"a capitalised hyphenated word", support.Claim{Content: "Multi-part uploads use the simple path"}, []string{"d7"}},
+		{"steps in their order", support.Claim{Content: "The albums table was migrated before the new API was deployed"}, []string{"d8"}},
+		{"a restriction restated in the other order", support.Claim{Content: "Run `reindex` only from the deploy pipeline, never from cron"}, []string{"m18"}},
+		{"a fix that did not work", support.Claim{Content: "Raising `resize.workers` to 32 did not stop the 09:00 queue backlog"}, []string{"d9"}},
+		{"a version with its name over from and to", support.Claim{Content: "Pillow 10.4.0 and libheif 1.18"}, []string{"d10"}},
+		{"a month that is no hedge", support.Claim{Content: "In May, spot instances made up 58% of resize hours"}, []string{"d10"}},
+		{"what a change removed, negated", support.Claim{Content: "The nightly job has no more timeouts since `resize.batch` was set to 64 instead of 16"}, []string{"d10"}},
+		{"a plural hyphenated word", support.Claim{Content: "The HEIC and AVIF plug-in is enabled"}, []string{"d10"}},
+		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := tt.claim
+			if c.Type == "" {
+				c.Type = agentmem.TypeNote
+			}
+			if v := corpus.Check(c, tt.cited...); !v.Supported {
+				t.Errorf("%q: got %s (%s), want supported", c.Content, v.Class, v.Detail)
+			}
+		})
+	}
+}
+
+// TestMeaningChangedDropped: the same facts with their meaning changed
+// in the sources' own words.
+func TestMeaningChangedDropped(t *testing.T) {
+	t.Parallel()
+	corpus := support.NewCorpus(photoSources)
+	tests := []struct {
+		name  string
+		claim support.Claim
+		cited []string
+		want  support.Class
+	}{
+		{"two numbers exchanged", support.Claim{Content: "Free accounts keep originals for 365 days and paid accounts for 30 days"}, []string{"m1"}, support.NumberContext},
+		{"two steps' numbers exchanged", support.Claim{Content: "Resize to 512 px first, then to 2048 px for the grid"}, []string{"m3"}, support.NumberContext},
+		{"a setting turned on", support.Claim{Content: "Lazy loading is on in the admin UI"}, []string{"m4"}, ""},
+		{"a setting said enabled", support.Claim{Content: "Lazy loading is enabled in the admin UI"}, []string{"m4"}, ""},
+		{"sometimes made always", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Resize jobs always time out on HEIC files"}, []string{"m5"}, ""},
+		{"the hedged cause made certain", support.Claim{Content: "Resize jobs time out on HEIC files because the HEIC decoder leaks memory"}, []string{"m5"}, ""},
+		{"a swap reversed", support.Claim{Content: "Swapped libvips for ImageMagick in the resize worker"}, []string{"d1"}, support.RoleSwap},
+		{"a replacement reversed", support.Claim{Content: "Replaced libvips with ImageMagick in the resize worker"}, []string{"d1"}, support.RoleSwap},
+		{"the given-up side chosen", support.Claim{Content: "The resize worker uses ImageMagick instead of libvips"}, []string{"d1"}, ""},
+		{"from and to numbers reversed", support.Claim{Content: "Gallery p95 went from 300 ms to 900 ms"}, []string{"d1"}, ""},
+		{"the earlier value made current", support.Claim{Content: "Thumbnails use JPEG quality 90 rather than 82"}, []string{"d2"}, ""},
+		{"a checklist item ticked", support.Claim{Content: "Checklist: [x] libvips rollout [x] HEIC decoder upgrade"}, []string{"d2"}, support.StatusChange},
+		{"a checklist item reopened", support.Claim{Content: "Checklist: [ ] libvips rollout [ ] HEIC decoder upgrade"}, []string{"d2"}, support.StatusChange},
+		{"a failure made a recommendation", support.Claim{Content: "Use `sharp` 0.33 on Alpine images built with musl"}, []string{"m6"}, ""},
+		{"an export made possible", support.Claim{Content: "Albums from the v1 schema can be exported"}, []string{"m8"}, ""},
+		{"a cause taken from a fact beside a change with its own agent", support.Claim{Content: "Gallery load time dropped to 1.1 s because the CDN moved to HTTP/3"}, []string{"d4"}, support.Causal},
+		{"a cause taken from a sentence further away", support.Claim{Content: "The export job ran out of memory because thumbnails are cached for 7 days"}, []string{"d5"}, support.Causal},
+		{"a negated fact affirmed by comparison", support.Claim{Content: "The admin API is rate limited like the public API"}, []string{"m11"}, support.Negation},
+		{"a removed flag still supported", support.Claim{Content: "v3 still supports the `legacy_exif` flag"}, []string{"m10"}, support.Negation},
+		{"a removed flag read", support.Claim{Content: "v3 reads the `legacy_exif` flag"}, []string{"m10"}, support.Negation},
+		{"a pair of numbers reversed", support.Claim{Content: "pgvector: nightly face index rebuild 17 min → 48 min"}, []string{"m12"}, ""},
+		{"a hedged comparison made certain", support.Claim{Content: "AVIF thumbnails are smaller than WebP"}, []string{"d6"}, support.Modality},
+		{"an absence made the rule", support.Claim{Content: "`ImageDecoder` decodes whole panoramas when `maxPixels` is set"}, []string{"m13"}, ""},
+		{"a negation in the other voice flipped", support.Claim{Content: "Deleted albums reach guests through share links"}, []string{"m14"}, ""},
+		{"versions exchanged", support.Claim{Content: "The web app is on Next 20.11 and the worker on Node 14.2.5"}, []string{"m17"}, ""},
+		{"steps in the other order", support.Claim{Content: "Deployed the new API first, then migrated the albums table"}, []string{"d8"}, support.RoleSwap},
+		{"a hyphenated antonym", support.Claim{Content: "Share links are multi-use and each expires after 24 hours"}, []string{"d8"}, support.Opposite},
+		{"a precedence reversed", support.Claim{Content: "Settings precedence: `photos.toml`, then `PHOTOS_` env vars, then CLI flags"}, []string{"m18"}, support.RoleSwap},
+		{"jobs in the other order", support.Claim{Content: "The nightly `backup` job must finish before the `reindex` job starts"}, []string{"m18"}, support.RoleSwap},
+		{"a restriction turned around", support.Claim{Content: "Run `reindex` only from cron, never from the deploy pipeline"}, []string{"m18"}, ""},
+		{"a version moved to another name", support.Claim{Content: "Pillow 1.18 and libheif 10.4.0"}, []string{"d10"}, ""},
+		{"what a change removed, affirmed", support.Claim{Content: "The nightly job still times out with `resize.batch` at 64"}, []string{"d10"}, ""},
+		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
+		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := tt.claim
+			if c.Type == "" {
+				c.Type = agentmem.TypeNote
+			}
+			v := corpus.Check(c, tt.cited...)
+			if v.Supported {
+				t.Fatalf("%q: supported, want dropped", c.Content)
+			}
+			if tt.want != "" && v.Class != tt.want {
+				t.Errorf("%q: got %s (%s), want %s", c.Content, v.Class, v.Detail, tt.want)
+			}
+		})
+	}
+}
