@@ -109,13 +109,14 @@ type Forgotten struct {
 	JobID string `json:"jobId,omitempty"`
 }
 
-// JobKind is what a bulk delete job removes.
+// JobKind is what a job does.
 type JobKind string
 
 // Job kinds.
 const (
 	JobDeleteScope JobKind = "delete" // DELETE .../memories: every memory of the scope
 	JobForget      JobKind = "forget" // POST .../memories/forget: those older than a cutoff
+	JobDream       JobKind = "dream"  // POST .../dreams: a dream too large to wait for
 )
 
 // JobStatus is where a job stands.
@@ -128,10 +129,11 @@ const (
 	JobFailed  JobStatus = "failed"
 )
 
-// Job is a bulk delete over a scope of any size: the answer of
-// DELETE .../memories (200 done, 202 running) and of GET .../jobs/{jobId}.
-// What a request cannot finish before its deadline continues in the
-// background; Removed counts what is gone so far, exactly.
+// Job is work on a scope that goes on in the background: a bulk delete
+// of any size (the answer of DELETE .../memories, 200 done, 202 running;
+// Removed counts what is gone so far, exactly), or a dream whose review
+// takes more model calls than a request can wait for (POST .../dreams
+// answered 202). GET .../jobs/{jobId} tells where it stands.
 type Job struct {
 	ID        string    `json:"id" dynamo:"id"`
 	AgentName string    `json:"agentName" dynamo:"agentName"`
@@ -149,6 +151,22 @@ type Job struct {
 	FinishedAt    string `json:"finishedAt,omitempty" dynamo:"finishedAt,omitempty"`
 	// Error says why a failed job stopped.
 	Error string `json:"error,omitempty" dynamo:"error,omitempty"`
+
+	// DreamInput is a dream job's request.
+	DreamInput *CreateDreamInput `json:"dreamInput,omitempty" dynamo:"dreamInput,omitempty"`
+	// Phase is where a running dream job stands: queued until a worker
+	// runs it, then review, verify, compress and commit.
+	Phase DreamPhase `json:"phase,omitempty" dynamo:"phase,omitempty"`
+	// Calls counts a dream job's model answers so far; PlannedCalls the
+	// calls its review was split into (a part whose answer was cut off
+	// takes two more, the verifier's and the compression's come after).
+	Calls        int `json:"calls,omitempty" dynamo:"calls,omitempty"`
+	PlannedCalls int `json:"plannedCalls,omitempty" dynamo:"plannedCalls,omitempty"`
+	// DreamResult is what a done dream job's dream did: dreamed, with its
+	// diary entry (without its list of operations: GET .../dreams/{date}
+	// has it), or skipped, with the reason. A failed dream job says why
+	// in Error; a dream that failed on the model has its diary entry too.
+	DreamResult *DreamResult `json:"dreamResult,omitempty" dynamo:"dreamResult,omitempty"`
 }
 
 // RecountInput is the body of POST /api/admin/recount: the scope whose
@@ -315,35 +333,42 @@ type EndedSession struct {
 
 // CreateDreamInput is the body of POST .../dreams.
 type CreateDreamInput struct {
-	ProjectID string `json:"projectId"`
+	ProjectID string `json:"projectId" dynamo:"projectId"`
 	// LookbackDays is the window of daily records (default 3, at most 30).
-	LookbackDays *int `json:"lookbackDays,omitempty"`
+	LookbackDays *int `json:"lookbackDays,omitempty" dynamo:"lookbackDays,omitempty"`
 	// KeepManual keeps manual memories as they are (default true).
-	KeepManual *bool `json:"keepManual,omitempty"`
+	KeepManual *bool `json:"keepManual,omitempty" dynamo:"keepManual,omitempty"`
 	// Force dreams even when the daily content is unchanged.
-	Force bool `json:"force,omitempty"`
+	Force bool `json:"force,omitempty" dynamo:"force,omitempty"`
 	// CompressAfterDays compresses memories older than this (default 7;
 	// 0 disables compression for this dream).
-	CompressAfterDays *int `json:"compressAfterDays,omitempty"`
+	CompressAfterDays *int `json:"compressAfterDays,omitempty" dynamo:"compressAfterDays,omitempty"`
 }
 
 // Dream result statuses.
 const (
 	DreamStatusDreamed = "dreamed"
 	DreamStatusSkipped = "skipped"
+	// DreamStatusQueued: the dream runs in the background as the job
+	// JobID (POST .../dreams answered 202).
+	DreamStatusQueued = "queued"
 )
 
 // DreamResult is the answer of POST .../dreams when the dream did not
-// fail: 201 dreamed, 200 skipped.
+// fail: 201 dreamed, 200 skipped, 202 queued (a scope whose review takes
+// more model calls than a request can wait for dreams in the background:
+// GET .../jobs/{jobId} follows it and holds this result when it is done).
 type DreamResult struct {
-	Status string `json:"status"`
-	// Reason says why a dream was skipped.
-	Reason string `json:"reason,omitempty"`
+	Status string `json:"status" dynamo:"status"`
+	// Reason says why a dream was skipped, or why it was queued.
+	Reason string `json:"reason,omitempty" dynamo:"reason,omitempty"`
 	// Dream is the diary entry of a dream that ran.
-	Dream *Dream `json:"dream,omitempty"`
+	Dream *Dream `json:"dream,omitempty" dynamo:"dream,omitempty"`
 	// RolledForward names a commit of an earlier, interrupted run that
 	// this run finished first ("<date>#<id>").
-	RolledForward string `json:"rolledForward,omitempty"`
+	RolledForward string `json:"rolledForward,omitempty" dynamo:"rolledForward,omitempty"`
+	// JobID names the job of a queued dream.
+	JobID string `json:"jobId,omitempty" dynamo:"jobId,omitempty"`
 }
 
 // DreamPage is a page of diary entries, newest first (GET .../dreams).

@@ -20,6 +20,25 @@ const (
 	DreamKindRevert = "revert"
 )
 
+// DreamPhase is where a running dream stands (a dream job's Phase).
+type DreamPhase string
+
+// Dream phases, in order.
+const (
+	// DreamPhaseQueued: the dream waits for a worker to run it.
+	DreamPhaseQueued DreamPhase = "queued"
+	// DreamPhaseReview: the model is asked for operations over the
+	// scope's parts.
+	DreamPhaseReview DreamPhase = "review"
+	// DreamPhaseVerify: the verifier checks the changes that passed the
+	// support test.
+	DreamPhaseVerify DreamPhase = "verify"
+	// DreamPhaseCompress: old memories are compressed.
+	DreamPhaseCompress DreamPhase = "compress"
+	// DreamPhaseCommit: the plan is written.
+	DreamPhaseCommit DreamPhase = "commit"
+)
+
 // Dream triggers.
 const (
 	TriggerAPI      = "api"

@@ -9,9 +9,11 @@ import (
 )
 
 // CreateDream runs a Deep Dream of agent's project now (POST .../dreams):
-// Status "dreamed" with the diary entry, or "skipped" with the reason. An
-// *Error with code busy means another dream of the scope is running;
-// llm_failed that the model failed (the diary records it).
+// Status "dreamed" with the diary entry, "skipped" with the reason, or
+// "queued" with the JobID of the background job that dreams a scope too
+// large for one request (FollowJob follows it; the job's DreamResult is
+// the outcome). An *Error with code busy means another dream of the scope
+// is running; llm_failed that the model failed (the diary records it).
 func (c *Client) CreateDream(ctx context.Context, agent string, in agentmem.CreateDreamInput) (agentmem.DreamResult, error) {
 	var out agentmem.DreamResult
 	err := c.Do(ctx, Call{Method: http.MethodPost, Path: AgentPath(agent, "dreams"), Body: in}, &out)

@@ -111,7 +111,8 @@ func (c *Client) DeleteMemories(ctx context.Context, agent, project string) (age
 	return j, err
 }
 
-// GetJob returns how far a bulk delete got (GET .../jobs/{jobId}).
+// GetJob returns how far a background job got (GET .../jobs/{jobId}): a
+// bulk delete, or a dream.
 func (c *Client) GetJob(ctx context.Context, agent, id string) (agentmem.Job, error) {
 	var j agentmem.Job
 	err := c.Do(ctx, Call{Method: http.MethodGet, Path: AgentPath(agent, "jobs", id)}, &j)
@@ -124,8 +125,17 @@ const jobPoll = 500 * time.Millisecond
 // WaitJob reads a job until it is over (done or failed) or ctx ends, and
 // returns it as last read.
 func (c *Client) WaitJob(ctx context.Context, agent, id string) (agentmem.Job, error) {
+	return c.FollowJob(ctx, agent, id, nil)
+}
+
+// FollowJob is WaitJob telling seen each reading of the job (nil: none),
+// e.g. to show a dream job's progress.
+func (c *Client) FollowJob(ctx context.Context, agent, id string, seen func(agentmem.Job)) (agentmem.Job, error) {
 	for {
 		j, err := c.GetJob(ctx, agent, id)
+		if err == nil && seen != nil {
+			seen(j)
+		}
 		if err != nil || j.Status != agentmem.JobRunning {
 			return j, err
 		}

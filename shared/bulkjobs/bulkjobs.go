@@ -1,11 +1,12 @@
-// Package bulkjobs continues bulk delete jobs (dynamostore.RunJob) that a
-// request could not finish before its deadline: through an SQS queue in
-// AWS (the dream queue, whose worker runs the job on and queues it again
-// while it is not done), or in goroutines of the same process under
-// make dev and in tests.
+// Package bulkjobs continues the jobs a request could not finish before
+// its deadline, bulk deletes (dynamostore.RunJob) and dreams too large to
+// wait for: through an SQS queue in AWS (the dream queue, whose worker
+// runs the job on and queues it again while it is not done), or in
+// goroutines of the same process under make dev and in tests.
 package bulkjobs
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"sync"
@@ -24,7 +25,7 @@ type Continuer interface {
 	Continue(ctx context.Context, ref dynamostore.JobRef, after time.Duration) error
 }
 
-// Queue continues jobs through an SQS queue.
+// Queue continues jobs through an SQS queue (dynamostore.JobMessage).
 type Queue struct {
 	Q *sqsqueue.Queue
 }
@@ -44,11 +45,17 @@ const (
 )
 
 // InProcess continues jobs in goroutines of this process: each waits its
-// delay, then runs the job until it is done (a run of at most runTime at a
+// delay, then runs the job until it is done (a run of at most RunTime at a
 // time, as a Lambda worker would).
 type InProcess struct {
 	Store *dynamostore.Store
 	Log   *slog.Logger
+	// Run runs a job once within its context's deadline and returns it
+	// as it stands (nil: Store.RunJob, the bulk deletes); the dream
+	// function's runs dream jobs too.
+	Run func(ctx context.Context, ref dynamostore.JobRef) (agentmem.Job, error)
+	// RunTime bounds one run (0: 30 s).
+	RunTime time.Duration
 
 	wg       sync.WaitGroup
 	stopOnce sync.Once
@@ -70,12 +77,12 @@ func (p *InProcess) Continue(ctx context.Context, ref dynamostore.JobRef, after 
 		case <-time.After(after):
 		}
 		for range maxRuns {
-			rctx, cancel := context.WithTimeout(context.Background(), runTime)
-			j, err := p.Store.RunJob(rctx, ref.AgentName, ref.ID)
+			rctx, cancel := context.WithTimeout(context.Background(), cmp.Or(p.RunTime, runTime))
+			j, err := p.run(rctx, ref)
 			cancel()
 			switch {
 			case err != nil && agentmem.ErrorCode(err) != agentmem.EUnavailable:
-				p.log().Error("bulk delete job stopped", "agent", ref.AgentName, "job", ref.ID, "err", err)
+				p.log().Error("job stopped", "agent", ref.AgentName, "job", ref.ID, "err", err)
 				return
 			case err != nil:
 				time.Sleep(time.Second) // the database is restarting: try again
@@ -89,6 +96,13 @@ func (p *InProcess) Continue(ctx context.Context, ref dynamostore.JobRef, after 
 		}
 	}()
 	return nil
+}
+
+func (p *InProcess) run(ctx context.Context, ref dynamostore.JobRef) (agentmem.Job, error) {
+	if p.Run != nil {
+		return p.Run(ctx, ref)
+	}
+	return p.Store.RunJob(ctx, ref.AgentName, ref.ID)
 }
 
 // stopped returns the channel Stop closes.

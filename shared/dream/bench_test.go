@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,11 +20,29 @@ import (
 var benchIDs = regexp.MustCompile(`(?m)^- \[([0-9A-Z]{26})\] \([^)]*\) (.*)$`)
 
 // benchModel answers the dream prompts as scripted does (an update of
-// every tenth memory, an addition per record) and the compress prompt with
-// one item per ten listed memories, in their own words.
-func benchModel() llmtest.Answer {
+// every tenth memory, an addition per record), the verifier's with
+// "supports" for every change, and the compress prompt with one item per
+// ten listed memories, in their own words; each answer after latency (a
+// model's time to answer; 0: at once).
+func benchModel(latency time.Duration) llmtest.Answer {
 	dreamAnswer := scripted(10)
 	return func(ctx context.Context, prompt string) llmtest.Reply {
+		if latency > 0 {
+			t := time.NewTimer(latency)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return llmtest.Reply{Status: 499, Text: "the client went away"}
+			}
+		}
+		if strings.Contains(prompt, "<changes>") {
+			var list []string
+			for _, m := range verifyChange.FindAllStringSubmatch(prompt, -1) {
+				list = append(list, fmt.Sprintf(`{"n": %s, "verdict": "supports"}`, m[1]))
+			}
+			return llmtest.Reply{Text: "```json\n{\"verdicts\": [" + strings.Join(list, ", ") + "]}\n```"}
+		}
 		if strings.Contains(prompt, "<daily_records>") {
 			return dreamAnswer(ctx, prompt)
 		}
@@ -43,34 +62,70 @@ func benchModel() llmtest.Answer {
 
 // BenchmarkDream is one dream of a scope of 200 or 1,000 memories (spread
 // over the last weeks, so the 50 oldest are also compressed) and 3 days of
-// daily records (60 or 120), the model answering at once through the real
+// daily records (60 or 120), the model reached through the real
 // OpenAI-compatible client, every answer capped at DefaultMaxTokens
 // (4,096). It reports the model calls, the tokens they took and gave (as
 // the stand-in counts them, a token per 4 bytes), the largest cap asked
 // for and the changes made. The model updates every tenth memory and adds
 // one memory per record.
+//
+// The first two answer at once without the verifier (the figures of
+// issue 10); the others answer each call after 50 ms, with the verifier,
+// one call at a time and AGENTMEM_DREAM_CONCURRENCY 4 and 8, so that the
+// time the calls take together shows.
 func BenchmarkDream(b *testing.B) {
-	for _, bc := range []struct{ memories, records int }{{200, 60}, {1000, 120}} {
-		b.Run(fmt.Sprintf("memories=%d", bc.memories), func(b *testing.B) {
+	for _, bc := range []struct {
+		name              string
+		memories, records int
+		latency           time.Duration
+		concurrency       int
+		verify            bool
+	}{
+		{"memories=200", 200, 60, 0, 0, false},
+		{"memories=1000", 1000, 120, 0, 0, false},
+		{"memories=1000/latency=50ms/verify/concurrency=1", 1000, 120, 50 * time.Millisecond, 1, true},
+		{"memories=1000/latency=50ms/verify/concurrency=4", 1000, 120, 50 * time.Millisecond, 4, true},
+		{"memories=1000/latency=50ms/verify/concurrency=8", 1000, 120, 50 * time.Millisecond, 8, true},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
 			st := dynamotest.NewStore(b)
 			st.Now = func() time.Time { return now }
-			chat := llmtest.NewChat(b, benchModel())
-			d := dream.New(st, chat.Client(b, 30*time.Second), quiet, dream.Config{NoVerify: true})
+			chat := llmtest.NewChat(b, benchModel(bc.latency))
+			d := dream.New(st, chat.Client(b, 30*time.Second), quiet, dream.Config{NoVerify: !bc.verify, Concurrency: bc.concurrency})
 			var res agentmem.DreamResult
+			// The time from the first model call to the commit: the
+			// review, the verifier and the compression.
+			var modelTime time.Duration
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				agent := fmt.Sprintf("bench-%d", i)
 				bulkScope(b, st, agent, bc.memories, bc.records)
+				var mu sync.Mutex
+				var review, commit time.Time
+				progress := func(p dream.Progress) { // from the calls' goroutines too
+					mu.Lock()
+					defer mu.Unlock()
+					switch {
+					case p.Phase == agentmem.DreamPhaseReview && review.IsZero():
+						review = time.Now()
+					case p.Phase == agentmem.DreamPhaseCommit && commit.IsZero():
+						commit = time.Now()
+					}
+				}
 				b.StartTimer()
 				var err error
-				if res, err = d.Run(context.Background(), dream.Request{AgentName: agent, ProjectID: "p"}); err != nil || res.Status != agentmem.DreamStatusDreamed {
+				if res, err = d.Run(context.Background(), dream.Request{AgentName: agent, ProjectID: "p", Progress: progress}); err != nil || res.Status != agentmem.DreamStatusDreamed {
 					b.Fatalf("%+v, %v", res, err)
 				}
+				modelTime += commit.Sub(review)
 			}
-			u := res.Dream.Usage
-			b.ReportMetric(float64(u.Calls), "calls/op")
-			b.ReportMetric(float64(u.InputTokens), "in-tokens/op")
-			b.ReportMetric(float64(u.OutputTokens), "out-tokens/op")
+			b.ReportMetric(float64(modelTime.Milliseconds())/float64(b.N), "model-ms/op")
+			u := *res.Dream.Usage
+			v := res.Dream.Verifier.Usage
+			b.ReportMetric(float64(u.Calls+v.Calls), "calls/op")
+			b.ReportMetric(float64(v.Calls), "verify-calls/op")
+			b.ReportMetric(float64(u.InputTokens+v.InputTokens), "in-tokens/op")
+			b.ReportMetric(float64(u.OutputTokens+v.OutputTokens), "out-tokens/op")
 			b.ReportMetric(float64(chat.Usage().MaxTokens), "cap-tokens")
 			b.ReportMetric(float64(u.Retries), "retries/op")
 			b.ReportMetric(float64(res.Dream.Created), "created/op")

@@ -9,7 +9,6 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream/support"
-	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/prompts"
 	"github.com/oklog/ulid/v2"
@@ -32,7 +31,7 @@ type compression struct {
 // memory no surviving item cites stays as it is. Compression is a bonus of
 // a dream: when it fails, the dream goes on without it and says so in its
 // notes.
-func (d *Dreamer) compress(ctx context.Context, candidates []agentmem.Memory, agent, project string, now time.Time, afterDays int) compression {
+func (d *Dreamer) compress(ctx context.Context, calls *calls, candidates []agentmem.Memory, agent, project string, now time.Time, afterDays int) compression {
 	var c compression
 	cutoff := agentmem.FormatTime(now.AddDate(0, 0, -afterDays))
 	var old []agentmem.Memory
@@ -58,7 +57,7 @@ func (d *Dreamer) compress(ctx context.Context, candidates []agentmem.Memory, ag
 		c.notes = append(c.notes, "compression skipped: "+err.Error())
 		return c
 	}
-	resp, err := d.LLM.Complete(ctx, llm.Request{Prompt: prompt, MaxTokens: d.Config.MaxTokens})
+	resp, err := calls.complete(ctx, prompt)
 	if err != nil {
 		c.notes = append(c.notes, fmt.Sprintf("compression of %d old memories skipped: the LLM failed: %s", len(old), llmMessage(err)))
 		return c

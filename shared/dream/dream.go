@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
@@ -32,7 +33,6 @@ import (
 	"github.com/agentmem/agentmem/shared/prompts"
 	"github.com/agentmem/agentmem/shared/search"
 	"github.com/agentmem/agentmem/shared/settings"
-	"github.com/oklog/ulid/v2"
 )
 
 // Defaults and bounds of the configuration and of requests.
@@ -42,6 +42,10 @@ const (
 	DefaultCompressAfterDays = 7
 	MaxCompressAfterDays     = 3650
 	DefaultLease             = 5 * time.Minute
+	// DefaultConcurrency is how many model calls one dream has in flight
+	// at once (AGENTMEM_DREAM_CONCURRENCY); MaxConcurrency bounds it.
+	DefaultConcurrency = 4
+	MaxConcurrency     = 32
 	// Prompt budgets: the newest records and memories that fit are shown;
 	// older records are counted in the diary, older memories are left as
 	// they are.
@@ -61,9 +65,15 @@ type Config struct {
 	// default; negative: never).
 	CompressAfterDays int
 	MinSupport        float64
-	// Lease bounds how long one dream may hold its scope; it must exceed
-	// the longest dream (two LLM calls and the writes).
+	// Lease is how long one dream holds its scope without renewing it:
+	// a running dream renews it every Lease/3 (see withLease), so a dream
+	// may outlast it, and one that dies frees the scope after it.
 	Lease time.Duration
+	// Concurrency bounds the model calls one dream has in flight at once
+	// (0: DefaultConcurrency): review parts, the halves of a part asked
+	// again smaller, verifier batches. The outcome does not depend on it
+	// nor on the order the answers come in.
+	Concurrency int
 	// MaxTokens caps every answer of the dream's model calls (0:
 	// DefaultMaxTokens); the work is split so that no answer needs more.
 	MaxTokens int
@@ -76,11 +86,12 @@ type Config struct {
 // AGENTMEM_DREAM_LOOKBACK_DAYS (default 3), AGENTMEM_DREAM_COMPRESS_AFTER_DAYS
 // (default 7; 0 disables), AGENTMEM_DREAM_MIN_SUPPORT (default 0.5),
 // AGENTMEM_DREAM_LEASE (a Go duration, default 5m),
-// AGENTMEM_DREAM_MAX_TOKENS (default DefaultMaxTokens, 4096) and
+// AGENTMEM_DREAM_MAX_TOKENS (default DefaultMaxTokens, 4096),
+// AGENTMEM_DREAM_CONCURRENCY (default DefaultConcurrency, 4) and
 // AGENTMEM_DREAM_VERIFY (default true); shared/settings documents each.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	cfg := Config{LookbackDays: DefaultLookbackDays, CompressAfterDays: DefaultCompressAfterDays,
-		MinSupport: DefaultMinSupport, Lease: DefaultLease, MaxTokens: DefaultMaxTokens}
+		MinSupport: DefaultMinSupport, Lease: DefaultLease, MaxTokens: DefaultMaxTokens, Concurrency: DefaultConcurrency}
 	ints := []struct {
 		setting  *settings.Setting
 		dst      *int
@@ -89,6 +100,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		{settings.DreamLookbackDays, &cfg.LookbackDays, 1, MaxLookbackDays},
 		{settings.DreamCompressAfterDays, &cfg.CompressAfterDays, 0, MaxCompressAfterDays},
 		{settings.DreamMaxTokens, &cfg.MaxTokens, MinMaxTokens, 1 << 20},
+		{settings.DreamConcurrency, &cfg.Concurrency, 1, MaxConcurrency},
 	}
 	for _, f := range ints {
 		if v := f.setting.Get(getenv); v != "" {
@@ -151,6 +163,39 @@ type Request struct {
 	// while it goes on. The store writes are not bounded by it, so a
 	// commit is never cut short.
 	ModelBudget time.Duration
+	// MaxRounds, when > 0, bounds the rounds of model calls the dream's
+	// review may take (its parts, Config.Concurrency at a time): a dream
+	// whose scope needs more returns a *TooLargeError before any model
+	// call, recording nothing, so that its caller can run it where it has
+	// the time (the API hands it to a job). The verifier's and the
+	// compression's calls come after and are not counted.
+	MaxRounds int
+	// Progress, when set, is told where the dream stands: at each phase
+	// and after each model answer, from the goroutine that got it.
+	Progress func(Progress)
+}
+
+// Progress is where a running dream stands.
+type Progress struct {
+	Phase agentmem.DreamPhase
+	// Calls counts the model's answers so far (every phase).
+	Calls int
+	// Planned is how many parts the review was split into, one model
+	// call each (a part asked again smaller takes two more).
+	Planned int
+}
+
+// TooLargeError is Run's answer to a request whose review needs more
+// rounds of model calls than Request.MaxRounds.
+type TooLargeError struct {
+	// Calls is the review's model calls, Rounds the rounds they take at
+	// Concurrency at a time.
+	Calls, Rounds, Concurrency, MaxRounds int
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("the scope's review takes %d model calls (%d rounds of %d at a time), more than a request can wait for (%d %s)",
+		e.Calls, e.Rounds, e.Concurrency, e.MaxRounds, map[bool]string{true: "round", false: "rounds"}[e.MaxRounds == 1])
 }
 
 // Validate checks the request.
@@ -164,8 +209,8 @@ func (r Request) Validate() error {
 	if r.LookbackDays < 0 || r.LookbackDays > MaxLookbackDays {
 		return agentmem.Errorf(agentmem.EInvalid, "lookbackDays must be from 1 to %d", MaxLookbackDays)
 	}
-	if r.ModelBudget < 0 {
-		return agentmem.Errorf(agentmem.EInvalid, "the model budget must not be negative")
+	if r.ModelBudget < 0 || r.MaxRounds < 0 {
+		return agentmem.Errorf(agentmem.EInvalid, "the model budget and the rounds of model calls must not be negative")
 	}
 	if c := r.CompressAfterDays; c != nil && (*c < 0 || *c > MaxCompressAfterDays) {
 		return agentmem.Errorf(agentmem.EInvalid, "compressAfterDays must be from 0 (never) to %d", MaxCompressAfterDays)
@@ -186,6 +231,11 @@ type Dreamer struct {
 	// change of a memory, "deleted"): an error stops the dream there, as
 	// a crash would.
 	failpoint func(step string) error
+	// renewTicks, when set (by tests), replaces the lease's renewal
+	// ticker: the lease is renewed on each value received; renewed, when
+	// set, is called after each such renewal with its error.
+	renewTicks <-chan time.Time
+	renewed    func(error)
 }
 
 // New returns a dreamer with cfg, filling zero fields with the defaults.
@@ -205,6 +255,10 @@ func New(store *dynamostore.Store, client llm.Client, log *slog.Logger, cfg Conf
 	if cfg.MaxTokens == 0 {
 		cfg.MaxTokens = DefaultMaxTokens
 	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = DefaultConcurrency
+	}
+	cfg.Concurrency = min(cfg.Concurrency, MaxConcurrency)
 	if log == nil {
 		log = slog.Default()
 	}
@@ -224,35 +278,6 @@ func (d *Dreamer) hit(step string) error {
 	return d.failpoint(step)
 }
 
-// withLease runs fn holding the scope's lease, after finishing a commit an
-// earlier run left behind. It returns the ref of that commit, if any.
-func (d *Dreamer) withLease(ctx context.Context, agent, project string, fn func(id string, st dynamostore.DreamState) error) (rolled string, err error) {
-	id := ulid.Make().String()
-	st, err := d.Store.AcquireDreamLease(ctx, agent, project, id, d.Config.Lease)
-	if err != nil {
-		return "", err
-	}
-	defer func() {
-		// Released even when ctx is cancelled; a lease left behind only
-		// expires.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		if rerr := d.Store.ReleaseDreamLease(rctx, agent, project, id); rerr != nil {
-			d.Log.WarnContext(ctx, "dream lease not released; it expires by itself", "agent", agent, "project", project, "err", rerr)
-		}
-	}()
-	if st.Committing != "" {
-		rolled = st.Committing
-		if err := d.rollForward(ctx, agent, project, st.Committing); err != nil {
-			return "", err
-		}
-		if st, err = d.Store.GetDreamState(ctx, agent, project); err != nil {
-			return "", err
-		}
-	}
-	return rolled, fn(id, st)
-}
-
 // Run runs one dream of a scope, or skips it (no daily content in the
 // window, or content unchanged since the last dream, unless forced). A
 // dream of a scope whose lease another holds is EBusy; an LLM that is not
@@ -266,9 +291,9 @@ func (d *Dreamer) Run(ctx context.Context, req Request) (agentmem.DreamResult, e
 		return agentmem.DreamResult{}, err
 	}
 	var res agentmem.DreamResult
-	rolled, err := d.withLease(ctx, req.AgentName, req.ProjectID, func(id string, st dynamostore.DreamState) error {
+	rolled, err := d.withLease(ctx, req.AgentName, req.ProjectID, func(l *lease, st dynamostore.DreamState) error {
 		var err error
-		res, err = d.run(ctx, req, id, st)
+		res, err = d.run(ctx, req, l, st)
 		return err
 	})
 	res.RolledForward = rolled
@@ -282,7 +307,10 @@ type scopeView struct {
 	untouched   int               // fixed ones past the prompt budget: kept, not shown
 }
 
-func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostore.DreamState) (agentmem.DreamResult, error) {
+// run is one dream under the lease l. Until its commit it works on
+// l.work, which the loss of the lease cancels; the commit runs on ctx.
+func (d *Dreamer) run(ctx context.Context, req Request, l *lease, st dynamostore.DreamState) (agentmem.DreamResult, error) {
+	id := l.owner
 	now := d.now()
 	days := req.LookbackDays
 	if days == 0 {
@@ -298,11 +326,12 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 		trigger = agentmem.TriggerAPI
 	}
 	agent, project := req.AgentName, req.ProjectID
+	work := l.work
 	// mctx bounds the model calls only (see Request.ModelBudget).
-	mctx := ctx
+	mctx := work
 	if req.ModelBudget > 0 {
 		var cancel context.CancelFunc
-		mctx, cancel = context.WithTimeout(ctx, req.ModelBudget)
+		mctx, cancel = context.WithTimeout(work, req.ModelBudget)
 		defer cancel()
 	}
 	// appendSeq was read with the lease, before the window: a record that
@@ -310,9 +339,9 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	seq := st.AppendSeq
 	from := agentmem.Day(now).AddDate(0, 0, -(days - 1))
 	to := agentmem.Day(now).AddDate(0, 0, 1)
-	records, err := d.Store.DailyRecords(ctx, agent, project, from, to)
+	records, err := d.Store.DailyRecords(work, agent, project, from, to)
 	if err != nil {
-		return agentmem.DreamResult{}, err
+		return agentmem.DreamResult{}, l.or(err)
 	}
 	if len(records) == 0 {
 		d.clearPending(ctx, agent, project, seq)
@@ -325,14 +354,18 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	}
 
 	var core []agentmem.Memory
-	if err := d.Store.EachMemory(ctx, agent, project, func(m agentmem.Memory) error {
+	if err := d.Store.EachMemory(work, agent, project, func(m agentmem.Memory) error {
 		core = append(core, m)
 		return nil
 	}); err != nil {
-		return agentmem.DreamResult{}, err
+		return agentmem.DreamResult{}, l.or(err)
 	}
 	view := splitCore(core, keepManual)
 	shown, leftOut := fitRecords(records, maxDailyPromptBytes)
+	units := d.partition(view, shown)
+	if rounds := (len(units) + d.Config.Concurrency - 1) / d.Config.Concurrency; req.MaxRounds > 0 && rounds > req.MaxRounds {
+		return agentmem.DreamResult{}, &TooLargeError{Calls: len(units), Rounds: rounds, Concurrency: d.Config.Concurrency, MaxRounds: req.MaxRounds}
+	}
 
 	p := prompts.Must("dream")
 	dr := agentmem.Dream{
@@ -344,12 +377,17 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	}
 	meta := map[string]string{"agent": agent, "project": project, "days": strconv.Itoa(days),
 		"from": from.Format(agentmem.DateLayout), "to": to.AddDate(0, 0, -1).Format(agentmem.DateLayout)}
-	units := d.partition(view, shown)
+	progress := newProgress(req.Progress, len(units))
+	progress.phase(agentmem.DreamPhaseReview)
+	calls := d.newCalls(progress.answered)
 	meter := &usageMeter{}
-	answers, err := d.askAll(mctx, units, meta, meter)
+	answers, err := d.askAll(mctx, calls, units, meta, meter)
 	usage := meter.get()
 	dr.Usage = &usage
 	if err != nil {
+		if lost := l.lost(); lost != nil {
+			return agentmem.DreamResult{}, lost
+		}
 		return agentmem.DreamResult{}, d.fail(ctx, dr, err)
 	}
 	if len(answers) > 1 {
@@ -360,13 +398,17 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	rv := d.review(answers, src, core, agent, project)
 	dr.Diary = joinDiaries(rv.diaries)
 	proposed := len(rv.changes) + len(rv.dropped)
-	changes, refused, rep := d.verify(mctx, rv.changes, src)
+	progress.phase(agentmem.DreamPhaseVerify)
+	changes, refused, rep := d.verify(mctx, calls, rv.changes, src)
 	dr.Verifier = rep
 	if rep.Status == agentmem.VerifierFailed {
 		dr.Notes = append(dr.Notes, "the verifier failed; the support test's result stands: "+rep.Error)
 	}
 	dr.Dropped = append(rv.dropped, refused...)
 	if len(changes) == 0 && unsupportedOnly(dr.Dropped) {
+		if lost := l.lost(); lost != nil {
+			return agentmem.DreamResult{}, lost
+		}
 		capDropped(&dr)
 		return agentmem.DreamResult{}, d.fail(ctx, dr, agentmem.Errorf(agentmem.ELLMFailed, "none of the answer's %d operations is supported by the sources it cites", proposed))
 	}
@@ -385,7 +427,8 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	dr.Kept = len(view.fixed) + view.untouched
 
 	if compressAfter > 0 {
-		cp := d.compress(mctx, unchanged, agent, project, now, compressAfter)
+		progress.phase(agentmem.DreamPhaseCompress)
+		cp := d.compress(mctx, calls, unchanged, agent, project, now, compressAfter)
 		if cp.usage.Calls > 0 {
 			dr.Usage.Add(cp.usage)
 		}
@@ -411,7 +454,13 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 	capOperations(&dr)
 	capDropped(&dr)
 
+	progress.phase(agentmem.DreamPhaseCommit)
 	if err := d.hit("begin"); err != nil {
+		return agentmem.DreamResult{}, err
+	}
+	// The lease, renewed once more: a dream that lost it commits nothing
+	// (BeginDream's transaction checks it again).
+	if err := l.check(ctx); err != nil {
 		return agentmem.DreamResult{}, err
 	}
 	if err := d.Store.BeginDream(ctx, dr, plan, id); err != nil {
@@ -433,6 +482,41 @@ func (d *Dreamer) run(ctx context.Context, req Request, id string, st dynamostor
 		"created", dr.Created, "updated", dr.Updated, "retired", dr.Retired, "unchanged", dr.Unchanged, "kept", dr.Kept,
 		"dropped", len(dr.Dropped), "compressed", dr.Compressed)
 	return agentmem.DreamResult{Status: agentmem.DreamStatusDreamed, Dream: &dr}, nil
+}
+
+// progress reports a dream's progress to Request.Progress, if set.
+type progress struct {
+	report  func(Progress)
+	planned int
+	mu      sync.Mutex
+	phaseOf agentmem.DreamPhase
+	calls   int
+}
+
+func newProgress(report func(Progress), planned int) *progress {
+	return &progress{report: report, planned: planned}
+}
+
+func (p *progress) phase(ph agentmem.DreamPhase) {
+	if p.report == nil {
+		return
+	}
+	p.mu.Lock()
+	p.phaseOf = ph
+	now := Progress{Phase: ph, Calls: p.calls, Planned: p.planned}
+	p.mu.Unlock()
+	p.report(now)
+}
+
+func (p *progress) answered(n int) {
+	if p.report == nil {
+		return
+	}
+	p.mu.Lock()
+	p.calls = max(p.calls, n)
+	now := Progress{Phase: p.phaseOf, Calls: p.calls, Planned: p.planned}
+	p.mu.Unlock()
+	p.report(now)
 }
 
 // unsupportedOnly reports whether an answer that changed nothing had

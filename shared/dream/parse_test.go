@@ -1,12 +1,14 @@
 package dream_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
+	"github.com/agentmem/agentmem/shared/settings"
 )
 
 func TestParseCompressedReadsSources(t *testing.T) {
@@ -54,14 +56,22 @@ func TestConfigFromEnv(t *testing.T) {
 	if cfg.MaxTokens != dream.DefaultMaxTokens || cfg.NoVerify {
 		t.Errorf("defaults: max tokens %d, verifier off %v; want %d and on", cfg.MaxTokens, cfg.NoVerify, dream.DefaultMaxTokens)
 	}
-	cfg, err = dream.ConfigFromEnv(env(map[string]string{"AGENTMEM_DREAM_VERIFY": "false", "AGENTMEM_DREAM_MAX_TOKENS": "2048"}))
-	if err != nil || !cfg.NoVerify || cfg.MaxTokens != 2048 {
-		t.Errorf("verifier off, 2048 tokens: %+v, %v", cfg, err)
+	if got, want := strconv.Itoa(cfg.Concurrency), settings.DreamConcurrency.Default; got != want || cfg.Concurrency != dream.DefaultConcurrency {
+		t.Errorf("default concurrency %s, documented %s, constant %d", got, want, dream.DefaultConcurrency)
 	}
-	for k, v := range map[string]string{"AGENTMEM_DREAM_LOOKBACK_DAYS": "0", "AGENTMEM_DREAM_MIN_SUPPORT": "1.5", "AGENTMEM_DREAM_LEASE": "1s",
-		"AGENTMEM_DREAM_MAX_TOKENS": "x", "AGENTMEM_DREAM_VERIFY": "maybe"} {
-		if _, err := dream.ConfigFromEnv(env(map[string]string{k: v})); err == nil {
-			t.Errorf("%s=%s: no error", k, v)
+	cfg, err = dream.ConfigFromEnv(env(map[string]string{"AGENTMEM_DREAM_VERIFY": "false", "AGENTMEM_DREAM_MAX_TOKENS": "2048", "AGENTMEM_DREAM_CONCURRENCY": "1"}))
+	if err != nil || !cfg.NoVerify || cfg.MaxTokens != 2048 || cfg.Concurrency != 1 {
+		t.Errorf("verifier off, 2048 tokens, one call at a time: %+v, %v", cfg, err)
+	}
+	tests := []struct{ name, value string }{
+		{"AGENTMEM_DREAM_LOOKBACK_DAYS", "0"}, {"AGENTMEM_DREAM_MIN_SUPPORT", "1.5"}, {"AGENTMEM_DREAM_LEASE", "1s"},
+		{"AGENTMEM_DREAM_MAX_TOKENS", "x"}, {"AGENTMEM_DREAM_VERIFY", "maybe"},
+		{"AGENTMEM_DREAM_CONCURRENCY", "0"}, {"AGENTMEM_DREAM_CONCURRENCY", "33"}, {"AGENTMEM_DREAM_CONCURRENCY", "four"}, {"AGENTMEM_DREAM_CONCURRENCY", "-2"},
+	}
+	for _, tt := range tests {
+		_, err := dream.ConfigFromEnv(env(map[string]string{tt.name: tt.value}))
+		if err == nil || !strings.Contains(err.Error(), tt.name) {
+			t.Errorf("%s=%s: got %v, want an error naming the setting", tt.name, tt.value, err)
 		}
 	}
 }

@@ -31,9 +31,9 @@ func (d *Dreamer) Revert(ctx context.Context, agent, project, date string) (agen
 		return agentmem.Dream{}, err
 	}
 	var rev agentmem.Dream
-	_, err := d.withLease(ctx, agent, project, func(id string, _ dynamostore.DreamState) error {
+	_, err := d.withLease(ctx, agent, project, func(l *lease, _ dynamostore.DreamState) error {
 		var err error
-		rev, err = d.revert(ctx, agent, project, date, id)
+		rev, err = d.revert(ctx, agent, project, date, l.owner)
 		return err
 	})
 	return rev, err

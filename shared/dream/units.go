@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/prompts"
-	"golang.org/x/sync/errgroup"
 )
 
 // Scopes of any size. No answer may need more than Config.MaxTokens
@@ -51,8 +51,6 @@ const (
 	maxUnitMemories = 60
 	// maxContextBytes bounds the read-only memories a learn unit shows.
 	maxContextBytes = 24 << 10
-	// callConcurrency is how many of a dream's units are asked at once.
-	callConcurrency = 4
 )
 
 // unit is one model call's share of a dream.
@@ -256,21 +254,77 @@ func cutOff(resp llm.Response) bool {
 	return r == "length" || r == "max_tokens" || r == "max_output_tokens"
 }
 
-// askAll asks every unit (callConcurrency at a time), splitting those
-// whose answers are cut off; the answers come back in the units' order.
-func (d *Dreamer) askAll(ctx context.Context, units []unit, meta map[string]string, meter *usageMeter) ([]unitAnswer, error) {
-	results := make([][]unitAnswer, len(units))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(callConcurrency)
+// calls are one dream's model calls: at most Config.Concurrency in
+// flight at once (a slot is held only while a call is in flight, never
+// while waiting for others, so nested calls cannot starve each other),
+// each capped at Config.MaxTokens. answered counts the answers, for
+// Request.Progress.
+type calls struct {
+	client    llm.Client
+	maxTokens int
+	slots     chan struct{}
+	answered  atomic.Int64
+	// answer, when set, is called after each answer with the count so
+	// far (from the goroutine that made the call).
+	answer func(n int)
+}
+
+func (d *Dreamer) newCalls(answer func(int)) *calls {
+	return &calls{client: d.LLM, maxTokens: d.Config.MaxTokens, slots: make(chan struct{}, max(1, d.Config.Concurrency)), answer: answer}
+}
+
+// complete asks the model once, when a slot is free.
+func (c *calls) complete(ctx context.Context, prompt string) (llm.Response, error) {
+	select {
+	case c.slots <- struct{}{}:
+		if ctx.Err() != nil {
+			// Cancelled meanwhile (select picks at random when both
+			// are ready): not asked.
+			<-c.slots
+			return llm.Response{}, llm.ContextError(c.client.Name(), ctx, ctx.Err())
+		}
+	case <-ctx.Done():
+		return llm.Response{}, llm.ContextError(c.client.Name(), ctx, ctx.Err())
+	}
+	resp, err := c.client.Complete(ctx, llm.Request{Prompt: prompt, MaxTokens: c.maxTokens})
+	<-c.slots
+	if err == nil {
+		if n := c.answered.Add(1); c.answer != nil {
+			c.answer(int(n))
+		}
+	}
+	return resp, err
+}
+
+// firstError is the error of a group of calls to report: the first, in
+// the calls' order, that is not a cancellation (another call's failure
+// cancels the rest), else the first.
+func firstError(errs []error) error {
+	var first error
+	for _, err := range errs {
+		switch {
+		case err == nil:
+		case !errors.Is(err, context.Canceled):
+			return err
+		case first == nil:
+			first = err
+		}
+	}
+	return first
+}
+
+// askAll asks every unit (Config.Concurrency calls at a time), splitting
+// those whose answers are cut off; the answers come back in the units'
+// order, whatever order the model answers in. A unit that fails cancels
+// the others.
+func (d *Dreamer) askAll(ctx context.Context, c *calls, units []unit, meta map[string]string, meter *usageMeter) ([]unitAnswer, error) {
 	for i := range units {
 		units[i].label = fmt.Sprintf("part %d of %d of this dream", i+1, len(units))
-		g.Go(func() error {
-			var err error
-			results[i], err = d.ask(gctx, units[i], meta, meter)
-			return err
-		})
 	}
-	if err := g.Wait(); err != nil {
+	results, err := each(ctx, units, func(ctx context.Context, u unit) ([]unitAnswer, error) {
+		return d.ask(ctx, c, u, meta, meter)
+	})
+	if err != nil {
 		return nil, err
 	}
 	var out []unitAnswer
@@ -280,13 +334,39 @@ func (d *Dreamer) askAll(ctx context.Context, units []unit, meta map[string]stri
 	return out, nil
 }
 
-// ask asks one unit, and its halves when its answer is cut off.
-func (d *Dreamer) ask(ctx context.Context, u unit, meta map[string]string, meter *usageMeter) ([]unitAnswer, error) {
+// each runs fn on every item at once (the calls' slots bound the model
+// calls in flight) and returns the results in the items' order; the
+// first failure cancels the others and is returned (firstError).
+func each[T, R any](ctx context.Context, items []T, fn func(context.Context, T) (R, error)) ([]R, error) {
+	results := make([]R, len(items))
+	errs := make([]error, len(items))
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i, it := range items {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if results[i], errs[i] = fn(gctx, it); errs[i] != nil {
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := firstError(errs); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// ask asks one unit, and its two halves at once when its answer is cut
+// off; the halves' answers come back first half first.
+func (d *Dreamer) ask(ctx context.Context, c *calls, u unit, meta map[string]string, meter *usageMeter) ([]unitAnswer, error) {
 	prompt, rf, err := d.render(u, meta)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := d.LLM.Complete(ctx, llm.Request{Prompt: prompt, MaxTokens: d.Config.MaxTokens})
+	resp, err := c.complete(ctx, prompt)
 	if err != nil {
 		return nil, err
 	}
@@ -298,15 +378,13 @@ func (d *Dreamer) ask(ctx context.Context, u unit, meta map[string]string, meter
 		}
 		meter.add(resp, true)
 		a.label, b.label = u.label+" (first half, asked again: the answer was cut off)", u.label+" (second half, asked again: the answer was cut off)"
-		first, err := d.ask(ctx, a, meta, meter)
+		halves, err := each(ctx, []unit{a, b}, func(ctx context.Context, h unit) ([]unitAnswer, error) {
+			return d.ask(ctx, c, h, meta, meter)
+		})
 		if err != nil {
 			return nil, err
 		}
-		second, err := d.ask(ctx, b, meta, meter)
-		if err != nil {
-			return nil, err
-		}
-		return append(first, second...), nil
+		return append(halves[0], halves[1]...), nil
 	}
 	meter.add(resp, false)
 	if perr != nil {

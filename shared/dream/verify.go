@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/prompts"
 )
@@ -30,62 +29,78 @@ const (
 	verifySourceBytes = 600
 )
 
-// verify asks the verifier about changes and returns those it keeps,
-// those it refuses, and its report.
-func (d *Dreamer) verify(ctx context.Context, changes []change, src sourceIndex) ([]change, []agentmem.DroppedBullet, *agentmem.VerifierReport) {
+// verify asks the verifier about changes, its batches at once (the
+// calls' slots bound them), and returns those it keeps, those it refuses,
+// and its report, in the changes' order whatever order the answers come
+// in. A batch whose call fails leaves its changes to the support test;
+// it does not stop the others.
+func (d *Dreamer) verify(ctx context.Context, c *calls, changes []change, src sourceIndex) ([]change, []agentmem.DroppedBullet, *agentmem.VerifierReport) {
 	rep := &agentmem.VerifierReport{Status: agentmem.VerifierOff}
 	if d.Config.NoVerify || len(changes) == 0 {
 		return changes, nil, rep
 	}
 	rep.Status = agentmem.VerifierRan
+	type outcome struct {
+		verdicts []string
+		usage    agentmem.ModelUsage
+		err      error
+	}
+	var batches [][]change
+	for start := 0; start < len(changes); start += verifyBatch {
+		batches = append(batches, changes[start:min(len(changes), start+verifyBatch)])
+	}
+	// A failed batch is an outcome, not an error: each never cancels.
+	outcomes, _ := each(ctx, batches, func(ctx context.Context, batch []change) (outcome, error) {
+		verdicts, usage, err := d.verifyBatch(ctx, c, batch, src)
+		return outcome{verdicts, usage, err}, nil
+	})
 	var kept []change
 	var dropped []agentmem.DroppedBullet
 	var failures []string
-	for start := 0; start < len(changes); start += verifyBatch {
-		batch := changes[start:min(len(changes), start+verifyBatch)]
+	for b, batch := range batches {
+		o := outcomes[b]
 		rep.Checked += len(batch)
-		verdicts, usage, err := d.verifyBatch(ctx, batch, src)
-		rep.Usage.Add(usage)
-		if err != nil {
-			failures = append(failures, err.Error())
+		rep.Usage.Add(o.usage)
+		if o.err != nil {
+			failures = append(failures, o.err.Error())
 			kept = append(kept, batch...)
 			continue
 		}
-		for i, c := range batch {
-			switch v := verdicts[i]; v {
+		for i, ch := range batch {
+			switch v := o.verdicts[i]; v {
 			case agentmem.VerdictSupports:
-				c.verified = v
-				kept = append(kept, c)
+				ch.verified = v
+				kept = append(kept, ch)
 			case agentmem.VerdictContradicts, agentmem.VerdictNotMentioned:
 				class := ClassVerifierContradicts
 				if v == agentmem.VerdictNotMentioned {
 					class = ClassVerifierNotMentioned
 				}
-				b := droppedOp(Op{Op: c.op}, c.memory, c.cites, class, "the verifier found that the cited sources "+strings.ReplaceAll(v, "_", " ")+" it")
-				dropped = append(dropped, b)
+				dropped = append(dropped, droppedOp(Op{Op: ch.op}, ch.memory, ch.cites, class,
+					"the verifier found that the cited sources "+strings.ReplaceAll(v, "_", " ")+" it"))
 				rep.Dropped++
 			default:
 				// No verdict for it: the deterministic test's result stands.
-				kept = append(kept, c)
+				kept = append(kept, ch)
 			}
 		}
 	}
 	if len(failures) > 0 {
 		rep.Status = agentmem.VerifierFailed
 		rep.Error = truncate(fmt.Sprintf("%d of %d verifier calls failed; their changes stand on the support test: %s",
-			len(failures), (len(changes)+verifyBatch-1)/verifyBatch, failures[0]), 500)
+			len(failures), len(batches), failures[0]), 500)
 	}
 	return kept, dropped, rep
 }
 
 // verifyBatch asks about one batch; verdicts[i] is the verdict on
 // batch[i] ("" when the answer has none for it).
-func (d *Dreamer) verifyBatch(ctx context.Context, batch []change, src sourceIndex) ([]string, agentmem.ModelUsage, error) {
+func (d *Dreamer) verifyBatch(ctx context.Context, c *calls, batch []change, src sourceIndex) ([]string, agentmem.ModelUsage, error) {
 	var usage agentmem.ModelUsage
 	var b strings.Builder
-	for i, c := range batch {
-		fmt.Fprintf(&b, "### Change %d: %s\n", i+1, verifyClaim(c))
-		for _, id := range c.cites {
+	for i, ch := range batch {
+		fmt.Fprintf(&b, "### Change %d: %s\n", i+1, verifyClaim(ch))
+		for _, id := range ch.cites {
 			kind := "record"
 			if _, ok := src.memories[id]; ok {
 				kind = "memory"
@@ -98,7 +113,7 @@ func (d *Dreamer) verifyBatch(ctx context.Context, batch []change, src sourceInd
 	if err != nil {
 		return nil, usage, err
 	}
-	resp, err := d.LLM.Complete(ctx, llm.Request{Prompt: prompt, MaxTokens: d.Config.MaxTokens})
+	resp, err := c.complete(ctx, prompt)
 	if err != nil {
 		return nil, usage, errors.New(llmMessage(err))
 	}

@@ -114,6 +114,26 @@ func (s *Store) AcquireDreamLease(ctx context.Context, agentName, projectID, own
 	return it.DreamState, nil
 }
 
+// RenewDreamLease extends owner's lease of the scope to now+ttl, with a
+// conditional write on the holder: it succeeds while owner holds the
+// lease, even one past its time that no one took since. EBusy when another
+// dream holds it, or no one does (it was taken and given back meanwhile):
+// owner lost it. A renewal sent again after its answer was lost finds the
+// same holder and succeeds again.
+func (s *Store) RenewDreamLease(ctx context.Context, agentName, projectID, owner string, ttl time.Duration) error {
+	err := s.journal.Update("pk", dreamPK(agentName, projectID)).Range("sk", dreamStateSK).
+		Set("leaseUntil", s.now().Add(ttl).UnixMilli()).
+		If("$ = ?", "leaseOwner", owner).
+		Run(ctx)
+	switch {
+	case dynamo.IsCondCheckFailed(err):
+		return agentmem.Errorf(agentmem.EBusy, "the dream lease of %s/%s is no longer held by %s: another dream took it", agentName, projectID, owner)
+	case err != nil:
+		return fmt.Errorf("renew dream lease of %s: %w", agentmem.Scope(agentName, projectID), err)
+	}
+	return nil
+}
+
 // ReleaseDreamLease gives the lease back if owner still holds it.
 func (s *Store) ReleaseDreamLease(ctx context.Context, agentName, projectID, owner string) error {
 	err := s.journal.Update("pk", dreamPK(agentName, projectID)).Range("sk", dreamStateSK).

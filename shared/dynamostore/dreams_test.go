@@ -46,6 +46,76 @@ func TestDreamLeaseIsExclusiveUntilItExpires(t *testing.T) {
 	}
 }
 
+// TestRenewDreamLease: the holder extends its lease, also past its time
+// while no one took it; a renewal by anyone else, of a lease another took
+// or of one given back, is busy and changes nothing.
+func TestRenewDreamLease(t *testing.T) {
+	t.Parallel()
+	st := dynamotest.NewStore(t)
+	start := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+	advance := fixedClock(st, start)
+	ctx := context.Background()
+	leaseUntil := func() (string, time.Time) {
+		t.Helper()
+		s, err := st.GetDreamState(ctx, "nori", "p")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.LeaseOwner, time.UnixMilli(s.LeaseUntil).UTC()
+	}
+	if _, err := st.AcquireDreamLease(ctx, "nori", "p", "dream-a", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	// Within its time, and past it while no one took it: renewed from now.
+	for _, step := range []time.Duration{40 * time.Second, 90 * time.Second} {
+		advance(step)
+		if err := st.RenewDreamLease(ctx, "nori", "p", "dream-a", time.Minute); err != nil {
+			t.Fatalf("renewal by the holder after %v: %v", step, err)
+		}
+	}
+	if owner, until := leaseUntil(); owner != "dream-a" || !until.Equal(start.Add(130*time.Second+time.Minute)) {
+		t.Errorf("after the renewals: held by %q until %v, want dream-a until %v", owner, until, start.Add(190*time.Second))
+	}
+	// The renewed lease keeps another dream out where the first would have
+	// expired.
+	if _, err := st.AcquireDreamLease(ctx, "nori", "p", "dream-b", time.Minute); agentmem.ErrorCode(err) != agentmem.EBusy {
+		t.Fatalf("another dream while the renewed lease holds: got %v, want busy", err)
+	}
+	tests := []struct {
+		name  string
+		setup func()
+		owner string
+	}{
+		{"another dream renews", func() {}, "dream-b"},
+		{"the holder's lease was taken", func() {
+			advance(2 * time.Minute)
+			if _, err := st.AcquireDreamLease(ctx, "nori", "p", "dream-b", time.Minute); err != nil {
+				t.Fatal(err)
+			}
+		}, "dream-a"},
+		{"the lease was given back", func() {
+			if err := st.ReleaseDreamLease(ctx, "nori", "p", "dream-b"); err != nil {
+				t.Fatal(err)
+			}
+		}, "dream-b"},
+	}
+	for _, tt := range tests {
+		tt.setup()
+		wantOwner, wantUntil := leaseUntil()
+		err := st.RenewDreamLease(ctx, "nori", "p", tt.owner, time.Hour)
+		if agentmem.ErrorCode(err) != agentmem.EBusy {
+			t.Errorf("%s: got %v, want busy", tt.name, err)
+		}
+		if owner, until := leaseUntil(); owner != wantOwner || !until.Equal(wantUntil) {
+			t.Errorf("%s: lease now %q until %v, want it unchanged (%q until %v)", tt.name, owner, until, wantOwner, wantUntil)
+		}
+	}
+	// Another scope's renewal never touches this one.
+	if err := st.RenewDreamLease(ctx, "nori", "other", "dream-a", time.Minute); agentmem.ErrorCode(err) != agentmem.EBusy {
+		t.Errorf("renewal of a scope never leased: got %v, want busy", err)
+	}
+}
+
 func sysMemory(i int, at time.Time) agentmem.Memory {
 	return agentmem.Memory{
 		ID: fmt.Sprintf("01JD5Q8Z3K7M2N4P6R8T%06d", i), AgentName: "nori", ProjectID: "p",

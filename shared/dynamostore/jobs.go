@@ -27,6 +27,12 @@ import (
 // The memories function runs a job inline until just before its deadline
 // and answers 202 when it could not finish; a queued continuation (the
 // dream function's worker in Lambda, a goroutine in make dev) runs it on.
+//
+// A dream job (JobDream) records a dream the API could not wait for: its
+// runner (the dream function's worker) holds it (HoldJob) while the dream
+// runs, reports its progress (ReportDreamProgress) and ends it with the
+// dream's result (EndJob). RunJob never runs one: it deletes nothing for
+// a job that is not a bulk delete.
 
 // JobRetention is how long a job's record and progress are kept.
 const JobRetention = 7 * 24 * time.Hour
@@ -61,15 +67,24 @@ func (s *Store) StartJob(ctx context.Context, j agentmem.Job) (agentmem.Job, err
 	if err := agentmem.ValidateProjectID(j.ProjectID); err != nil {
 		return agentmem.Job{}, err
 	}
+	j.Phase, j.Calls, j.PlannedCalls, j.DreamResult = "", 0, 0, nil
 	switch j.Kind {
 	case agentmem.JobDeleteScope:
-		j.Cutoff, j.IncludePinned = "", false
+		j.Cutoff, j.IncludePinned, j.DreamInput = "", false, nil
 	case agentmem.JobForget:
 		if _, err := agentmem.ParseTime(j.Cutoff); err != nil {
 			return agentmem.Job{}, agentmem.Errorf(agentmem.EInvalid, "job cutoff %q is not a time", j.Cutoff)
 		}
+		j.DreamInput = nil
+	case agentmem.JobDream:
+		if j.DreamInput == nil {
+			return agentmem.Job{}, agentmem.Errorf(agentmem.EInvalid, "a dream job needs its request")
+		}
+		in := *j.DreamInput
+		in.ProjectID = j.ProjectID
+		j.DreamInput, j.Cutoff, j.IncludePinned, j.Phase = &in, "", false, agentmem.DreamPhaseQueued
 	default:
-		return agentmem.Job{}, agentmem.Errorf(agentmem.EInvalid, "job kind %q is not %q or %q", j.Kind, agentmem.JobDeleteScope, agentmem.JobForget)
+		return agentmem.Job{}, agentmem.Errorf(agentmem.EInvalid, "job kind %q is not %q, %q or %q", j.Kind, agentmem.JobDeleteScope, agentmem.JobForget, agentmem.JobDream)
 	}
 	now := s.now()
 	j.ID = s.newID(now)
@@ -134,6 +149,9 @@ func (s *Store) RunJob(ctx context.Context, agentName, id string) (agentmem.Job,
 	if err != nil || j.Status != agentmem.JobRunning {
 		return j, err
 	}
+	if j.Kind != agentmem.JobDeleteScope && j.Kind != agentmem.JobForget {
+		return j, agentmem.Errorf(agentmem.EInvalid, "job %s is a %s job, not a bulk delete; its own runner runs it", id, j.Kind)
+	}
 	deadline, ok := ctx.Deadline()
 	if !ok {
 		deadline = time.Now().Add(jobRunTime)
@@ -141,39 +159,85 @@ func (s *Store) RunJob(ctx context.Context, agentName, id string) (agentmem.Job,
 	if time.Until(deadline) <= jobMargin || ctx.Err() != nil {
 		return j, nil // no time to work: the next run will
 	}
-	owner := s.newID(s.now())
-	now := s.now()
-	// The lease outlives this run by a little, so that a clock a little
-	// ahead elsewhere does not take the job over while this run ends.
-	lease := agentmem.FormatTime(deadline.Add(jobMargin))
-	err = s.journal.Update("pk", jobPK(agentName)).Range("sk", id).
-		Set("owner", owner).Set("leaseUntil", lease).
-		If("$ = ? AND (attribute_not_exists($) OR $ < ? OR $ = ?)", "status", agentmem.JobRunning,
-			"leaseUntil", "leaseUntil", agentmem.FormatTime(now), "owner", owner).
-		Run(book)
+	owner, held, err := s.takeJob(book, agentName, id, deadline)
 	switch {
-	case dynamo.IsCondCheckFailed(err):
-		return s.GetJob(book, agentName, id) // held by another run, or finished
 	case err != nil:
-		return j, fmt.Errorf("take job %s: %w", id, err)
+		return j, err
+	case !held:
+		return s.GetJob(book, agentName, id) // held by another run, or finished
 	}
 	work, cancelWork := context.WithDeadline(ctx, deadline.Add(-jobMargin))
 	defer cancelWork()
 	done, err := s.workJob(work, j)
 	switch {
 	case done:
-		return s.endJob(ctx, j, owner, agentmem.JobDone, "")
+		return s.EndJob(ctx, agentName, id, owner, agentmem.JobDone, "", nil)
 	case err != nil && work.Err() == nil:
 		s.log().ErrorContext(ctx, "job failed", "agent", agentName, "job", id, "err", err)
 		if agentmem.ErrorCode(err) == agentmem.EUnavailable {
 			// Worth another run: give it back.
-			s.releaseJob(ctx, agentName, id, owner)
+			s.ReleaseJob(ctx, agentName, id, owner)
 			return j, err
 		}
-		return s.endJob(ctx, j, owner, agentmem.JobFailed, agentmem.ErrorMessage(err))
+		return s.EndJob(ctx, agentName, id, owner, agentmem.JobFailed, agentmem.ErrorMessage(err), nil)
 	}
-	s.releaseJob(ctx, agentName, id, owner)
+	s.ReleaseJob(ctx, agentName, id, owner)
 	return s.GetJob(book, agentName, id)
+}
+
+// takeJob takes a running job's lease until a little after deadline (so
+// that a clock a little ahead elsewhere does not take the job over while
+// this run ends), for a new owner; held is false when the job is over or
+// another run holds it.
+func (s *Store) takeJob(ctx context.Context, agentName, id string, deadline time.Time) (owner string, held bool, err error) {
+	owner = s.newID(s.now())
+	now := s.now()
+	err = s.journal.Update("pk", jobPK(agentName)).Range("sk", id).
+		Set("owner", owner).Set("leaseUntil", agentmem.FormatTime(deadline.Add(jobMargin))).
+		If("$ = ? AND (attribute_not_exists($) OR $ < ? OR $ = ?)", "status", agentmem.JobRunning,
+			"leaseUntil", "leaseUntil", agentmem.FormatTime(now), "owner", owner).
+		Run(ctx)
+	switch {
+	case dynamo.IsCondCheckFailed(err):
+		return "", false, nil
+	case err != nil:
+		return "", false, fmt.Errorf("take job %s: %w", id, err)
+	}
+	return owner, true, nil
+}
+
+// HoldJob takes a running job for a runner of its own (a dream job's
+// worker) until deadline: it returns the job and the owner id that
+// ReportDreamProgress, EndJob and ReleaseJob take. held is false, with the
+// job as it stands, when the job is over or another runner holds it.
+func (s *Store) HoldJob(ctx context.Context, agentName, id string, deadline time.Time) (j agentmem.Job, owner string, held bool, err error) {
+	j, _, err = s.getJob(ctx, agentName, id)
+	if err != nil || j.Status != agentmem.JobRunning {
+		return j, "", false, err
+	}
+	if owner, held, err = s.takeJob(ctx, agentName, id, deadline); err != nil || !held {
+		if err == nil {
+			j, err = s.GetJob(ctx, agentName, id)
+		}
+		return j, "", false, err
+	}
+	return j, owner, true, nil
+}
+
+// ReportDreamProgress records where a dream job that owner holds stands;
+// a job owner no longer holds is left as it is (EBusy).
+func (s *Store) ReportDreamProgress(ctx context.Context, agentName, id, owner string, phase agentmem.DreamPhase, calls, planned int) error {
+	err := s.journal.Update("pk", jobPK(agentName)).Range("sk", id).
+		Set("phase", phase).Set("calls", calls).Set("plannedCalls", planned).
+		Set("updatedAt", agentmem.FormatTime(s.now())).
+		If("$ = ?", "owner", owner).Run(ctx)
+	switch {
+	case dynamo.IsCondCheckFailed(err):
+		return agentmem.Errorf(agentmem.EBusy, "job %s is no longer held by %s", id, owner)
+	case err != nil:
+		return fmt.Errorf("report progress of job %s: %w", id, err)
+	}
+	return nil
 }
 
 // bookkeepingTimeout bounds the reads and writes of a job's own records.
@@ -226,26 +290,33 @@ func (s *Store) workJob(ctx context.Context, j agentmem.Job) (done bool, err err
 	return false, ctx.Err()
 }
 
-// endJob records the end of a job this run holds.
-func (s *Store) endJob(ctx context.Context, j agentmem.Job, owner string, status agentmem.JobStatus, msg string) (agentmem.Job, error) {
+// EndJob records the end of a job owner holds: status done or failed,
+// msg (why it failed) and, for a dream job, the dream's result. It
+// returns the job as it stands; a job owner no longer holds is left as
+// it is. It runs even when ctx is cancelled.
+func (s *Store) EndJob(ctx context.Context, agentName, id, owner string, status agentmem.JobStatus, msg string, result *agentmem.DreamResult) (agentmem.Job, error) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
 	defer cancel()
 	now := agentmem.FormatTime(s.now())
-	u := s.journal.Update("pk", jobPK(j.AgentName)).Range("sk", j.ID).
+	u := s.journal.Update("pk", jobPK(agentName)).Range("sk", id).
 		Set("status", status).Set("finishedAt", now).Set("updatedAt", now).
 		Remove("owner", "leaseUntil").
 		If("$ = ?", "owner", owner)
 	if msg != "" {
 		u = u.Set("error", msg)
 	}
-	if err := u.Run(cctx); err != nil && !dynamo.IsCondCheckFailed(err) {
-		return j, fmt.Errorf("end job %s: %w", j.ID, err)
+	if result != nil {
+		u = u.Set("dreamResult", result)
 	}
-	return s.GetJob(cctx, j.AgentName, j.ID)
+	if err := u.Run(cctx); err != nil && !dynamo.IsCondCheckFailed(err) {
+		return agentmem.Job{}, fmt.Errorf("end job %s: %w", id, err)
+	}
+	return s.GetJob(cctx, agentName, id)
 }
 
-// releaseJob gives a job back for its next run.
-func (s *Store) releaseJob(ctx context.Context, agentName, id, owner string) {
+// ReleaseJob gives a job owner holds back for its next run; it runs even
+// when ctx is cancelled, and a failure only leaves the lease to expire.
+func (s *Store) ReleaseJob(ctx context.Context, agentName, id, owner string) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
 	defer cancel()
 	err := s.journal.Update("pk", jobPK(agentName)).Range("sk", id).
@@ -259,20 +330,28 @@ func (s *Store) releaseJob(ctx context.Context, agentName, id, owner string) {
 
 // JobMessage is the queue message that asks a worker to run a job on
 // (the memories function sends it to the dream queue, whose worker calls
-// RunJob and sends it again while the job is not done).
+// RunJob and sends it again while the job is not done): {"job": ref} for
+// a bulk delete, {"dreamJob": ref} for a dream job, a key of its own so
+// that a worker that knows no dream jobs never takes one for a bulk
+// delete (it refuses the message instead).
 type JobMessage struct {
-	Job JobRef `json:"job"`
+	Job JobRef
 }
 
-// JobRef names a job.
+// JobRef names a job. Dream marks a dream job.
 type JobRef struct {
 	AgentName string `json:"agentName"`
 	ID        string `json:"id"`
+	Dream     bool   `json:"-"`
 }
 
 // Encode returns the message body.
 func (m JobMessage) Encode() string {
-	b, _ := json.Marshal(m)
+	key := "job"
+	if m.Job.Dream {
+		key = "dreamJob"
+	}
+	b, _ := json.Marshal(map[string]JobRef{key: m.Job})
 	return string(b)
 }
 
@@ -280,12 +359,21 @@ func (m JobMessage) Encode() string {
 // is not a job message (a dream message).
 func ParseJobMessage(body string) (ref JobRef, ok bool, err error) {
 	var probe struct {
-		Job *JobRef `json:"job"`
+		Job      *JobRef `json:"job"`
+		DreamJob *JobRef `json:"dreamJob"`
 	}
-	if json.Unmarshal([]byte(body), &probe) != nil || probe.Job == nil {
+	if json.Unmarshal([]byte(body), &probe) != nil || (probe.Job == nil) == (probe.DreamJob == nil) {
+		if probe.Job != nil && probe.DreamJob != nil {
+			return JobRef{}, true, errors.New("job message names both a job and a dream job")
+		}
 		return JobRef{}, false, nil
 	}
-	ref = *probe.Job
+	if probe.DreamJob != nil {
+		ref = *probe.DreamJob
+		ref.Dream = true
+	} else {
+		ref = *probe.Job
+	}
 	if agentmem.ValidateAgentName(ref.AgentName) != nil || ref.ID == "" || strings.Contains(ref.ID, "#") {
 		return ref, true, errors.New("job message names no valid agent and job id")
 	}

@@ -3,6 +3,7 @@ package dynamostore_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -153,19 +154,100 @@ func TestJobInputsAndLookups(t *testing.T) {
 
 func TestJobMessages(t *testing.T) {
 	t.Parallel()
-	msg := dynamostore.JobMessage{Job: dynamostore.JobRef{AgentName: "nori", ID: "01JD5Q8Z3K7M2N4P6R8T0V2X4Y"}}
-	ref, ok, err := dynamostore.ParseJobMessage(msg.Encode())
-	if !ok || err != nil || ref != msg.Job {
-		t.Errorf("round trip: %+v, %v, %v", ref, ok, err)
+	for _, ref := range []dynamostore.JobRef{
+		{AgentName: "nori", ID: "01JD5Q8Z3K7M2N4P6R8T0V2X4Y"},
+		{AgentName: "nori", ID: "01JD5Q8Z3K7M2N4P6R8T0V2X4Y", Dream: true},
+	} {
+		body := dynamostore.JobMessage{Job: ref}.Encode()
+		got, ok, err := dynamostore.ParseJobMessage(body)
+		if !ok || err != nil || got != ref {
+			t.Errorf("round trip of %+v through %s: %+v, %v, %v", ref, body, got, ok, err)
+		}
+		// A dream job's message is no bulk delete's: a worker that
+		// reads only "job" never takes one for a delete.
+		if wantKey := map[bool]string{false: `{"job":`, true: `{"dreamJob":`}[ref.Dream]; !strings.HasPrefix(body, wantKey) {
+			t.Errorf("message %s, want it under %s", body, wantKey)
+		}
 	}
-	for _, body := range []string{`{"agentName":"nori","projectId":"p"}`, `not json`, `{}`} {
+	for _, body := range []string{`{"agentName":"nori","projectId":"p"}`, `not json`, `{}`, `{"job":null}`} {
 		if _, ok, _ := dynamostore.ParseJobMessage(body); ok {
 			t.Errorf("%s: taken for a job message", body)
 		}
 	}
-	for _, body := range []string{`{"job":{}}`, `{"job":{"agentName":"no#ri","id":"x"}}`, `{"job":{"agentName":"nori","id":"a#b"}}`} {
+	for _, body := range []string{`{"job":{}}`, `{"job":{"agentName":"no#ri","id":"x"}}`, `{"job":{"agentName":"nori","id":"a#b"}}`,
+		`{"dreamJob":{"agentName":"nori"}}`, `{"job":{"agentName":"nori","id":"a"},"dreamJob":{"agentName":"nori","id":"a"}}`} {
 		if _, ok, err := dynamostore.ParseJobMessage(body); !ok || err == nil {
 			t.Errorf("%s: ok %v, err %v; want a bad job message", body, ok, err)
 		}
+	}
+}
+
+// TestDreamJobs: a dream job records its request, is held by one runner
+// at a time, reports its progress and ends with the dream's result; the
+// bulk delete runner refuses it and deletes nothing.
+func TestDreamJobs(t *testing.T) {
+	t.Parallel()
+	st := dynamotest.NewStore(t)
+	ctx := context.Background()
+	fill(t, st, "nori", "p", 5, false)
+	if _, err := st.StartJob(ctx, agentmem.Job{Kind: agentmem.JobDream, AgentName: "nori", ProjectID: "p"}); agentmem.ErrorCode(err) != agentmem.EInvalid {
+		t.Errorf("a dream job without its request: got %v, want invalid", err)
+	}
+	days := 7
+	j, err := st.StartJob(ctx, agentmem.Job{Kind: agentmem.JobDream, AgentName: "nori", ProjectID: "p", Cutoff: "x",
+		DreamInput: &agentmem.CreateDreamInput{ProjectID: "other", LookbackDays: &days, Force: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Status != agentmem.JobRunning || j.Phase != agentmem.DreamPhaseQueued || j.Cutoff != "" || j.DreamInput.ProjectID != "p" {
+		t.Errorf("started: %+v; want running, queued, its own scope", j)
+	}
+
+	// The bulk delete runner refuses it and deletes nothing.
+	if _, err := st.RunJob(ctx, "nori", j.ID); agentmem.ErrorCode(err) != agentmem.EInvalid {
+		t.Errorf("RunJob of a dream job: got %v, want invalid", err)
+	}
+	if c, err := st.GetScopeCounts(ctx, "nori", "p"); err != nil || c.Total != 5 {
+		t.Fatalf("after RunJob of a dream job: %+v, %v; want the 5 memories", c, err)
+	}
+
+	deadline := time.Now().Add(time.Minute)
+	got, owner, held, err := st.HoldJob(ctx, "nori", j.ID, deadline)
+	if err != nil || !held || owner == "" || *got.DreamInput.LookbackDays != 7 || !got.DreamInput.Force {
+		t.Fatalf("hold: %+v, %q, %v, %v", got, owner, held, err)
+	}
+	if _, _, held, err := st.HoldJob(ctx, "nori", j.ID, deadline); err != nil || held {
+		t.Errorf("a second runner: held %v, %v; want the job left to the first", held, err)
+	}
+	if err := st.ReportDreamProgress(ctx, "nori", j.ID, owner, agentmem.DreamPhaseReview, 3, 17); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ReportDreamProgress(ctx, "nori", j.ID, "someone-else", agentmem.DreamPhaseCommit, 20, 17); agentmem.ErrorCode(err) != agentmem.EBusy {
+		t.Errorf("progress from a runner that does not hold it: got %v, want busy", err)
+	}
+	if got, err := st.GetJob(ctx, "nori", j.ID); err != nil || got.Phase != agentmem.DreamPhaseReview || got.Calls != 3 || got.PlannedCalls != 17 {
+		t.Errorf("progress: %+v, %v", got, err)
+	}
+	// Given back, it can be held again (by the next run).
+	st.ReleaseJob(ctx, "nori", j.ID, owner)
+	_, owner, held, err = st.HoldJob(ctx, "nori", j.ID, deadline)
+	if err != nil || !held {
+		t.Fatalf("hold after release: %v, %v", held, err)
+	}
+	result := &agentmem.DreamResult{Status: agentmem.DreamStatusDreamed, Dream: &agentmem.Dream{ID: "01JD5Q8Z3K7M2N4P6R8T0V2X4Y", Date: "2026-11-22", Created: 4, Updated: 2,
+		Usage: &agentmem.ModelUsage{Calls: 22, InputTokens: 1000, OutputTokens: 100}}}
+	if _, err := st.EndJob(ctx, "nori", j.ID, "someone-else", agentmem.JobDone, "", result); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := st.GetJob(ctx, "nori", j.ID); got.Status != agentmem.JobRunning || got.DreamResult != nil {
+		t.Errorf("ended by a runner that does not hold it: %+v; want it left running", got)
+	}
+	done, err := st.EndJob(ctx, "nori", j.ID, owner, agentmem.JobDone, "", result)
+	if err != nil || done.Status != agentmem.JobDone || done.FinishedAt == "" || done.DreamResult == nil ||
+		done.DreamResult.Dream.Created != 4 || done.DreamResult.Dream.Usage.Calls != 22 || done.Phase != agentmem.DreamPhaseReview {
+		t.Errorf("done: %+v, %v", done, err)
+	}
+	if _, _, held, err := st.HoldJob(ctx, "nori", j.ID, deadline); err != nil || held {
+		t.Errorf("hold of a job that is done: %v, %v", held, err)
 	}
 }

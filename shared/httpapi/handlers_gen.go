@@ -62,7 +62,7 @@ type MemoriesHandlers interface {
 	GetHealth(ctx context.Context, r *Request) (Response, error)
 	// GetOpenAPI serves GET /api/openapi.json: this API's OpenAPI 3.1 document, generated from the route table and the domain types.
 	GetOpenAPI(ctx context.Context, r *Request) (Response, error)
-	// GetJob serves GET /api/agents/{agentName}/jobs/{jobId}: how far a bulk delete got (a delete-all or forget that answered 202 goes on in the background).
+	// GetJob serves GET /api/agents/{agentName}/jobs/{jobId}: how far a background job got: a delete-all or forget, or a dream, that answered 202.
 	GetJob(ctx context.Context, r *Request) (Response, error)
 	// Recount serves POST /api/admin/recount: rebuild a scope's counters from its memories and report the drift repaired (agentName, projectId).
 	Recount(ctx context.Context, r *Request) (Response, error)

@@ -184,6 +184,7 @@ var Contracts = map[Name]Contract{
 		Answers: []Answer{
 			{Status: http.StatusOK, JSON: typeOf[agentmem.DreamResult](), Doc: "skipped: nothing new since the last dream (status skipped, with the reason)"},
 			{Status: http.StatusCreated, JSON: typeOf[agentmem.DreamResult](), Location: true, Doc: "dreamed: the diary entry"},
+			{Status: http.StatusAccepted, JSON: typeOf[agentmem.DreamResult](), Location: true, Doc: "queued: the scope's review takes more model calls than a request can wait for (more than one round of AGENTMEM_DREAM_CONCURRENCY calls), so the dream runs in the background as the job jobId (GET .../jobs/{jobId}, the Location), with the function's whole timeout"},
 		},
 		Errors: []string{agentmem.EBusy, agentmem.EConflict, agentmem.ELLMUnavailable, agentmem.ELLMFailed}},
 	ListDreams: {Tag: "dreams",
@@ -228,7 +229,7 @@ var Contracts = map[Name]Contract{
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[map[string]any](), Doc: "this document"}}},
 
 	GetJob: {Tag: "memories",
-		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Job](), Doc: "the bulk delete: running, done or failed, and how many memories it removed so far"}},
+		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Job](), Doc: "the job: running, done or failed; a bulk delete with how many memories it removed so far, a dream with its phase and model calls and, once done, its result"}},
 		Errors:  []string{agentmem.ENotFound}},
 	Recount: {Tag: "stats", Body: typeOf[agentmem.RecountInput](),
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Recount](), Doc: "the scope's counters before and after, and the drift repaired"}},

@@ -163,7 +163,7 @@ var All = []Route{
 
 	// Issue 12: bulk deletes that go on in the background, and operations
 	// (not for agents).
-	{GetJob, "GET", "/api/agents/{agentName}/jobs/{jobId}", Memories, true, "how far a bulk delete got (a delete-all or forget that answered 202 goes on in the background)"},
+	{GetJob, "GET", "/api/agents/{agentName}/jobs/{jobId}", Memories, true, "how far a background job got: a delete-all or forget, or a dream, that answered 202"},
 	{Recount, "POST", "/api/admin/recount", Memories, false, "rebuild a scope's counters from its memories and report the drift repaired (agentName, projectId)"},
 }
 

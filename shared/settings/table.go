@@ -140,10 +140,13 @@ var (
 		Doc: "Share of a dreamed bullet's words its sources must contain, in (0, 1]."})
 	// DreamLease bounds how long a dream holds its scope.
 	DreamLease = define(Setting{Name: "AGENTMEM_DREAM_LEASE", Default: "5m", Group: GroupDream, Readers: dreamReaders,
-		Doc: "Go duration a dream may hold its scope (at least 10s); it must outlast the function's timeout (the stack sets 330s)."})
+		Doc: "Go duration of a dream's hold on its scope (at least 10s). A running dream renews it every third of it, so a dream may run longer; one that dies holds the scope until it expires. A dream that finds it taken by another stops before committing, changing nothing."})
 	// DreamMaxTokens caps the dream prompt's answer.
 	DreamMaxTokens = define(Setting{Name: "AGENTMEM_DREAM_MAX_TOKENS", Default: "4096", Group: GroupDream, Readers: dreamReaders,
 		Doc: "Output cap, in tokens, of every model call of a dream (at least 1024): the work is split into as many calls as the scope needs, and an answer cut off at the cap is asked again over a smaller part, never used."})
+	// DreamConcurrency bounds the model calls one dream has in flight.
+	DreamConcurrency = define(Setting{Name: "AGENTMEM_DREAM_CONCURRENCY", Default: "4", Group: GroupDream, Readers: dreamReaders,
+		Doc: "Model calls one dream has in flight at once (1 to 32): its review parts, the halves of an answer asked again smaller and the verifier's batches; the result is the same whatever order the answers come in. The SQS worker runs `DREAM_WORKER_CONCURRENCY` dreams at once, each with up to this many calls."})
 	// DreamVerify turns the dream's verifier on or off.
 	DreamVerify = define(Setting{Name: "AGENTMEM_DREAM_VERIFY", Default: "true", Group: GroupDream, Readers: dreamReaders,
 		Doc: "true or false: a second opinion from the model on each change a dream makes (do the cited sources support it?); changes it refuses are listed in the diary. The support test decides alone when it is off or fails."})

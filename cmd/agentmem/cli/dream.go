@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
@@ -25,13 +26,14 @@ func init() {
 		},
 		Subcommands: []*Command{
 			{
-				Name: "run", Needs: NeedsAgentProject, Shorthand: ShorthandAlone,
+				Name: "run", Needs: NeedsAgentProject, Shorthand: ShorthandAlone, OwnTimeout: true,
 				Summary:     "dream now: consolidate the daily log of the last days into the agent's memories",
-				Description: `Asks the server to dream now. The dream is skipped (exit 0, with the reason) when the window has no daily records or nothing changed since the last dream; --force dreams anyway. A dream of the same scope already running answers "busy" (exit 1). The model's call takes seconds: the default --timeout is 30s, and a dream that outlives it may still finish on the server (agentmem dream ls shows it).`,
+				Description: `Asks the server to dream now. The dream is skipped (exit 0, with the reason) when the window has no daily records or nothing changed since the last dream; --force dreams anyway. A dream of the same scope already running answers "busy" (exit 1). The model's calls take seconds: the request's --timeout is 30s by default, and a dream that outlives it may still finish on the server (agentmem dream ls shows it). A scope too large for one request (its review takes more model calls than the server asks at once) dreams in the background: the command then follows the server's job, printing its progress on standard error, for up to --wait (10m), and prints the outcome; if the job is still running then, it says so and the dream goes on on the server.`,
 				Examples: []string{
 					"agentmem dream run --agent nori --project checkout-service",
 					"agentmem dream run --agent nori --project checkout-service --lookback-days 7 --keep-manual=false --force",
 					"agentmem dream run --agent nori --project checkout-service --json | jq .dream.dropped",
+					"agentmem dream run --agent nori --project checkout-service --wait 0    # a large scope: do not wait for the background job",
 					"agentmem dream run checkout-service nori    # the shorthand",
 				},
 				New: func() Runner { return &dreamRunCommand{} },
@@ -80,14 +82,19 @@ func scopeFlags(s Scope) string { return "--agent " + s.Agent + " --project " + 
 type dreamRunCommand struct {
 	lookback, compress int
 	keepManual, force  bool
+	wait               time.Duration
 	json               bool
 }
+
+// defaultDreamWait is how long dream run follows a background dream.
+const defaultDreamWait = 10 * time.Minute
 
 func (c *dreamRunCommand) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.lookback, "lookback-days", 0, "consolidate the daily records of the last `N` days (1 to 30; the server's default is 3)")
 	fs.BoolVar(&c.keepManual, "keep-manual", true, "keep manual memories as they are (--keep-manual=false lets the dream rewrite them)")
 	fs.BoolVar(&c.force, "force", false, "dream even when the daily records did not change since the last dream")
 	fs.IntVar(&c.compress, "compress-after-days", 0, "compress memories older than `N` days into fewer (0: no compression; the server's default is 7)")
+	fs.DurationVar(&c.wait, "wait", defaultDreamWait, "when a large scope dreams in the background, follow its job for up to `DURATION` (0: do not wait)")
 	JSONFlag(fs, &c.json)
 }
 
@@ -113,17 +120,27 @@ func (c *dreamRunCommand) Run(ctx context.Context, in *Invocation) error {
 		}
 		body.CompressAfterDays = &c.compress
 	}
+	if c.wait < 0 {
+		return Usagef("--wait must be 0 (do not wait) or more")
+	}
 	client, err := in.Client(ctx)
 	if err != nil {
 		return err
 	}
 	in.Notef("dream: %s in %s: asking the server to dream (its LLM can take a while; --timeout is %s)", agent, project, in.Timeout())
-	res, err := client.CreateDream(ctx, agent, body)
+	tctx, cancel := in.WithTimeout(ctx)
+	res, err := client.CreateDream(tctx, agent, body)
+	cancel()
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return fmt.Errorf("%w (the dream may still finish on the server: agentmem dream ls %s)", err, scopeFlags(scope))
 		}
 		return err
+	}
+	if res.Status == agentmem.DreamStatusQueued {
+		if res, err = c.follow(ctx, in, client, scope, res); err != nil || res.Status == agentmem.DreamStatusQueued {
+			return err
+		}
 	}
 	if c.json {
 		return writeJSON(in.Stdout, res)
@@ -139,6 +156,54 @@ func (c *dreamRunCommand) Run(ctx context.Context, in *Invocation) error {
 	in.Printf("dreamed %s in %s: %s\n", agent, project, dreamChanges(*d))
 	in.Printf("the diary: agentmem dream show %s --date %s\n", scopeFlags(scope), d.Date)
 	return nil
+}
+
+// follow waits up to --wait for the background job of a queued dream,
+// showing its progress on standard error, and returns its outcome; a
+// failed job is an error. When the wait ends first it prints where the
+// job stands and returns res as it was (queued).
+func (c *dreamRunCommand) follow(ctx context.Context, in *Invocation, client *apiclient.Client, scope Scope, res agentmem.DreamResult) (agentmem.DreamResult, error) {
+	in.Notef("dream: %s", res.Reason)
+	if c.wait > 0 {
+		wctx, cancel := context.WithTimeout(ctx, c.wait)
+		defer cancel()
+		last := ""
+		j, err := client.FollowJob(wctx, scope.Agent, res.JobID, func(j agentmem.Job) {
+			if p := dreamProgress(j); p != last && j.Status == agentmem.JobRunning {
+				in.Notef("dream: %s", p)
+				last = p
+			}
+		})
+		switch {
+		case err == nil && j.Status == agentmem.JobDone && j.DreamResult != nil:
+			return *j.DreamResult, nil
+		case err == nil && j.Status == agentmem.JobFailed:
+			return res, fmt.Errorf("the dream of %s in %s failed: %s (agentmem dream ls %s)", scope.Agent, scope.Project, j.Error, scopeFlags(scope))
+		case err != nil && !errors.Is(err, context.DeadlineExceeded):
+			return res, fmt.Errorf("following the dream's job %s: %w (the dream goes on on the server: agentmem dream ls %s)", res.JobID, err, scopeFlags(scope))
+		}
+	}
+	if c.json {
+		return res, writeJSON(in.Stdout, res)
+	}
+	in.Printf("dreaming %s in %s in the background (job %s); agentmem dream ls %s shows it when it is done\n",
+		scope.Agent, scope.Project, res.JobID, scopeFlags(scope))
+	return res, nil
+}
+
+// dreamProgress says where a dream job stands, in a few words.
+func dreamProgress(j agentmem.Job) string {
+	switch j.Phase {
+	case agentmem.DreamPhaseQueued, "":
+		return "waiting for the server to start the dream"
+	case agentmem.DreamPhaseReview:
+		return fmt.Sprintf("asking the model: %d of %d calls answered", min(j.Calls, j.PlannedCalls), j.PlannedCalls)
+	case agentmem.DreamPhaseVerify:
+		return fmt.Sprintf("the verifier checks the changes (%d model calls so far)", j.Calls)
+	case agentmem.DreamPhaseCompress:
+		return fmt.Sprintf("compressing old memories (%d model calls so far)", j.Calls)
+	}
+	return fmt.Sprintf("writing the changes (%d model calls in all)", j.Calls)
 }
 
 type dreamListCommand struct {

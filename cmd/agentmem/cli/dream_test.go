@@ -3,14 +3,21 @@ package cli_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/agentmem/agentmem/functions/apitest"
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/apiclient"
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
+	"github.com/oklog/ulid/v2"
 )
 
 // invented is a bullet no source supports: the fabrication guard drops it.
@@ -196,5 +203,110 @@ func TestDreamFailures(t *testing.T) {
 				t.Errorf("got code %d, stderr %q; want %d and %q", r.code, r.stderr, tt.code, tt.want)
 			}
 		})
+	}
+}
+
+// bigScope gives agent/project n memories written in the last hours, at
+// once, and the two daily records TestDream consolidates.
+func bigScope(t *testing.T, a *api, agent, project string, n int) {
+	t.Helper()
+	var ms []agentmem.Memory
+	for i := range n {
+		ms = append(ms, agentmem.Memory{ID: ulid.Make().String(), AgentName: agent, ProjectID: project, Source: agentmem.SourceExtraction, Type: agentmem.TypeFinding,
+			Content:   fmt.Sprintf("Service %d of the checkout flow retries its calls to the payment provider with backoff number %d", i, i),
+			CreatedAt: agentmem.FormatTime(cliNow.Add(-time.Duration(i+1) * time.Minute))})
+	}
+	if _, err := a.Store.RestoreMemories(context.Background(), ms); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"daily", "add", project, agent, "--title", "run-41", "The payment provider retries webhooks 3 times."},
+		{"daily", "add", project, agent, "--title", "run-42", "We decided to use idempotency keys on every payment POST."},
+	} {
+		if r := run(t, opts{url: a.URL}, args...); r.code != 0 {
+			t.Fatalf("%v: code %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+}
+
+// TestDreamOfALargeScopeFollowsItsJob: a scope too large for one request
+// dreams in the background; dream run follows the job, shows where it
+// stands and prints the outcome as for a dream in the request; --wait 0
+// leaves it to the server.
+func TestDreamOfALargeScopeFollowsItsJob(t *testing.T) {
+	t.Parallel()
+	// The model holds its first answer until the CLI has been told the
+	// dream is in review, so that the CLI has progress to show.
+	seenReview := make(chan struct{})
+	var seenOnce, holdOnce sync.Once
+	chat := llmtest.NewChat(t, func(ctx context.Context, prompt string) llmtest.Reply {
+		hold := false
+		holdOnce.Do(func() { hold = true })
+		if hold {
+			select {
+			case <-seenReview:
+			case <-ctx.Done():
+				return llmtest.Reply{Status: 503, Text: "client went away"}
+			}
+		}
+		if strings.Contains(prompt, "You may add memories in this part.") {
+			return llmtest.Reply{Text: dreamAnswer}
+		}
+		return llmtest.Reply{Text: "```json\n{\"operations\": [], \"dream\": \"Nothing to change in this part.\"}\n```"}
+	})
+	clock := &testClock{}
+	clock.set(cliNow)
+	srv := apitest.Start(t, apitest.Options{LLM: chat.Client(t, 5*time.Second), Now: clock.now, Wrap: func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			if strings.Contains(r.URL.Path, "/jobs/") && strings.Contains(rec.Body.String(), `"phase":"review"`) {
+				seenOnce.Do(func() { close(seenReview) })
+			}
+			maps.Copy(w.Header(), rec.Header())
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write(rec.Body.Bytes())
+		})
+	}})
+	a := &api{t: t, URL: srv.URL, Store: srv.Store, clock: clock}
+	bigScope(t, a, "nori", "checkout", 250)
+
+	r := run(t, opts{url: a.URL}, "dream", "run", "checkout", "nori")
+	want := "dreamed nori in checkout: 2 memories added, 0 updated, 0 retired, 250 unchanged, 0 kept as they were (pinned or manual); 1 operation refused (the diary says why)\n" +
+		"the diary: agentmem dream show --agent nori --project checkout --date 2026-03-01\n"
+	if r.code != 0 || r.stdout != want {
+		t.Fatalf("dream run: code %d\nstdout %q\nwant   %q\nstderr %q", r.code, r.stdout, want, r.stderr)
+	}
+	for _, line := range []string{
+		"agentmem: dream: the scope's review takes ",
+		"the dream runs in the background as job ",
+		"agentmem: dream: asking the model: ",
+	} {
+		if !strings.Contains(r.stderr, line) {
+			t.Errorf("stderr lacks %q:\n%s", line, r.stderr)
+		}
+	}
+	if c, err := a.Store.GetScopeCounts(context.Background(), "nori", "checkout"); err != nil || c.Total != 252 {
+		t.Errorf("after the dream: %+v, %v; want 252 memories", c, err)
+	}
+
+	// --wait 0: the command says where the dream goes on and ends.
+	bigScope(t, a, "kai", "checkout", 250)
+	r = run(t, opts{url: a.URL}, "dream", "run", "checkout", "kai", "--wait", "0", "--json")
+	var res agentmem.DreamResult
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &res) != nil || res.Status != agentmem.DreamStatusQueued || res.JobID == "" {
+		t.Fatalf("--wait 0 --json: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	client, err := apiclient.New(context.Background(), apiclient.Config{URL: a.URL, Auth: apiclient.AuthNone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if j, err := client.WaitJob(ctx, "kai", res.JobID); err != nil || j.Status != agentmem.JobDone || j.DreamResult.Dream.Created != 2 {
+		t.Errorf("the background dream: %+v, %v", j, err)
+	}
+	if r := run(t, opts{url: a.URL}, "dream", "run", "checkout", "kai", "--wait", "-1s"); r.code != 2 || !strings.Contains(r.stderr, "--wait must be 0") {
+		t.Errorf("--wait -1s: code %d, stderr %q", r.code, r.stderr)
 	}
 }

@@ -6,6 +6,7 @@ package dreamapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -14,11 +15,13 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/applog"
+	"github.com/agentmem/agentmem/shared/bulkjobs"
 	"github.com/agentmem/agentmem/shared/dream"
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/markdown"
+	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/agentmem/agentmem/shared/settings"
 )
 
@@ -35,6 +38,10 @@ type API struct {
 	Log     *slog.Logger
 	// ModelBudget bounds the model calls of a dream run through the API.
 	ModelBudget time.Duration
+	// Jobs runs the dreams a request hands over (see APIMaxRounds): the
+	// dream queue in AWS (NewLambda), goroutines of this process
+	// otherwise.
+	Jobs bulkjobs.Continuer
 }
 
 // newAPI builds the API and its dreamer from deps.
@@ -57,8 +64,12 @@ func newAPI(deps lambdamain.Deps) (*API, error) {
 			return nil, fmt.Errorf("%s=%q: want a positive Go duration such as 22s", settings.DreamAPIModelBudget, v)
 		}
 	}
-	return &API{Store: deps.Store, Dreamer: dream.New(deps.Store, deps.LLM, log, cfg), Log: log, ModelBudget: budget}, nil
+	a := &API{Store: deps.Store, Dreamer: dream.New(deps.Store, deps.LLM, log, cfg), Log: log, ModelBudget: budget}
+	a.Jobs = &bulkjobs.InProcess{Store: deps.Store, Log: log, Run: a.jobs().run, RunTime: routes.Timeouts[routes.Dream]}
+	return a, nil
 }
+
+func (a *API) jobs() jobRunner { return jobRunner{store: a.Store, dreamer: a.Dreamer, log: a.Log} }
 
 // New returns the API Gateway handler of the dream function.
 func New(deps lambdamain.Deps) (*httpapi.Handler, error) {
@@ -73,7 +84,9 @@ func (a *API) handler() (*httpapi.Handler, error) {
 	return httpapi.NewDreamHandler(a, a.Log)
 }
 
-// CreateDream serves POST /api/agents/{agentName}/dreams.
+// CreateDream serves POST /api/agents/{agentName}/dreams: 201 dreamed, 200
+// skipped, or 202 with a job when the scope's review takes more than
+// APIMaxRounds rounds of model calls.
 func (a *API) CreateDream(ctx context.Context, r *httpapi.Request) (httpapi.Response, error) {
 	agent, err := r.AgentName()
 	if err != nil {
@@ -92,8 +105,11 @@ func (a *API) CreateDream(ctx context.Context, r *httpapi.Request) (httpapi.Resp
 	res, err := a.Dreamer.Run(ctx, dream.Request{
 		AgentName: agent, ProjectID: in.ProjectID, LookbackDays: days, KeepManual: in.KeepManual,
 		Force: in.Force, CompressAfterDays: in.CompressAfterDays, Trigger: agentmem.TriggerAPI,
-		ModelBudget: a.ModelBudget,
+		ModelBudget: a.ModelBudget, MaxRounds: APIMaxRounds,
 	})
+	if tooLarge := (*dream.TooLargeError)(nil); errors.As(err, &tooLarge) {
+		return a.queueDream(ctx, agent, in, tooLarge)
+	}
 	if err != nil {
 		if code := agentmem.ErrorCode(err); code != agentmem.EBusy && code != agentmem.EInvalid && code != agentmem.ENotFound && code != agentmem.ELLMUnavailable {
 			a.Log.WarnContext(ctx, applog.DreamFailed, "agent", agent, "project", in.ProjectID, "trigger", agentmem.TriggerAPI, "err", err)

@@ -66,6 +66,7 @@ func NewLambda(deps lambdamain.Deps) (*Lambda, error) {
 		}
 		d.Queue = q
 		w.Jobs = &bulkjobs.Queue{Q: q}
+		a.Jobs = w.Jobs
 	}
 	return &Lambda{API: h, Dispatcher: d, Worker: w, Store: deps.Store, Log: a.Log}, nil
 }

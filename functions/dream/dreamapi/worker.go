@@ -24,9 +24,10 @@ type Worker struct {
 	Dreamer     *dream.Dreamer
 	Concurrency int
 	Log         *slog.Logger
-	// Store runs the bulk delete jobs the memories function hands over
-	// (dynamostore.JobMessage) and Jobs queues them again while they are
-	// not done; without Jobs, a job message is retried by SQS instead.
+	// Store runs the jobs handed over (dynamostore.JobMessage): the bulk
+	// deletes of the memories function and the dreams the API could not
+	// wait for; Jobs queues them again while they are not done; without
+	// Jobs, a job message is retried by SQS instead.
 	Store *dynamostore.Store
 	Jobs  bulkjobs.Continuer
 }
@@ -100,9 +101,10 @@ func (w *Worker) one(ctx context.Context, rec events.SQSMessage) (retry bool) {
 	return true
 }
 
-// job runs a bulk delete job until it is done or the worker's time nears
-// its end, then queues it again, and reports whether to retry the
-// message (when it could not be queued again, or the database failed).
+// job runs a job (a bulk delete, or a dream) until it is done or the
+// worker's time nears its end, then queues it again, and reports whether
+// to retry the message (when it could not be queued again, or the
+// database failed).
 func (w *Worker) job(ctx context.Context, log *slog.Logger, ref dynamostore.JobRef) (retry bool) {
 	log = log.With("agent", ref.AgentName, "job", ref.ID)
 	if w.Store == nil {
@@ -115,7 +117,7 @@ func (w *Worker) job(ctx context.Context, log *slog.Logger, ref dynamostore.JobR
 		run, cancel = context.WithDeadline(ctx, d.Add(-jobMargin))
 		defer cancel()
 	}
-	j, err := w.Store.RunJob(run, ref.AgentName, ref.ID)
+	j, err := jobRunner{store: w.Store, dreamer: w.Dreamer, log: log}.run(run, ref)
 	switch {
 	case agentmem.ErrorCode(err) == agentmem.ENotFound:
 		log.WarnContext(ctx, "job gone (expired)")
