@@ -205,7 +205,7 @@ type source struct {
 	// steps are the steps each sentence puts in order (steps), by
 	// sentence; nil for a sentence that orders nothing
 	steps [][]map[string]bool
-	links   []link
+	links []link
 }
 
 // NewCorpus analyses sources. Sources without an id can only be cited as
