@@ -2,6 +2,7 @@ package support
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -445,8 +446,12 @@ func statusCues(s *sent) (resolved, open bool) {
 			resolved = true
 		}
 	}
-	for _, w := range strings.Fields(lower) {
-		if resolvedWords[w] {
+	fields := strings.Fields(lower)
+	partial := partialCount(fields)
+	for i, w := range fields {
+		if resolvedWords[w] && !partial && !negatedBefore(fields, i) {
+			// not "not enough to call it fixed", "isn't fixed", nor "7 of
+			// 10 updates finished"
 			resolved = true
 		}
 		if openWords[w] {
@@ -466,6 +471,33 @@ func statusCues(s *sent) (resolved, open bool) {
 		}
 	}
 	return resolved, open
+}
+
+// negatedBefore reports whether a negation stands in the five words
+// before position i ("not enough to call it fixed", "is not fixed yet").
+func negatedBefore(fields []string, i int) bool {
+	for j := max(0, i-5); j < i; j++ {
+		if negationWords[fields[j]] || fields[j] == "nt" {
+			return true
+		}
+	}
+	return false
+}
+
+// partialCount reports whether the words give a part of a whole, "7 of
+// 10": a success of some, not the problem solved.
+func partialCount(fields []string) bool {
+	for i := 1; i+1 < len(fields); i++ {
+		if fields[i] != "of" {
+			continue
+		}
+		a, err1 := strconv.Atoi(fields[i-1])
+		b, err2 := strconv.Atoi(fields[i+1])
+		if err1 == nil && err2 == nil && a < b {
+			return true
+		}
+	}
+	return false
 }
 
 // tentativeFix are the words that make "X fix:" a fix not yet made.
