@@ -651,6 +651,7 @@ func (k *checker) clause(a *conj) {
 	k.hedges(a, withNumbers, best, phrase)
 	k.opposites(a, best, phrase)
 	k.recommendsFailure(a, best, phrase)
+	k.restriction(a, need, best, phrase)
 }
 
 func (k *checker) inSource(t cterm, s *source) bool { return t.in(s.all) }
@@ -1731,6 +1732,72 @@ func sameOnly(d *doc, a *conj, u *unit) bool {
 		}
 	}
 	return false
+}
+
+// anyWords widen a statement to everyone.
+var anyWords = words("any anyone anybody everyone everybody")
+
+// firstOnly is the term right after "only" in toks[from:to] (after a
+// determiner), and whether "only" is there.
+func firstOnly(toks []token, from, to int) (string, bool) {
+	for i := from; i < to; i++ {
+		if !toks[i].isWord("only") {
+			continue
+		}
+		j := i + 1
+		for j < to && determiners[toks[j].lower] {
+			j++
+		}
+		if j < to && toks[j].term != "" && !genericLemmas[toks[j].term] && !verbLemmas[toks[j].term] {
+			return toks[j].term, true
+		}
+		return "", true
+	}
+	return "", false
+}
+
+// restriction fails a clause that widens what a source restricts ("Any
+// member may approve" for "Only members of the admins group may
+// approve") or restricts it to something else of the source ("Only spot
+// nodes are allowed" for "Only on-demand nodes are allowed", where spot
+// nodes are named elsewhere).
+func (k *checker) restriction(a *conj, need []cterm, u *unit, phrase string) {
+	if a.negated {
+		return
+	}
+	toks := k.cd.toks
+	from, to := a.toks[0], a.toks[len(a.toks)-1]+1
+	claimOnly, claimHas := firstOnly(toks, from, to)
+	widens := false
+	for _, i := range a.toks {
+		if anyWords[toks[i].lower] {
+			widens = true
+		}
+	}
+	claimTerms := a.effTerms()
+	for _, st := range u.sents {
+		srcOnly, srcHas := firstOnly(st.d.toks, st.from, st.to)
+		if !srcHas {
+			continue
+		}
+		cov := 0
+		for _, t := range need {
+			if t.in(st.terms) {
+				cov++
+			}
+		}
+		if cov*2 < len(need) {
+			continue
+		}
+		switch {
+		case !claimHas && widens:
+			k.fail(Negation, "%q widens what the source restricts with \"only\"", phrase)
+			return
+		case claimHas && claimOnly != "" && srcOnly != "" && claimOnly != srcOnly && !claimTerms[srcOnly] && k.anySource(claimOnly):
+			k.fail(RoleSwap, "%q restricts it to another thing than the source does", phrase)
+			return
+		}
+	}
 }
 
 // startsWith reports whether the conjunct's first word is w.

@@ -39,6 +39,9 @@ var photoSources = []support.Source{
 	{ID: "m18", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Settings precedence: CLI flags, then `PHOTOS_` env vars, then `photos.toml`; the `reindex` job must finish before the nightly `backup` job starts; never run `reindex` from cron, only from the deploy pipeline"},
 	{ID: "d9", Kind: support.KindDaily, Title: "run-79", Text: "Tried raising `resize.workers` to 32; the queue backlog still builds up at 09:00. Unsigned uploads are rejected by the API."},
 	{ID: "d10", Kind: support.KindDaily, Title: "run-80", Text: "Upgraded Pillow from 10.2 to 10.4.0 and libheif to 1.18. Spot instances made up 58% of resize hours in May. Setting `resize.batch` to 64 instead of 16 removed the timeouts on the nightly job. Enabled the plug-ins for HEIC and AVIF."},
+	{ID: "m20", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Only members of the `photo-admins` group may delete shared albums; everyone in `photo-users` can upload. Only on-demand nodes run the face indexer; spot nodes run the thumbnailers."},
+	{ID: "m21", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "Backups to Glacier sometimes stall at 80% on the Frankfurt site"},
+	{ID: "d11", Kind: support.KindDaily, Title: "run-81", Text: "Glacier retry test in Frankfurt: 7 of 10 backups finished, 3 stalled at 80%. One run is not enough to call it fixed. The iOS build is 212 MB, the Android one 198 MB, both measured on a Pixel 8 and an iPhone 15."},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -90,6 +93,9 @@ func TestMeaningKept(t *testing.T) {
 		{"a month that is no hedge", support.Claim{Content: "In May, spot instances made up 58% of resize hours"}, []string{"d10"}},
 		{"what a change removed, negated", support.Claim{Content: "The nightly job has no more timeouts since `resize.batch` was set to 64 instead of 16"}, []string{"d10"}},
 		{"a plural hyphenated word", support.Claim{Content: "The HEIC and AVIF plug-in is enabled"}, []string{"d10"}},
+		{"a restriction kept", support.Claim{Content: "Only `photo-admins` members may delete shared albums"}, []string{"m20"}},
+		{"sizes reordered beside model numbers", support.Claim{Content: "The Android build is 198 MB and the iOS one 212 MB, measured on a Pixel 8 and an iPhone 15"}, []string{"d11"}},
+		{"a blocker kept open after a partial success", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Glacier backups in Frankfurt still stall at 80%; one run is not enough to call it fixed"}, []string{"m21", "d11"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -149,6 +155,10 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a restriction turned around", support.Claim{Content: "Run `reindex` only from cron, never from the deploy pipeline"}, []string{"m18"}, ""},
 		{"a version moved to another name", support.Claim{Content: "Pillow 1.18 and libheif 10.4.0"}, []string{"d10"}, ""},
 		{"what a change removed, affirmed", support.Claim{Content: "The nightly job still times out with `resize.batch` at 64"}, []string{"d10"}, ""},
+		{"a restriction widened", support.Claim{Content: "Anyone in `photo-users` may delete shared albums"}, []string{"m20"}, support.Negation},
+		{"a restriction moved to another thing", support.Claim{Content: "Only spot nodes run the face indexer"}, []string{"m20"}, support.RoleSwap},
+		{"two sizes exchanged between named builds", support.Claim{Content: "The iOS build is 198 MB and the Android build 212 MB"}, []string{"d11"}, support.NumberContext},
+		{"a blocker resolved on a partial success", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "Glacier backups in Frankfurt stall at 80%"}, []string{"m21", "d11"}, support.StatusChange},
 		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}

@@ -701,8 +701,15 @@ func sameDuration(c numOcc, srcs []*source) bool {
 // in "91% for images and 64% for API GETs", "images" is 91's, not 64's).
 type numberAnchor struct {
 	value, unit string
-	sent, pos   int
+	// model is set for a number that is part of a name ("Pixel 7",
+	// "Android 14"): no quantity to exchange
+	model     bool
+	sent, pos int
 	terms       map[string]bool
+	// names are the anchor's terms that are names (capitalised, code,
+	// compounds): they tell one number's thing from another's more than
+	// common words do
+	names map[string]bool
 }
 
 // tailPrepositions tie the phrase after a number to it ("91% for images").
@@ -715,12 +722,15 @@ var tailEnds = words("and or but while whereas then")
 func (d *doc) numberAnchors() []numberAnchor {
 	var out []numberAnchor
 	for _, st := range d.sents {
-		terms := map[string]bool{}
+		terms, names := map[string]bool{}, map[string]bool{}
 		add := func(m map[string]bool, t token) {
 			if t.term != "" && !t.unitWord && !genericLemmas[t.term] {
 				m[t.term] = true
 				for _, p := range t.parts {
 					m[p] = true
+				}
+				if t.code || t.compound || isCapitalWord(t.raw) {
+					names[t.term] = true
 				}
 			}
 		}
@@ -730,8 +740,9 @@ func (d *doc) numberAnchors() []numberAnchor {
 				add(terms, t)
 				continue
 			}
-			n := numberAnchor{value: t.value, unit: t.unit, sent: st.idx, pos: i, terms: terms}
-			terms = map[string]bool{}
+			n := numberAnchor{value: t.value, unit: t.unit, sent: st.idx, pos: i, terms: terms, names: names}
+			n.model = t.unit == "" && !strings.Contains(t.value, ".") && i > st.from && isCapitalWord(d.toks[i-1].raw)
+			terms, names = map[string]bool{}, map[string]bool{}
 			j := i + 1
 			if j < st.to && d.toks[j].unitWord {
 				j++
@@ -766,7 +777,7 @@ func (k *checker) exchangedNumbers() {
 	claim := k.cd.numberAnchors()
 	for i, a := range claim {
 		for _, b := range claim[i+1:] {
-			if a.value == b.value {
+			if a.value == b.value || a.model || b.model {
 				continue
 			}
 			for _, s := range k.srcs {
@@ -806,7 +817,7 @@ func exchangedIn(anchors []numberAnchor, a, b numberAnchor) bool {
 		swapped := len(as) > 0 && len(bs) > 0
 		for _, sa := range as {
 			for _, sb := range bs {
-				if !belongsTo(a.terms, sb.terms, sa.terms) || !belongsTo(b.terms, sa.terms, sb.terms) {
+				if !belongsTo(a, sb, sa) || !belongsTo(b, sa, sb) {
 					swapped = false
 				}
 			}
@@ -833,18 +844,24 @@ func keepsOwn(claim, own, rival map[string]bool) bool {
 	return false
 }
 
-// belongsTo reports whether a claim number's anchor has a word that, in
-// the source, stands only before the other number and no word that stands
-// only before its own.
-func belongsTo(claim, other, own map[string]bool) bool {
-	toOther := false
-	for t := range claim {
+// belongsTo reports whether a claim number's anchor holds more of the
+// words that, in the source, stand only before the other number than of
+// those that stand only before its own; a name (capitalised, code) counts
+// twice ("the Windows build is 198 MB and the Linux build 212 MB" where
+// the source gives Windows 212 MB and "the Linux one" 198 MB).
+func belongsTo(claim, other, own numberAnchor) bool {
+	toOther, toOwn := 0, 0
+	for t := range claim.terms {
+		w := 1
+		if claim.names[t] {
+			w = 2
+		}
 		switch {
-		case other[t] && !own[t]:
-			toOther = true
-		case own[t] && !other[t]:
-			return false
+		case other.terms[t] && !own.terms[t]:
+			toOther += w
+		case own.terms[t] && !other.terms[t]:
+			toOwn += w
 		}
 	}
-	return toOther
+	return toOther > toOwn
 }
