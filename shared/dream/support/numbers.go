@@ -705,7 +705,7 @@ type numberAnchor struct {
 	// "Android 14"): no quantity to exchange
 	model     bool
 	sent, pos int
-	terms       map[string]bool
+	terms     map[string]bool
 	// names are the anchor's terms that are names (capitalised, code,
 	// compounds): they tell one number's thing from another's more than
 	// common words do
