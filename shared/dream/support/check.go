@@ -1512,6 +1512,11 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		// "Y instead of X" where a source says "X; Y instead"
 		return
 	}
+	if a.role == roleRejected && comparedWith(u, a.neg) {
+		// "instead of one message per reading" where a source says
+		// "compared with one message per reading": the baseline
+		return
+	}
 	if a.role == roleRejected && unitFaults(u, a.neg) {
 		// "rather than client side" where a source says "client-side
 		// flag loading caused layout shift"
@@ -1941,6 +1946,38 @@ func unitFaults(u *unit, terms map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// comparedWith reports whether every term of terms follows "compared
+// with", "compared to", "versus" or "vs" in the unit: the baseline a
+// result is measured against, which a claim may name as the alternative
+// given up.
+func comparedWith(u *unit, terms map[string]bool) bool {
+	if len(terms) == 0 {
+		return false
+	}
+	base := map[string]bool{}
+	for _, st := range u.sents {
+		toks := st.d.toks
+		for i := st.from; i < st.to; i++ {
+			w := toks[i].lower
+			lead := w == "versus" || w == "vs" || w == "vs." || (w == "with" || w == "to") && i > st.from && toks[i-1].isWord("compared")
+			if !lead {
+				continue
+			}
+			for j := i + 1; j < st.to && toks[j].kind != tkPunct; j++ {
+				if toks[j].term != "" {
+					base[toks[j].term] = true
+				}
+			}
+		}
+	}
+	for t := range terms {
+		if !base[t] && !genericLemmas[t] {
+			return false
+		}
+	}
+	return true
 }
 
 // problemWords say that something caused trouble.
@@ -2848,7 +2885,9 @@ func (k *checker) status() {
 	resolved, openRecord := false, false
 	for _, s := range k.srcs {
 		if s.Kind == KindMemory && s.Type == agentmem.TypeBlocker {
-			if share(about, s.all) >= 0.5 {
+			// the memory of the blocker: most of the claim is in it, or
+			// most of it is in a claim that adds how it was fixed
+			if share(about, s.all) >= 0.5 || share(distinctiveSet(s.all), about) >= 0.7 {
 				if s.Status == agentmem.StatusResolved {
 					resolved = true
 				}

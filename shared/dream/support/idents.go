@@ -191,8 +191,8 @@ func (id ident) found(text, lower string, d *doc) bool {
 		if l := strings.ToLower(id.text); containsWord(lower, l) || lastSegment(lower, l) || qualifierOf(lower, l) {
 			return true
 		}
-		if isUpperAlnum(id.text) && d != nil && hasPart(d, strings.ToLower(id.text)) {
-			return true // "E2E tests" where a source runs `pnpm test:e2e`
+		if (isUpperAlnum(id.text) || isLowerAlnum(id.text)) && d != nil && hasPart(d, strings.ToLower(id.text)) {
+			return true // "E2E tests", "e2e tests" where a source runs `pnpm test:e2e`
 		}
 	} else if containsWord(text, id.text) || firstFolded(text, id.text) || lastSegment(text, id.text) || qualifierOf(text, id.text) {
 		return true
@@ -221,6 +221,17 @@ func containsWord(s, sub string) bool {
 		}
 		from = i + 1
 	}
+}
+
+// isLowerAlnum reports whether w is lower-case letters and digits only
+// ("e2e", "k8s").
+func isLowerAlnum(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLower(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // lastSegment reports whether sub ends a longer dotted or slashed name

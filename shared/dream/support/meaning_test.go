@@ -42,6 +42,9 @@ var photoSources = []support.Source{
 	{ID: "m20", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Only members of the `photo-admins` group may delete shared albums; everyone in `photo-users` can upload. Only on-demand nodes run the face indexer; spot nodes run the thumbnailers."},
 	{ID: "m21", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "Backups to Glacier sometimes stall at 80% on the Frankfurt site"},
 	{ID: "d11", Kind: support.KindDaily, Title: "run-81", Text: "Glacier retry test in Frankfurt: 7 of 10 backups finished, 3 stalled at 80%. One run is not enough to call it fixed. The iOS build is 212 MB, the Android one 198 MB, both measured on a Pixel 8 and an iPhone 15."},
+	{ID: "m22", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Batching 50 uploads per request cut API calls by 80% compared with one request per upload"},
+	{ID: "m23", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "resolved", Text: "Album covers did not refresh after an edit"},
+	{ID: "d12", Kind: support.KindDaily, Title: "run-82", Text: "Set `upload_quota = 5GB` per user so one account cannot fill the bucket. Tried the new HEIC decoder on staging: decoding works but is limited to 12 MP. Did not ship it. Smoke tests run with `pnpm test:e2e`."},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -96,6 +99,11 @@ func TestMeaningKept(t *testing.T) {
 		{"a restriction kept", support.Claim{Content: "Only `photo-admins` members may delete shared albums"}, []string{"m20"}},
 		{"sizes reordered beside model numbers", support.Claim{Content: "The Android build is 198 MB and the iOS one 212 MB, measured on a Pixel 8 and an iPhone 15"}, []string{"d11"}},
 		{"a blocker kept open after a partial success", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Glacier backups in Frankfurt still stall at 80%; one run is not enough to call it fixed"}, []string{"m21", "d11"}},
+		{"a baseline as the alternative given up", support.Claim{Content: "Batching 50 uploads per request instead of one request per upload cut API calls by 80%"}, []string{"m22"}},
+		{"a resolved blocker with how it was fixed", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "Album covers did not refresh after an edit; fixed by purging the cover cache key"}, []string{"m23"}},
+		{"keep from as cannot", support.Claim{Content: "`upload_quota = 5GB` is set per user to keep one account from filling the bucket"}, []string{"d12"}},
+		{"an attempt that works only in part keeps a blocker open", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "The new HEIC decoder works on staging but only up to 12 MP and was not shipped"}, []string{"d12"}},
+		{"a lower-case name part of a script", support.Claim{Content: "The e2e smoke tests run with pnpm"}, []string{"d12"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -159,6 +167,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a restriction moved to another thing", support.Claim{Content: "Only spot nodes run the face indexer"}, []string{"m20"}, support.RoleSwap},
 		{"two sizes exchanged between named builds", support.Claim{Content: "The iOS build is 198 MB and the Android build 212 MB"}, []string{"d11"}, support.NumberContext},
 		{"a blocker resolved on a partial success", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "Glacier backups in Frankfurt stall at 80%"}, []string{"m21", "d11"}, support.StatusChange},
+		{"keep from turned around", support.Claim{Content: "`upload_quota = 5GB` lets one account fill the bucket"}, []string{"d12"}, ""},
 		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}

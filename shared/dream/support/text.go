@@ -447,9 +447,10 @@ func statusCues(s *sent) (resolved, open bool) {
 		}
 	}
 	fields := strings.Fields(lower)
-	partial := partialCount(fields)
+	// "Tried X: ...": an attempt; "works but is limited to 540p": in part
+	partial := partialCount(fields) || len(fields) > 0 && words("tried trying attempted tested")[fields[0]]
 	for i, w := range fields {
-		if resolvedWords[w] && !partial && !negatedBefore(fields, i) {
+		if resolvedWords[w] && !partial && !negatedBefore(fields, i) && !slices.Contains(fields[i+1:], "but") {
 			// not "not enough to call it fixed", "isn't fixed", nor "7 of
 			// 10 updates finished"
 			resolved = true
@@ -471,6 +472,18 @@ func statusCues(s *sent) (resolved, open bool) {
 		}
 	}
 	return resolved, open
+}
+
+// keptFrom reports whether a verb of preventing stands in the six words
+// before ("keep a stuck slot from filling", "prevents the job from
+// running").
+func keptFrom(before []string) bool {
+	for j := len(before) - 1; j >= 0 && j >= len(before)-6; j-- {
+		if words("keep keeps prevent prevents block blocks protect protects")[before[j]] {
+			return true
+		}
+	}
+	return false
 }
 
 // negatedBefore reports whether a negation stands in the five words
@@ -838,6 +851,12 @@ func (c *conj) read(i int) {
 			// is negated too
 			if _, neg := negatedLemmas[w]; neg && j+1 < len(masked) && masked[j+1] == "to" {
 				negFrom, negTo = j, j+2
+				break
+			}
+			// "to keep a stuck slot from filling the disk": what follows
+			// "from" does not happen
+			if w == "from" && j+1 < len(masked) && strings.HasSuffix(masked[j+1], "ing") && keptFrom(masked[:j]) {
+				negFrom = j
 				break
 			}
 			// "stopped using X" says X is no longer used
