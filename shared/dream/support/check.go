@@ -652,6 +652,9 @@ func (k *checker) clause(a *conj) {
 	k.opposites(a, best, phrase)
 	k.recommendsFailure(a, best, phrase)
 	k.restriction(a, need, best, phrase)
+	k.negatedName(a, best, phrase)
+	k.relationSwap(a, best, phrase)
+	k.rejectedKept(a, best, phrase)
 }
 
 func (k *checker) inSource(t cterm, s *source) bool { return t.in(s.all) }
@@ -1737,6 +1740,127 @@ func sameOnly(d *doc, a *conj, u *unit) bool {
 		}
 	}
 	return false
+}
+
+// negatedName fails a clause that affirms a name (code) its source only
+// ever negates, in a sentence other than the one the clause rests on
+// ("Run `prisma migrate dev` against the main branch" where the source
+// says "Never run `prisma migrate dev` against the main branch" after a
+// sentence about deploy requests).
+func (k *checker) negatedName(a *conj, u *unit, phrase string) {
+	if a.negated || a.role != rolePlain || k.remedy(a) || k.statesAbsence() || a.has("only") {
+		return // a remedy, a condition, a restriction: not the fact negated
+	}
+	for _, i := range a.toks {
+		t := k.cd.toks[i]
+		if !t.code || t.term == "" || !a.pos[t.term] {
+			continue
+		}
+		neg, pos := false, false
+		for _, st := range u.src.d.sents {
+			for _, c := range st.conjs {
+				if c.neg[t.term] && c.role != roleRejected && !c.startsWith("without") && !c.has("without") && !c.has("only") && !st.resolved {
+					neg = true
+				}
+				if c.pos[t.term] {
+					pos = true
+				}
+			}
+		}
+		if neg && !pos {
+			k.fail(Negation, "%q affirms %s, which the source only names in a negation", phrase, t.raw)
+			return
+		}
+	}
+}
+
+// relationVerbs relate two things in an order ("the dbt job waits on
+// the Airbyte sync").
+var relationVerbs = lemmaSet("wait depend wrap call block feed trigger precede follow own import extend inherit invoke send publish consume produce replace")
+
+// relationSwap fails a clause that puts the two sides of a relation the
+// other way round than a cited sentence with the same verb, read from
+// the nearest distinctive words around it ("caused by the Airbyte sync
+// waiting on the dbt Cloud job" for "the dbt Cloud job waiting on the
+// Airbyte sync"), participles included, which pivotSwap's clause sides
+// miss.
+func (k *checker) relationSwap(a *conj, u *unit, phrase string) {
+	sides := func(toks []token, idx []int) (verb, left, right string) {
+		for j, i := range idx {
+			if !relationVerbs[toks[i].term] {
+				continue
+			}
+			for l := j - 1; l >= 0; l-- {
+				if t := toks[idx[l]]; t.term != "" && !genericLemmas[t.term] && !verbLemmas[t.term] {
+					left = t.term
+					break
+				}
+			}
+			for r := j + 1; r < len(idx); r++ {
+				if t := toks[idx[r]]; t.term != "" && !genericLemmas[t.term] && !verbLemmas[t.term] {
+					right = t.term
+					break
+				}
+			}
+			return toks[i].term, left, right
+		}
+		return "", "", ""
+	}
+	verb, l, r := sides(k.cd.toks, a.toks)
+	if verb == "" || l == "" || r == "" || l == r {
+		return
+	}
+	for _, st := range u.sents {
+		var idx []int
+		for i := st.from; i < st.to; i++ {
+			idx = append(idx, i)
+		}
+		// each occurrence of the verb in the sentence
+		for j, i := range idx {
+			if st.d.toks[i].term != verb {
+				continue
+			}
+			v, sl, sr := sides(st.d.toks, idx[j:])
+			_ = v
+			sl2 := ""
+			for b := j - 1; b >= 0; b-- {
+				if t := st.d.toks[idx[b]]; t.term != "" && !genericLemmas[t.term] && !verbLemmas[t.term] {
+					sl2 = t.term
+					break
+				}
+			}
+			if sl == "" {
+				sl = sl2
+			}
+			if sl == r && sr == l {
+				k.fail(RoleSwap, "%q puts the two sides of %q the other way round", phrase, verb)
+				return
+			}
+		}
+	}
+}
+
+// rejectedKept fails a clause that rejects what its source says was kept
+// ("Use the Compatibility renderer, not Forward+" for "Kept Forward+ for
+// now").
+func (k *checker) rejectedKept(a *conj, u *unit, phrase string) {
+	if a.role != roleRejected || len(a.neg) == 0 {
+		return
+	}
+	for _, st := range u.src.d.sents {
+		for _, c := range st.conjs {
+			keeps := false
+			for _, i := range c.toks {
+				if w := st.d.toks[i].lower; w == "kept" || w == "keep" || w == "keeps" || w == "stays" || w == "stayed" {
+					keeps = true
+				}
+			}
+			if keeps && !c.negated && share(distinctiveSet(a.neg), c.ownSet) >= 0.6 && len(distinctiveSet(a.neg)) > 0 {
+				k.fail(RoleSwap, "%q rejects what the source says was kept", phrase)
+				return
+			}
+		}
+	}
 }
 
 // anyWords widen a statement to everyone.

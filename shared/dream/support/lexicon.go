@@ -103,7 +103,7 @@ var opposites = pairs(`before:after above:below over:under more:less higher:lowe
 	always:sometimes always:occasionally always:intermittently always:often always:usually always:rarely
 	always:mostly never:sometimes never:occasionally never:rarely every:some
 	single-use:multi-use single-threaded:multi-threaded single:multiple accepted:rejected
-	survives:lost survive:lost survived:lost persists:lost`)
+	survives:lost survive:lost survived:lost persists:lost works:broke work:broke works:breaks worked:broke`)
 
 func pairs(s string) map[string][]string {
 	m := map[string][]string{}

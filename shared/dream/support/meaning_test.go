@@ -45,6 +45,8 @@ var photoSources = []support.Source{
 	{ID: "m22", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Batching 50 uploads per request cut API calls by 80% compared with one request per upload"},
 	{ID: "m23", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "resolved", Text: "Album covers did not refresh after an edit"},
 	{ID: "d12", Kind: support.KindDaily, Title: "run-82", Text: "Set `upload_quota = 5GB` per user so one account cannot fill the bucket. Tried the new HEIC decoder on staging: decoding works but is limited to 12 MP. Did not ship it. Smoke tests run with `pnpm test:e2e`."},
+	{ID: "m24", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Schema changes go through review apps: create one with `heroku review create`, run `rails db:migrate` against it, then open the pull request. Never run `rails db:reset` against production."},
+	{ID: "d13", Kind: support.KindDaily, Title: "run-83", Text: "Tried the WebGL renderer on the kiosk: the gallery ran at about 50 fps, but the blur was gone. Kept Canvas2D for now. Tried `prefetch` on the album links but reverted it because the SSO redirect broke. The export job waits on the thumbnail job."},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -104,6 +106,8 @@ func TestMeaningKept(t *testing.T) {
 		{"keep from as cannot", support.Claim{Content: "`upload_quota = 5GB` is set per user to keep one account from filling the bucket"}, []string{"d12"}},
 		{"an attempt that works only in part keeps a blocker open", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "The new HEIC decoder works on staging but only up to 12 MP and was not shipped"}, []string{"d12"}},
 		{"a lower-case name part of a script", support.Claim{Content: "The e2e smoke tests run with pnpm"}, []string{"d12"}},
+		{"a step of a procedure", support.Claim{Content: "Run `rails db:migrate` against the review app"}, []string{"m24"}},
+		{"a relation in its order", support.Claim{Content: "The export job waits on the thumbnail job"}, []string{"d13"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -168,6 +172,10 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"two sizes exchanged between named builds", support.Claim{Content: "The iOS build is 198 MB and the Android build 212 MB"}, []string{"d11"}, support.NumberContext},
 		{"a blocker resolved on a partial success", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "Glacier backups in Frankfurt stall at 80%"}, []string{"m21", "d11"}, support.StatusChange},
 		{"keep from turned around", support.Claim{Content: "`upload_quota = 5GB` lets one account fill the bucket"}, []string{"d12"}, ""},
+		{"a name only ever negated, affirmed", support.Claim{Content: "Run `rails db:reset` against production before opening the pull request"}, []string{"m24"}, support.Negation},
+		{"a relation the other way round", support.Claim{Content: "The thumbnail job waits on the export job"}, []string{"d13"}, support.RoleSwap},
+		{"the kept choice rejected", support.Claim{Content: "Use the WebGL renderer on the kiosk, not Canvas2D"}, []string{"d13"}, ""},
+		{"broke made works", support.Claim{Content: "`prefetch` on the album links works with the SSO redirect"}, []string{"d13"}, ""},
 		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}
