@@ -52,12 +52,12 @@ func (c labelledCase) claim() support.Claim {
 
 // labelledFiles are the labelled sets under testdata: claims.json (split
 // tune and holdout), tune2-11.json (split tune) and fresh.json to
-// fresh8.json (splits fresh to fresh8), each written by someone who had
+// fresh11.json (splits fresh to fresh11), each written by someone who had
 // not read this package, and measured once before anything was tuned on
 // it (docs/BENCHMARKS.md gives each set's first-sight figures). fresh to
-// fresh4, fresh6 and fresh7 were tuned on after that first measure;
-// fresh5 and fresh8 never were.
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json", "testdata/fresh6.json", "testdata/fresh7.json", "testdata/fresh8.json", "testdata/fresh9.json", "testdata/fresh10.json"}
+// fresh4, fresh6, fresh7, fresh9 and fresh10 were tuned on after that
+// first measure; fresh5, fresh8 and fresh11 never were.
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json", "testdata/fresh6.json", "testdata/fresh7.json", "testdata/fresh8.json", "testdata/fresh9.json", "testdata/fresh10.json", "testdata/fresh11.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.
@@ -187,7 +187,7 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 }
 
 // TestLabelledSetFigures runs the support test over the labelled sets
-// (labelledFiles: 1,902 claims from 81 projects) in three modes: against
+// (labelledFiles: 2,262 claims from 99 projects) in three modes: against
 // the sources each claim cites, against its project's every source (what
 // a dream without citations checks against), and against every project's
 // sources at once (a crowded scope). It asserts floors a little under the
@@ -238,7 +238,7 @@ func TestLabelledSetFigures(t *testing.T) {
 	}
 	// The aim is at least 85% of fabrications dropped with at least 95%
 	// of faithful claims kept. It is met on the claims the test was tuned
-	// on; on the sets it was never tuned on (fresh5, fresh8) it keeps
+	// on; on the sets it was never tuned on (fresh5, fresh8, fresh11) it keeps
 	// fewer faithful claims (docs/BENCHMARKS.md). Each row is a floor a
 	// little under the figure measured, so that a regression fails; the
 	// last column checks the sets stay hard for the word-overlap guard.
@@ -256,24 +256,26 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"fresh2", "cited", 85, 95, 20},
 		{"fresh2", "pool", 83, 95, 20},
 		{"fresh3", "cited", 93, 90, 20},
-		{"fresh3", "pool", 91, 91, 20},
+		{"fresh3", "pool", 93, 91, 20},
 		{"fresh4", "cited", 95, 96, 20},
 		{"fresh4", "pool", 90, 96, 20},
 		{"fresh6", "cited", 93, 91, 20},
 		{"fresh6", "pool", 91, 90, 20},
-		{"fresh7", "cited", 76, 81, 20},
-		{"fresh7", "pool", 73, 81, 20},
+		{"fresh7", "cited", 76, 83, 20},
+		{"fresh7", "pool", 75, 83, 20},
+		{"fresh9", "cited", 78, 83, 20},
+		{"fresh9", "pool", 76, 85, 20},
+		{"fresh10", "cited", 91, 85, 20},
+		{"fresh10", "pool", 90, 81, 20},
 		// never tuned on: the shortfall on unseen claims, documented
-		{"fresh5", "cited", 86, 86, 20},
-		{"fresh5", "pool", 81, 83, 20},
+		{"fresh5", "cited", 86, 90, 20},
+		{"fresh5", "pool", 83, 86, 20},
 		{"fresh8", "cited", 80, 88, 20},
 		{"fresh8", "pool", 80, 86, 20},
-		{"fresh9", "cited", 0, 0, 20},
-		{"fresh9", "pool", 0, 0, 20},
-		{"fresh10", "cited", 0, 0, 20},
-		{"fresh10", "pool", 0, 0, 20},
-		{"all", "cited", 92, 92, 20},
-		{"all", "crowd", 85, 88, 20},
+		{"fresh11", "cited", 81, 85, 20},
+		{"fresh11", "pool", 80, 83, 20},
+		{"all", "cited", 90, 91, 20},
+		{"all", "crowd", 82, 86, 20},
 	}
 	for _, fl := range floors {
 		f, o := sum(js, fl.split, fl.mode), sum(old, fl.split, fl.mode)
