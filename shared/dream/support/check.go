@@ -1164,6 +1164,9 @@ func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase s
 		return
 	}
 	if sibling || sameSource {
+		if !swapShaped(droppedTerms, added) {
+			return // a paraphrase that says it in other words, not one thing put for another
+		}
 		k.fail(RoleSwap, "%q puts %s where the source has %s", phrase, quoteList(added), quoteList(dropped))
 		return
 	}
@@ -1291,6 +1294,39 @@ func (k *checker) exchanged(a *conj, dropped []cterm, src *source, x cterm) bool
 					}
 				}
 			}
+		}
+	}
+	return false
+}
+
+// actionWord reports whether a word is a verb or an adjective of
+// degree ("probed", "cut", "faster", "passes"): what a statement says of
+// its things, not one of them.
+func actionWord(raw, term string) bool {
+	l := strings.ToLower(raw)
+	return verbLemmas[term] || strings.HasSuffix(l, "ed") || strings.HasSuffix(l, "ing") || comparatives[l]
+}
+
+// comparatives are adjectives of degree ("faster", "worse").
+var comparatives = words("faster slower bigger smaller larger higher lower longer shorter better worse cheaper easier harder newer older greater fewer more less")
+
+// swapShaped reports whether what a clause dropped and what it put in
+// its place look like one thing put for another: things on both sides
+// (not verbs or adjectives), and few of them dropped (a clause that drops
+// four words or more says it in other words).
+func swapShaped(dropped []cterm, added []string) bool {
+	things := 0
+	for _, t := range dropped {
+		if !actionWord(t.raw, t.key) {
+			things++
+		}
+	}
+	if things == 0 || things >= 4 {
+		return false
+	}
+	for _, a := range added {
+		if !actionWord(a, lemma(strings.ToLower(a))) {
+			return true
 		}
 	}
 	return false

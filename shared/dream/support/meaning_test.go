@@ -47,6 +47,8 @@ var photoSources = []support.Source{
 	{ID: "d12", Kind: support.KindDaily, Title: "run-82", Text: "Set `upload_quota = 5GB` per user so one account cannot fill the bucket. Tried the new HEIC decoder on staging: decoding works but is limited to 12 MP. Did not ship it. Smoke tests run with `pnpm test:e2e`."},
 	{ID: "m24", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Schema changes go through review apps: create one with `heroku review create`, run `rails db:migrate` against it, then open the pull request. Never run `rails db:reset` against production."},
 	{ID: "d13", Kind: support.KindDaily, Title: "run-83", Text: "Tried the WebGL renderer on the kiosk: the gallery ran at about 50 fps, but the blur was gone. Kept Canvas2D for now. Tried `prefetch` on the album links but reverted it because the SSO redirect broke. The export job waits on the thumbnail job."},
+	{ID: "m25", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "Uploads from the share sheet failed because the extension probed `/upload`; the API served `/uploads`. Renaming the route to `/upload` fixed it."},
+	{ID: "m26", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The `resizer` service writes thumbnails to S3; the `indexer` service only reads them"},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -108,6 +110,7 @@ func TestMeaningKept(t *testing.T) {
 		{"a lower-case name part of a script", support.Claim{Content: "The e2e smoke tests run with pnpm"}, []string{"d12"}},
 		{"a step of a procedure", support.Claim{Content: "Run `rails db:migrate` against the review app"}, []string{"m24"}},
 		{"a relation in its order", support.Claim{Content: "The export job waits on the thumbnail job"}, []string{"d13"}},
+		{"a fix said with other verbs", support.Claim{Content: "Share-sheet uploads were fixed by renaming the `/uploads` route to `/upload`, which the extension probed"}, []string{"m25"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -176,6 +179,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a relation the other way round", support.Claim{Content: "The thumbnail job waits on the export job"}, []string{"d13"}, support.RoleSwap},
 		{"the kept choice rejected", support.Claim{Content: "Use the WebGL renderer on the kiosk, not Canvas2D"}, []string{"d13"}, ""},
 		{"broke made works", support.Claim{Content: "`prefetch` on the album links works with the SSO redirect"}, []string{"d13"}, ""},
+		{"two services' duties exchanged", support.Claim{Content: "The `indexer` service writes thumbnails to S3; the `resizer` service only reads them"}, []string{"m26"}, support.RoleSwap},
 		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}

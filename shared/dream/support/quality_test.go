@@ -20,6 +20,7 @@ var (
 	qualityMarkdown = flag.Bool("quality.markdown", false, "print the figures as the Markdown tables of docs/BENCHMARKS.md")
 	qualityAblation = flag.String("quality.ablation", "", "print, for the splits named (comma-separated, e.g. tune,holdout) in cited mode, what each check alone drops")
 	qualityShow     = flag.String("quality.show", "", "list the cases judged wrongly in this split (tune, holdout or all) and mode (cited or pool), e.g. tune/cited")
+	qualityCheck    = flag.String("quality.check", "", "with -quality.show=split/cited, list every case of the split a check (function/class, as in the ablation) objected to, right or wrong")
 )
 
 // labelled is testdata/claims.json.
@@ -230,6 +231,13 @@ func TestLabelledSetFigures(t *testing.T) {
 			mode = "cited"
 		}
 		for _, j := range js {
+			if *qualityCheck != "" && (split == "all" || j.Split == split) && j.mode == mode {
+				_, checks := cs.get(j.Project, pools[j.Project]).CheckTraced(j.claim(), j.Cites...)
+				if slices.Contains(checks, *qualityCheck) {
+					t.Logf("%s %s/%s (right=%v): %q -> %s: %s", j.ID, j.Label, j.Class, j.right(), claimLine(j), j.verdict.Class, j.verdict.Detail)
+				}
+				continue
+			}
 			if (split == "all" || j.Split == split) && j.mode == mode && !j.right() {
 				_, checks := cs.get(j.Project, pools[j.Project]).CheckTraced(j.claim(), j.Cites...)
 				t.Logf("%s %s/%s: %s %q -> supported=%v %s: %s (missing: %v; checks: %v)", j.ID, j.Label, j.Class, j.Claim.Type, claimLine(j), j.verdict.Supported, j.verdict.Class, j.verdict.Detail, j.verdict.Missing, checks)
