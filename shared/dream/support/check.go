@@ -1766,12 +1766,18 @@ func onlyPhrase(toks []token, from, to int) map[string]bool {
 // sentence of the unit restricts it to ("only from the deploy
 // pipeline"), whatever it negates around it.
 func sameOnly(d *doc, a *conj, u *unit) bool {
-	want := onlyPhrase(d.toks, a.toks[0], a.toks[len(a.toks)-1]+1)
+	from, to := a.toks[0], a.toks[len(a.toks)-1]+1
+	want := onlyPhrase(d.toks, from, to)
+	first, _ := firstOnly(d.toks, from, to)
 	if len(want) == 0 {
 		return false
 	}
 	for _, st := range u.sents {
-		if have := onlyPhrase(st.d.toks, st.from, st.to); len(have) > 0 && share(want, have) >= 0.75 && share(have, want) >= 0.75 {
+		have := onlyPhrase(st.d.toks, st.from, st.to)
+		srcFirst, _ := firstOnly(st.d.toks, st.from, st.to)
+		// the same thing restricted to the same: "only the billing queue"
+		// is not "only the default queue", however alike the rest
+		if len(have) > 0 && first == srcFirst && share(want, have) >= 0.75 && share(have, want) >= 0.75 {
 			return true
 		}
 	}
@@ -2930,9 +2936,19 @@ func placeOf(c map[string]bool, src []map[string]bool) int {
 		}
 		return at
 	}
+	// the names of the step that one source step alone has
 	names := map[string]bool{}
 	for t := range c {
-		if strings.HasPrefix(t, nameMark) {
+		if !strings.HasPrefix(t, nameMark) {
+			continue
+		}
+		n := 0
+		for _, x := range src {
+			if x[t] {
+				n++
+			}
+		}
+		if n == 1 {
 			names[t] = true
 		}
 	}

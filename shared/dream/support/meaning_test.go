@@ -49,6 +49,8 @@ var photoSources = []support.Source{
 	{ID: "d13", Kind: support.KindDaily, Title: "run-83", Text: "Tried the WebGL renderer on the kiosk: the gallery ran at about 50 fps, but the blur was gone. Kept Canvas2D for now. Tried `prefetch` on the album links but reverted it because the SSO redirect broke. The export job waits on the thumbnail job."},
 	{ID: "m25", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "Uploads from the share sheet failed because the extension probed `/upload`; the API served `/uploads`. Renaming the route to `/upload` fixed it."},
 	{ID: "m26", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The `resizer` service writes thumbnails to S3; the `indexer` service only reads them"},
+	{ID: "m27", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Only the `payments` worker may call the billing API; the `mailer` worker must never read card data. Smoke level 3 must pass before a release; level 1 is only for nightly builds. The deploy script runs `rake db:migrate` before `rake cache:clear`."},
+	{ID: "d14", Kind: support.KindDaily, Title: "run-84", Text: "The Android build crashed once when the camera was closed during upload, not reproduced since."},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -111,6 +113,7 @@ func TestMeaningKept(t *testing.T) {
 		{"a step of a procedure", support.Claim{Content: "Run `rails db:migrate` against the review app"}, []string{"m24"}},
 		{"a relation in its order", support.Claim{Content: "The export job waits on the thumbnail job"}, []string{"d13"}},
 		{"a fix said with other verbs", support.Claim{Content: "Share-sheet uploads were fixed by renaming the `/uploads` route to `/upload`, which the extension probed"}, []string{"m25"}},
+		{"two levels in their places", support.Claim{Content: "Level 1 smoke tests are only for nightly builds; level 3 must pass before a release"}, []string{"m27"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -180,6 +183,10 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"the kept choice rejected", support.Claim{Content: "Use the WebGL renderer on the kiosk, not Canvas2D"}, []string{"d13"}, ""},
 		{"broke made works", support.Claim{Content: "`prefetch` on the album links works with the SSO redirect"}, []string{"d13"}, ""},
 		{"two services' duties exchanged", support.Claim{Content: "The `indexer` service writes thumbnails to S3; the `resizer` service only reads them"}, []string{"m26"}, support.RoleSwap},
+		{"the restricted thing exchanged", support.Claim{Content: "Only the `mailer` worker may call the billing API; the `payments` worker must never read card data"}, []string{"m27"}, ""},
+		{"two levels exchanged across sentences", support.Claim{Content: "Smoke level 1 must pass before a release; level 3 is only for nightly builds"}, []string{"m27"}, support.NumberContext},
+		{"two commands in the other order", support.Claim{Content: "The deploy script runs `rake cache:clear` before `rake db:migrate`"}, []string{"m27"}, support.RoleSwap},
+		{"once made always", support.Claim{Content: "The Android build always crashes when the camera is closed during upload"}, []string{"d14"}, ""},
 		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}

@@ -93,7 +93,7 @@ func (d *doc) numbers() []numOcc {
 	return out
 }
 
-// leftName is the distinctive word nearest before the number at k, over
+// leftName is the name nearest before the number at k, over
 // stopwords and other numbers ("astro" for 4.15.4 in "Astro from 4.11 to
 // 4.15.4"), within four tokens; "" when a verb or a generic word comes
 // first.
@@ -103,8 +103,8 @@ func leftName(toks []token, k int) string {
 		switch {
 		case t.kind == tkNumber || t.unitWord || t.kind == tkWord && t.term == "" && (t.isWord("from") || t.isWord("to")):
 			continue
-		case t.term != "" && !genericLemmas[t.term] && !verbLemmas[t.term]:
-			return t.term
+		case t.term != "" && !genericLemmas[t.term] && !verbLemmas[t.term] && (t.code || t.compound || isCapitalWord(t.raw) || isAcronym(t.raw)):
+			return t.term // a name: "Astro", `node`, "iOS"
 		}
 		return ""
 	}
@@ -775,9 +775,17 @@ func (d *doc) numberAnchors() []numberAnchor {
 // each number with its own words.
 func (k *checker) exchangedNumbers() {
 	claim := k.cd.numberAnchors()
+	// a value the claim states twice has no one anchor
+	seen := map[string]int{}
+	for _, a := range claim {
+		seen[a.value]++
+	}
 	for i, a := range claim {
+		if seen[a.value] > 1 {
+			continue
+		}
 		for _, b := range claim[i+1:] {
-			if a.value == b.value || a.model || b.model {
+			if a.value == b.value || a.model || b.model || seen[b.value] > 1 {
 				continue
 			}
 			for _, s := range k.srcs {
@@ -827,7 +835,18 @@ func exchangedIn(anchors []numberAnchor, a, b numberAnchor) bool {
 		}
 		from = to
 	}
-	return false
+	// the two in two sentences of one source ("level 10 must pass ...;
+	// level 5 is only for nightly builds"), each stated once
+	var as, bs []numberAnchor
+	for _, x := range anchors {
+		if x.value == a.value && unitsMatch(x.unit, a.unit) {
+			as = append(as, x)
+		}
+		if x.value == b.value && unitsMatch(x.unit, b.unit) {
+			bs = append(bs, x)
+		}
+	}
+	return len(as) == 1 && len(bs) == 1 && as[0].sent != bs[0].sent && belongsTo(a, bs[0], as[0]) && belongsTo(b, as[0], bs[0])
 }
 
 func unitsMatch(a, b string) bool { return a == b || a == "" || b == "" }
