@@ -1692,7 +1692,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		if k.failureSubject(a, t) {
 			continue // "enabling it breaks the FCC limits": what would fail, not what is done
 		}
-		if withoutNeg[t] && posU[t] && k.adds(a) {
+		if withoutNeg[t] && k.adds(a) {
 			continue // "adding the index brought it to 140 ms" for "1.9 s without an index; adding it ..."
 		}
 		if negU[t] && posU[t] && a.role != roleRejected && !k.excepts() && !k.negativeVerb(a) && negatedHere(a, u.sents, t) {
