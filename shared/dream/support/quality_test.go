@@ -103,6 +103,10 @@ func loadLabelled(t testing.TB, files ...string) (labelled, map[string][]support
 // crowdKey names the pool of every project's sources.
 const crowdKey = "*"
 
+// crowdSample: crowd mode judges every crowdSample-th claim (every
+// project's sources read for each claim is most of this test's cost).
+const crowdSample = 3
+
 // judged is one case's outcome.
 type judged struct {
 	labelledCase
@@ -116,8 +120,11 @@ func (j judged) right() bool { return j.dropped == (j.Label == "fabricated") }
 // judgeAll runs every case in the modes named with judge.
 func judgeAll(set labelled, pools map[string][]support.Source, modes []string, judge func(c labelledCase, pool []support.Source, cited []string) (bool, support.Verdict)) []judged {
 	var out []judged
-	for _, c := range set.Cases {
+	for n, c := range set.Cases {
 		for _, mode := range modes {
+			if mode == "crowd" && n%crowdSample != 0 {
+				continue
+			}
 			cites := c.Cites
 			pool := pools[c.Project]
 			switch mode {
@@ -192,9 +199,10 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 // (labelledFiles: 2,622 claims from 117 projects) in three modes: against
 // the sources each claim cites, against its project's every source (what
 // a dream without citations checks against), and against every project's
-// sources at once (a crowded scope). It asserts floors a little under the
-// figures measured (docs/BENCHMARKS.md) so that a regression fails, and
-// compares with the word-overlap guard the test replaced.
+// sources at once (a crowded scope; every third claim, see crowdSample).
+// It asserts floors a little under the figures measured
+// (docs/BENCHMARKS.md) so that a regression fails, and compares with the
+// word-overlap guard the test replaced.
 func TestLabelledSetFigures(t *testing.T) {
 	t.Parallel()
 	set, pools := loadLabelled(t, labelledFiles...)
@@ -290,7 +298,7 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"fresh14", "cited", 84, 84, 20},
 		{"fresh14", "pool", 82, 80, 20},
 		{"all", "cited", 91, 91, 20},
-		{"all", "crowd", 83, 86, 20},
+		{"all", "crowd", 83, 85, 20},
 	}
 	for _, fl := range floors {
 		f, o := sum(js, fl.split, fl.mode), sum(old, fl.split, fl.mode)
