@@ -31,8 +31,13 @@ type compression struct {
 // memory no surviving item cites stays as it is. Compression is a bonus of
 // a dream: when it fails, the dream goes on without it and says so in its
 // notes.
-func (d *Dreamer) compress(ctx context.Context, calls *calls, candidates []agentmem.Memory, agent, project string, now time.Time, afterDays int) compression {
-	var c compression
+// compressible counts the memories compression may take: not pinned, not
+// drawn from records, older than afterDays.
+func compressible(candidates []agentmem.Memory, now time.Time, afterDays int) int {
+	return len(oldMemories(candidates, now, afterDays))
+}
+
+func oldMemories(candidates []agentmem.Memory, now time.Time, afterDays int) []agentmem.Memory {
 	cutoff := agentmem.FormatTime(now.AddDate(0, 0, -afterDays))
 	var old []agentmem.Memory
 	for _, m := range candidates {
@@ -40,6 +45,12 @@ func (d *Dreamer) compress(ctx context.Context, calls *calls, candidates []agent
 			old = append(old, m)
 		}
 	}
+	return old
+}
+
+func (d *Dreamer) compress(ctx context.Context, calls *calls, candidates []agentmem.Memory, agent, project string, now time.Time, afterDays int) compression {
+	var c compression
+	old := oldMemories(candidates, now, afterDays)
 	if len(old) < minCompress {
 		return c
 	}

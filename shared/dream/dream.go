@@ -191,11 +191,18 @@ type TooLargeError struct {
 	// Calls is the review's model calls, Rounds the rounds they take at
 	// Concurrency at a time.
 	Calls, Rounds, Concurrency, MaxRounds int
+	// Compresses is set when the dream would also compress old memories,
+	// a round of its own.
+	Compresses bool
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("the scope's review takes %d model calls (%d rounds of %d at a time), more than a request can wait for (%d %s)",
-		e.Calls, e.Rounds, e.Concurrency, e.MaxRounds, map[bool]string{true: "round", false: "rounds"}[e.MaxRounds == 1])
+	also := ""
+	if e.Compresses {
+		also = " and a compression call after it"
+	}
+	return fmt.Sprintf("the scope's review takes %d model calls%s (%d rounds of %d at a time), more than a request can wait for (%d %s)",
+		e.Calls, also, e.Rounds, e.Concurrency, e.MaxRounds, map[bool]string{true: "round", false: "rounds"}[e.MaxRounds == 1])
 }
 
 // Validate checks the request.
@@ -363,8 +370,13 @@ func (d *Dreamer) run(ctx context.Context, req Request, l *lease, st dynamostore
 	view := splitCore(core, keepManual)
 	shown, leftOut := fitRecords(records, maxDailyPromptBytes)
 	units := d.partition(view, shown)
-	if rounds := (len(units) + d.Config.Concurrency - 1) / d.Config.Concurrency; req.MaxRounds > 0 && rounds > req.MaxRounds {
-		return agentmem.DreamResult{}, &TooLargeError{Calls: len(units), Rounds: rounds, Concurrency: d.Config.Concurrency, MaxRounds: req.MaxRounds}
+	rounds := (len(units) + d.Config.Concurrency - 1) / d.Config.Concurrency
+	compresses := compressAfter > 0 && compressible(view.replaceable, now, compressAfter) >= minCompress
+	if compresses {
+		rounds++ // the compression call comes after the review's
+	}
+	if req.MaxRounds > 0 && rounds > req.MaxRounds {
+		return agentmem.DreamResult{}, &TooLargeError{Calls: len(units), Rounds: rounds, Concurrency: d.Config.Concurrency, MaxRounds: req.MaxRounds, Compresses: compresses}
 	}
 
 	p := prompts.Must("dream")

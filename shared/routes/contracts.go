@@ -184,7 +184,7 @@ var Contracts = map[Name]Contract{
 		Answers: []Answer{
 			{Status: http.StatusOK, JSON: typeOf[agentmem.DreamResult](), Doc: "skipped: nothing new since the last dream (status skipped, with the reason)"},
 			{Status: http.StatusCreated, JSON: typeOf[agentmem.DreamResult](), Location: true, Doc: "dreamed: the diary entry"},
-			{Status: http.StatusAccepted, JSON: typeOf[agentmem.DreamResult](), Location: true, Doc: "queued: the scope's review takes more model calls than a request can wait for (more than one round of AGENTMEM_DREAM_CONCURRENCY calls), so the dream runs in the background as the job jobId (GET .../jobs/{jobId}, the Location), with the function's whole timeout"},
+			{Status: http.StatusAccepted, JSON: typeOf[agentmem.DreamResult](), Location: true, Doc: "queued: the scope's review takes more model calls than a request can wait for (more than one round of AGENTMEM_DREAM_CONCURRENCY calls, or a compression of old memories after it), so the dream runs in the background as the job jobId (GET .../jobs/{jobId}, the Location), with the function's whole timeout"},
 		},
 		Errors: []string{agentmem.EBusy, agentmem.EConflict, agentmem.ELLMUnavailable, agentmem.ELLMFailed}},
 	ListDreams: {Tag: "dreams",

@@ -208,3 +208,37 @@ func TestDreamJobMessages(t *testing.T) {
 		t.Errorf("the scope after both: %+v, %v; want its 3 memories", c, err)
 	}
 }
+
+// TestADreamThatWouldCompressIsAJob: a small scope whose dream would also
+// compress old memories (a round of model calls after the review) answers
+// 202 with a job, since the two rounds do not fit a request's model
+// budget with a real model; without compression it dreams in the
+// request.
+func TestADreamThatWouldCompressIsAJob(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, true)
+	l, _ := queuedLambda(t, e)
+	ctx := context.Background()
+	// three memories written a month before the dream
+	e.store.Now = func() time.Time { return time.Date(2026, 10, 20, 9, 0, 0, 0, time.UTC) }
+	for i := range 3 {
+		if _, err := e.store.CreateMemory(ctx, agentmem.Memory{AgentName: "nori", ProjectID: "checkout-service", Source: agentmem.SourceExtraction,
+			Content: fmt.Sprintf("Old note %d about the checkout flow's retry budget of %d calls", i, i+2)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.store.Now = func() time.Time { return time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC) }
+	e.daily("nori", "checkout-service", summary)
+
+	resp := post(t, l, `{"projectId":"checkout-service"}`)
+	res := decode[agentmem.DreamResult](t, resp)
+	if resp.StatusCode != 202 || res.Status != agentmem.DreamStatusQueued || !strings.Contains(res.Reason, "compression") {
+		t.Fatalf("POST with old memories: %d %s; want 202 queued, saying compression is why", resp.StatusCode, resp.Body)
+	}
+	if n := len(e.chat.Prompts()); n != 0 {
+		t.Errorf("the request asked the model %d times before handing the dream over", n)
+	}
+	if resp := post(t, l, `{"projectId":"checkout-service","compressAfterDays":0}`); resp.StatusCode != 201 {
+		t.Errorf("POST without compression: %d %s, want 201", resp.StatusCode, resp.Body)
+	}
+}

@@ -20,7 +20,8 @@ import (
 // A dream asked for through the API must answer within API Gateway's
 // 30 s, its model calls within ModelBudget (22 s). A scope whose review
 // takes more than APIMaxRounds rounds of model calls (its parts,
-// AGENTMEM_DREAM_CONCURRENCY at a time) cannot: the dream stops before
+// AGENTMEM_DREAM_CONCURRENCY at a time; a compression of old memories
+// after the review is a round of its own) cannot: the dream stops before
 // its first model call (dream.TooLargeError), and the request hands it to
 // a job (dynamostore.StartJob, kind dream) and answers 202 with the job.
 // The job runs where a dream has the function's whole timeout: the dream
@@ -29,9 +30,10 @@ import (
 // follows it: its phase, the model calls answered, and when it is done
 // the dream's result.
 const (
-	// APIMaxRounds is how many rounds of review calls a dream asked for
+	// APIMaxRounds is how many rounds of model calls a dream asked for
 	// through the API may take before it goes to a job: one, all its
-	// parts asked at once, then the verifier and the compression.
+	// review parts asked at once, then the verifier; a dream that would
+	// also compress old memories goes to a job.
 	APIMaxRounds = 1
 	// dreamJobCommitMargin is what a dream job keeps of its run's time
 	// for the commit: its model calls end this long before the deadline.
