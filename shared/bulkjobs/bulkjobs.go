@@ -80,12 +80,18 @@ func (p *InProcess) Continue(ctx context.Context, ref dynamostore.JobRef, after 
 			rctx, cancel := context.WithTimeout(context.Background(), cmp.Or(p.RunTime, runTime))
 			j, err := p.run(rctx, ref)
 			cancel()
-			switch {
-			case err != nil && agentmem.ErrorCode(err) != agentmem.EUnavailable:
+			switch code := agentmem.ErrorCode(err); {
+			case err != nil && code != agentmem.EUnavailable && code != agentmem.EBusy:
 				p.log().Error("job stopped", "agent", ref.AgentName, "job", ref.ID, "err", err)
 				return
 			case err != nil:
-				time.Sleep(time.Second) // the database is restarting: try again
+				// the database is restarting, or another dream holds the
+				// scope: try again
+				select {
+				case <-stop:
+					return
+				case <-time.After(time.Second):
+				}
 			case j.Status != agentmem.JobRunning:
 				return
 			default:

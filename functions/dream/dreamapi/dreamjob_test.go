@@ -242,3 +242,44 @@ func TestADreamThatWouldCompressIsAJob(t *testing.T) {
 		t.Errorf("POST without compression: %d %s, want 201", resp.StatusCode, resp.Body)
 	}
 }
+
+// TestADreamJobWaitsForABusyScope: a dream job that finds another dream
+// holding its scope is neither failed nor lost: it is given back and
+// queued again with a delay, and dreams once the scope is free.
+func TestADreamJobWaitsForABusyScope(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, true)
+	l, sqs := queuedLambda(t, e)
+	largeScope(t, e, 3)
+	ctx := context.Background()
+	in := agentmem.CreateDreamInput{ProjectID: "checkout-service"}
+	dj, err := e.store.StartJob(ctx, agentmem.Job{Kind: agentmem.JobDream, AgentName: "nori", ProjectID: "checkout-service", DreamInput: &in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.AcquireDreamLease(ctx, "nori", "checkout-service", "nightly-dream", 5*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	run, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	out, err := invoke(run, l, jobBatch(t, dj.ID))
+	if err != nil || len(out.SQS.BatchItemFailures) != 0 {
+		t.Fatalf("worker with the scope busy: %#v, %v", out, err)
+	}
+	if j, _ := e.store.GetJob(ctx, "nori", dj.ID); j.Status != agentmem.JobRunning || len(e.chat.Prompts()) != 0 {
+		t.Fatalf("the job with the scope busy: %+v, %d model calls; want it running, no model call", j, len(e.chat.Prompts()))
+	}
+	if bodies := sqs.Bodies(); len(bodies) != 1 || !strings.Contains(bodies[0], dj.ID) {
+		t.Fatalf("queued %q, want the job again", bodies)
+	}
+	if err := e.store.ReleaseDreamLease(ctx, "nori", "checkout-service", "nightly-dream"); err != nil {
+		t.Fatal(err)
+	}
+	out, err = invoke(run, l, jobBatch(t, dj.ID))
+	if err != nil || len(out.SQS.BatchItemFailures) != 0 {
+		t.Fatalf("worker with the scope free: %#v, %v", out, err)
+	}
+	if j, _ := e.store.GetJob(ctx, "nori", dj.ID); j.Status != agentmem.JobDone || j.DreamResult == nil {
+		t.Errorf("the job once the scope is free: %+v; want done with the dream's result", j)
+	}
+}

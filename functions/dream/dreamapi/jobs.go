@@ -35,6 +35,9 @@ const (
 	// review parts asked at once, then the verifier; a dream that would
 	// also compress old memories goes to a job.
 	APIMaxRounds = 1
+	// busyRetry is how long a dream job that found its scope held by
+	// another dream waits before it runs again.
+	busyRetry = time.Minute
 	// dreamJobCommitMargin is what a dream job keeps of its run's time
 	// for the commit: its model calls end this long before the deadline.
 	dreamJobCommitMargin = 20 * time.Second
@@ -119,9 +122,12 @@ func (r jobRunner) run(ctx context.Context, ref dynamostore.JobRef) (agentmem.Jo
 		r.store.ReleaseJob(ctx, j.AgentName, j.ID, owner)
 		return j, err
 	case code == agentmem.EBusy:
-		log.InfoContext(ctx, "dream job found the scope busy", "err", err)
-		return r.store.EndJob(ctx, j.AgentName, j.ID, owner, agentmem.JobFailed,
-			"another dream of the scope was running, so this one did not (its diary entry has what it did): "+agentmem.ErrorMessage(err), nil)
+		// Another dream holds the scope (the nightly one, say): its lease
+		// ends with it, so the job runs again later, as after a database
+		// failure, instead of failing.
+		log.InfoContext(ctx, "dream job found the scope busy; it runs again", "err", err)
+		r.store.ReleaseJob(ctx, j.AgentName, j.ID, owner)
+		return j, err
 	default:
 		if code != agentmem.ELLMUnavailable && code != agentmem.EInvalid {
 			log.WarnContext(ctx, applog.DreamFailed, "trigger", agentmem.TriggerAPI, "err", err)

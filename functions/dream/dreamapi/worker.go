@@ -122,6 +122,14 @@ func (w *Worker) job(ctx context.Context, log *slog.Logger, ref dynamostore.JobR
 	case agentmem.ErrorCode(err) == agentmem.ENotFound:
 		log.WarnContext(ctx, "job gone (expired)")
 		return false
+	case agentmem.ErrorCode(err) == agentmem.EBusy && w.Jobs != nil:
+		// another dream holds the scope: try again once it may be over
+		if err := w.Jobs.Continue(ctx, ref, busyRetry); err != nil {
+			log.ErrorContext(ctx, "job not queued again; SQS retries the message", "err", err)
+			return true
+		}
+		log.InfoContext(ctx, "job waits for the scope", "after", busyRetry)
+		return false
 	case err != nil:
 		log.ErrorContext(ctx, "job run failed", "err", err)
 		return true
