@@ -2560,6 +2560,18 @@ func (k *checker) hedges(a *conj, need []cterm, u *unit, phrase string) {
 			}
 		}
 	}
+	// "syncing every 3 hours instead of hourly might keep it under the
+	// limit": the hedge after the rejected alternative is the clause's
+	for i, c := range a.s.conjs {
+		if c != a || i+1 >= len(a.s.conjs) || a.s.conjs[i+1].role != roleRejected {
+			continue
+		}
+		for _, n := range a.s.conjs[i+1 : min(i+3, len(a.s.conjs))] {
+			if n.hedged {
+				return
+			}
+		}
+	}
 	for _, st := range u.sents {
 		for _, c := range st.conjs {
 			if !c.hedged {
@@ -2870,6 +2882,14 @@ func docLinks(d *doc) []link {
 		for _, l := range s.links {
 			if len(l.effect) == 0 && i > 0 {
 				l.effect = d.sents[i-1].terms
+			}
+			if l.why && i > 0 {
+				// a rationale "(why: ...)" after the content gives the
+				// reason for all of it, not for its last sentence only
+				l.effect = union(l.effect, map[string]bool{})
+				for _, p := range d.sents[:i] {
+					addAll(l.effect, p.terms)
+				}
 			}
 			if d.source && l.so && i > 0 && s.from > 0 && d.toks[s.from-1].raw == ";" {
 				// "Tried X in dev; the skips still happened, so the

@@ -52,6 +52,8 @@ var photoSources = []support.Source{
 	{ID: "m27", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Only the `payments` worker may call the billing API; the `mailer` worker must never read card data. Smoke level 3 must pass before a release; level 1 is only for nightly builds. The deploy script runs `rake db:migrate` before `rake cache:clear`."},
 	{ID: "d14", Kind: support.KindDaily, Title: "run-84", Text: "The Android build crashed once when the camera was closed during upload, not reproduced since."},
 	{ID: "m28", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "The album page query takes 2.4 s without an index on `photos(album_id, taken_at)`; adding the composite index brought it to 90 ms. Run the load test against the staging stack; unit tests run without it."},
+	{ID: "m29", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Migrate thumbnails from ImageMagick 6 to libvips 8.15", Rationale: "ImageMagick 6 is end of life and gets no security fixes"},
+	{ID: "m30", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "The EXIF sync fails about once a day with `429 Too Many Requests`; moving it from every 5 minutes to every 15 minutes might keep it under the quota"},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -116,6 +118,8 @@ func TestMeaningKept(t *testing.T) {
 		{"a fix said with other verbs", support.Claim{Content: "Share-sheet uploads were fixed by renaming the `/uploads` route to `/upload`, which the extension probed"}, []string{"m25"}},
 		{"two levels in their places", support.Claim{Content: "Level 1 smoke tests are only for nightly builds; level 3 must pass before a release"}, []string{"m27"}},
 		{"an addition where the source names its absence", support.Claim{Content: "Adding a composite index on `photos(album_id, taken_at)` brought the album page query from 2.4 s to 90 ms"}, []string{"m28"}},
+		{"a rationale for the whole of a merged decision", support.Claim{Type: agentmem.TypeDecision, Content: "Moved thumbnails from ImageMagick 6 to libvips 8.15; the resize worker was rewritten for it", Rationale: "ImageMagick 6 is end of life and gets no security fixes"}, []string{"m29", "d1"}},
+		{"a hedge after a rejected alternative", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "The EXIF sync fails about once a day with `429 Too Many Requests`; syncing every 15 minutes instead of every 5 minutes might keep it under the quota"}, []string{"m30"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -190,6 +194,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"two commands in the other order", support.Claim{Content: "The deploy script runs `rake cache:clear` before `rake db:migrate`"}, []string{"m27"}, support.RoleSwap},
 		{"once made always", support.Claim{Content: "The Android build always crashes when the camera is closed during upload"}, []string{"d14"}, ""},
 		{"what runs without it said to need it", support.Claim{Content: "Unit tests need the staging stack"}, []string{"m28"}, ""},
+		{"a hedge dropped after a rejected alternative", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Syncing EXIF every 15 minutes instead of every 5 minutes keeps it under the quota"}, []string{"m30"}, ""},
 		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}

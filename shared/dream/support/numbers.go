@@ -61,7 +61,7 @@ func (d *doc) numbers() []numOcc {
 				}
 				n := numOcc{value: t.value, raw: t.raw, unit: t.unit, measure: t.measure, per: t.per, ctx: c.numberContext(j), clause: c.effTerms(),
 					rejected: c.role == roleRejected, multiplier: t.multiplier, sent: s.idx, pos: k}
-				n.old = k > 0 && d.toks[k-1].isWord("from") || wasBefore(d.toks, k)
+				n.old = afterFrom(d.toks, k) || wasBefore(d.toks, k)
 				n.left = leftName(d.toks, k)
 				// "Dropped Python 3.8": a value taken away is an earlier one
 				// ("removed in v3": v3 is when, not what)
@@ -114,6 +114,21 @@ func leftName(toks []token, k int) string {
 // whenWords, right before a version, make it the time of a change ("removed
 // in v3"), not what the change took away.
 var whenWords = words("in since by after before until as")
+
+// afterFrom reports whether "from" stands right before the number at k,
+// over a word of frequency or approximation ("from every 5 minutes",
+// "from about 900 ms").
+func afterFrom(toks []token, k int) bool {
+	for b := k - 1; b >= 0 && b >= k-3; b-- {
+		switch {
+		case toks[b].isWord("from"):
+			return true
+		case !words("every about around roughly approximately nearly almost some")[toks[b].lower]:
+			return false
+		}
+	}
+	return false
+}
 
 // wasBefore reports whether the number at k is an earlier value by the
 // words before it: "(was 200)", "previously 3", "formerly 12".
