@@ -2010,7 +2010,9 @@ func fixFailed(a *conj, head string, u *unit) bool {
 	if !fixVerbs[head] {
 		return false
 	}
-	for _, st := range u.sents {
+	// the record as a whole: "Tried X to stop the drift; drift still
+	// appeared the next day"
+	for _, st := range u.src.d.sents {
 		for i := st.from; i < st.to; i++ {
 			if w := st.d.toks[i].lower; w == "still" || w == "persists" || w == "persist" || w == "remains" {
 				return true

@@ -54,6 +54,9 @@ var photoSources = []support.Source{
 	{ID: "m28", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "The album page query takes 2.4 s without an index on `photos(album_id, taken_at)`; adding the composite index brought it to 90 ms. Run the load test against the staging stack; unit tests run without it."},
 	{ID: "m29", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Migrate thumbnails from ImageMagick 6 to libvips 8.15", Rationale: "ImageMagick 6 is end of life and gets no security fixes"},
 	{ID: "m30", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "The EXIF sync fails about once a day with `429 Too Many Requests`; moving it from every 5 minutes to every 15 minutes might keep it under the quota"},
+	{ID: "m31", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Use DuckDB instead of a Postgres replica for the stats page", Rationale: "the page is 98% reads and the replica cost $60/month"},
+	{ID: "m32", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Albums are split per region (`eu`, `us`) with state in Pulumi Cloud instead of an S3 backend"},
+	{ID: "d15", Kind: support.KindDaily, Title: "run-85", Text: "Tried raising the CDN cache TTL to 1 h to stop the stale covers; stale covers still appeared once the next day."},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -120,6 +123,9 @@ func TestMeaningKept(t *testing.T) {
 		{"an addition where the source names its absence", support.Claim{Content: "Adding a composite index on `photos(album_id, taken_at)` brought the album page query from 2.4 s to 90 ms"}, []string{"m28"}},
 		{"a rationale for the whole of a merged decision", support.Claim{Type: agentmem.TypeDecision, Content: "Moved thumbnails from ImageMagick 6 to libvips 8.15; the resize worker was rewritten for it", Rationale: "ImageMagick 6 is end of life and gets no security fixes"}, []string{"m29", "d1"}},
 		{"a hedge after a rejected alternative", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "The EXIF sync fails about once a day with `429 Too Many Requests`; syncing every 15 minutes instead of every 5 minutes might keep it under the quota"}, []string{"m30"}},
+		{"chosen over as instead of", support.Claim{Type: agentmem.TypeDecision, Content: "DuckDB was chosen over a Postgres replica for the stats page", Rationale: "the page is 98% reads and the replica cost $60/month"}, []string{"m31"}},
+		{"a phrase of the whole after a rejected alternative", support.Claim{Type: agentmem.TypeDecision, Content: "State lives in Pulumi Cloud rather than S3, with albums split per region (`eu`, `us`)"}, []string{"m32"}},
+		{"a fix that did not work, told over two sentences", support.Claim{Content: "Raising the CDN cache TTL to 1 h didn't stop the stale covers"}, []string{"d15"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -195,6 +201,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"once made always", support.Claim{Content: "The Android build always crashes when the camera is closed during upload"}, []string{"d14"}, ""},
 		{"what runs without it said to need it", support.Claim{Content: "Unit tests need the staging stack"}, []string{"m28"}, ""},
 		{"a hedge dropped after a rejected alternative", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Syncing EXIF every 15 minutes instead of every 5 minutes keeps it under the quota"}, []string{"m30"}, ""},
+		{"the choice turned around", support.Claim{Type: agentmem.TypeDecision, Content: "A Postgres replica was chosen over DuckDB for the stats page"}, []string{"m31"}, ""},
 		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}

@@ -263,6 +263,13 @@ var (
 	}{
 		{[]string{"instead", "of"}, roleRejected},
 		{[]string{"rather", "than"}, roleRejected},
+		// "SQLite was chosen over Fly Postgres"
+		{[]string{"chosen", "over"}, roleRejected},
+		{[]string{"preferred", "over"}, roleRejected},
+		{[]string{"picked", "over"}, roleRejected},
+		{[]string{"selected", "over"}, roleRejected},
+		{[]string{"favored", "over"}, roleRejected},
+		{[]string{"favoured", "over"}, roleRejected},
 		{[]string{"because", "of"}, roleCause},
 		{[]string{"due", "to"}, roleCause},
 		{[]string{"caused", "by"}, roleCause},
@@ -633,7 +640,7 @@ func (s *sent) split() {
 			first := len(kept) == 1
 			for j := 2; j < len(c.toks); j++ {
 				w := toks[c.toks[j]].lower
-				if toks[c.toks[j-1]].raw == "," && (conditionWords[w] || len(w) > 5 && strings.HasSuffix(w, "ing") || first) {
+				if toks[c.toks[j-1]].raw == "," && (conditionWords[w] || w == "with" || len(w) > 5 && strings.HasSuffix(w, "ing") || first) {
 					rest := &conj{s: s, marker: "", role: rolePlain, toks: c.toks[j:]}
 					c.toks = c.toks[:j-1]
 					kept = append(kept, rest)
@@ -641,7 +648,7 @@ func (s *sent) split() {
 				}
 			}
 		}
-		if c.role != roleRejected || (c.marker != "instead of" && c.marker != "rather than") {
+		if c.role != roleRejected || !choiceMarkers[c.marker] {
 			continue
 		}
 		for j := 1; j < len(c.toks); j++ {
@@ -683,6 +690,11 @@ func (s *sent) split() {
 // rejectedEnds are the words that, before a verb in -ing, start a clause
 // of the whole sentence after a rejected alternative.
 var rejectedEnds = words("after before when while since until once by without")
+
+// choiceMarkers name the alternative a choice turned down ("instead of
+// X", "chosen over X").
+var choiceMarkers = map[string]bool{"instead of": true, "rather than": true, "chosen over": true, "preferred over": true,
+	"picked over": true, "selected over": true, "favored over": true, "favoured over": true}
 
 // conditionWords open, after a comma, a condition of the whole sentence.
 var conditionWords = words("when whenever if unless once after before while")
