@@ -2657,12 +2657,42 @@ func (k *checker) opposites(a *conj, u *unit, phrase string) {
 			continue // "back online" after being offline
 		}
 		for _, o := range ops {
-			if srcWords[o] && !claimWords[o] {
+			if srcWords[o] && !claimWords[o] && !converse(k.cd.toks, i, w, u, o) {
 				k.fail(Opposite, "%q says %q where the source says %q", phrase, w, o)
 				return
 			}
 		}
 	}
+}
+
+// converse reports whether a relation word at i of the claim ("A started
+// before B finished") is the source's opposite word with its two sides
+// exchanged ("B finished after A started"): the same order, said from the
+// other end.
+func converse(toks []token, i int, w string, u *unit, o string) bool {
+	if !words("before after above below over under older newer earlier later")[w] {
+		return false
+	}
+	near := func(toks []token, i, step int) string {
+		for j := i + step; j >= 0 && j < len(toks) && toks[j].kind != tkPunct; j += step {
+			if t := toks[j]; t.term != "" && !genericLemmas[t.term] && !verbLemmas[t.term] {
+				return t.term
+			}
+		}
+		return ""
+	}
+	l, r := near(toks, i, -1), near(toks, i, 1)
+	if l == "" || r == "" {
+		return false
+	}
+	for _, st := range u.sents {
+		for j := st.from; j < st.to; j++ {
+			if st.d.toks[j].lower == o && near(st.d.toks, j, -1) == r && near(st.d.toks, j, 1) == l {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // causes checks every cause the claim states.

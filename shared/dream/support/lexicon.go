@@ -101,7 +101,7 @@ var opposites = pairs(`before:after above:below over:under more:less higher:lowe
 	encrypt:decrypt serialize:deserialize compress:decompress ingress:egress enable:disable enabled:disabled
 	leader:follower primary:replica true:false
 	always:sometimes always:occasionally always:intermittently always:often always:usually always:rarely
-	always:mostly always:once never:sometimes never:occasionally never:rarely every:some
+	always:mostly always:once every:sometimes never:sometimes never:occasionally never:rarely every:some
 	single-use:multi-use single-threaded:multi-threaded single:multiple accepted:rejected
 	survives:lost survive:lost survived:lost persists:lost works:broke work:broke works:breaks worked:broke`)
 

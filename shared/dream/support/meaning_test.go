@@ -57,6 +57,7 @@ var photoSources = []support.Source{
 	{ID: "m31", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Use DuckDB instead of a Postgres replica for the stats page", Rationale: "the page is 98% reads and the replica cost $60/month"},
 	{ID: "m32", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Albums are split per region (`eu`, `us`) with state in Pulumi Cloud instead of an S3 backend"},
 	{ID: "d15", Kind: support.KindDaily, Title: "run-85", Text: "Tried raising the CDN cache TTL to 1 h to stop the stale covers; stale covers still appeared once the next day."},
+	{ID: "d16", Kind: support.KindDaily, Title: "run-86", Text: "Moved `thumb-v2` to spot nodes and kept `face-idx-3` on a reserved node; spot savings were about 40%."},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -126,6 +127,7 @@ func TestMeaningKept(t *testing.T) {
 		{"chosen over as instead of", support.Claim{Type: agentmem.TypeDecision, Content: "DuckDB was chosen over a Postgres replica for the stats page", Rationale: "the page is 98% reads and the replica cost $60/month"}, []string{"m31"}},
 		{"a phrase of the whole after a rejected alternative", support.Claim{Type: agentmem.TypeDecision, Content: "State lives in Pulumi Cloud rather than S3, with albums split per region (`eu`, `us`)"}, []string{"m32"}},
 		{"a fix that did not work, told over two sentences", support.Claim{Content: "Raising the CDN cache TTL to 1 h didn't stop the stale covers"}, []string{"d15"}},
+		{"two names in their places, reordered", support.Claim{Content: "`face-idx-3` stays on a reserved node; `thumb-v2` moved to spot nodes"}, []string{"d16"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -202,6 +204,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"what runs without it said to need it", support.Claim{Content: "Unit tests need the staging stack"}, []string{"m28"}, ""},
 		{"a hedge dropped after a rejected alternative", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Syncing EXIF every 15 minutes instead of every 5 minutes keeps it under the quota"}, []string{"m30"}, ""},
 		{"the choice turned around", support.Claim{Type: agentmem.TypeDecision, Content: "A Postgres replica was chosen over DuckDB for the stats page"}, []string{"m31"}, ""},
+		{"two names exchanged between two facts", support.Claim{Content: "Moved `face-idx-3` to spot nodes and kept `thumb-v2` on a reserved node"}, []string{"d16"}, ""},
 		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}

@@ -735,14 +735,30 @@ var tailEnds = words("and or but while whereas then")
 
 // numberAnchors lists the numbers of d with their anchors, in order.
 func (d *doc) numberAnchors() []numberAnchor {
+	return d.anchorsOf(func(t token) (string, bool) { return t.value, t.kind == tkNumber })
+}
+
+// nameAnchors lists the names of d written as code (`bge-large`,
+// `llama-3-8b`) with their anchors, in order: two names exchanged between
+// two facts are caught like two numbers.
+func (d *doc) nameAnchors() []numberAnchor {
+	return d.anchorsOf(func(t token) (string, bool) {
+		return "`" + t.term, t.kind == tkWord && t.code && t.term != "" && (t.compound || strings.ContainsAny(t.raw, "0123456789"))
+	})
+}
+
+// anchorsOf lists the items of d (what item says is one, with its value)
+// with their anchors: the terms since the item before it in its sentence
+// and the phrase a preposition ties to it.
+func (d *doc) anchorsOf(item func(token) (string, bool)) []numberAnchor {
 	var out []numberAnchor
 	for _, st := range d.sents {
 		terms, names := map[string]bool{}, map[string]bool{}
-		add := func(m map[string]bool, t token) {
+		add := func(terms, names map[string]bool, t token) {
 			if t.term != "" && !t.unitWord && !genericLemmas[t.term] {
-				m[t.term] = true
+				terms[t.term] = true
 				for _, p := range t.parts {
-					m[p] = true
+					terms[p] = true
 				}
 				if t.code || t.compound || isCapitalWord(t.raw) {
 					names[t.term] = true
@@ -751,26 +767,27 @@ func (d *doc) numberAnchors() []numberAnchor {
 		}
 		for i := st.from; i < st.to; i++ {
 			t := d.toks[i]
-			if t.kind != tkNumber {
-				add(terms, t)
+			value, ok := item(t)
+			if !ok {
+				add(terms, names, t)
 				continue
 			}
-			n := numberAnchor{value: t.value, unit: t.unit, sent: st.idx, pos: i, terms: terms, names: names}
-			n.model = t.unit == "" && !strings.Contains(t.value, ".") && i > st.from && isCapitalWord(d.toks[i-1].raw)
+			n := numberAnchor{value: value, unit: t.unit, sent: st.idx, pos: i, terms: terms, names: names}
+			n.model = t.kind == tkNumber && t.unit == "" && !strings.Contains(t.value, ".") && i > st.from && isCapitalWord(d.toks[i-1].raw)
 			terms, names = map[string]bool{}, map[string]bool{}
 			j := i + 1
 			if j < st.to && d.toks[j].unitWord {
 				j++
 			}
 			if j < st.to && tailPrepositions[d.toks[j].lower] {
-				// the phrase it ties to the number is the number's, not
-				// the next one's
+				// the phrase it ties to the item is the item's, not the
+				// next one's
 				for j++; j < st.to; j++ {
 					u := d.toks[j]
-					if u.kind != tkWord || tailEnds[u.lower] {
+					if _, isItem := item(u); u.kind != tkWord || tailEnds[u.lower] || isItem {
 						break
 					}
-					add(n.terms, u)
+					add(n.terms, n.names, u)
 				}
 				i = j - 1
 			}
@@ -789,7 +806,27 @@ func (d *doc) numberAnchors() []numberAnchor {
 // in the source and none of its own there; a reordered sentence keeps
 // each number with its own words.
 func (k *checker) exchangedNumbers() {
-	claim := k.cd.numberAnchors()
+	k.exchangedItems(k.cd.numberAnchors(), func(s *source) []numberAnchor { return s.anchors }, "")
+	if len(k.problems) == 0 {
+		k.exchangedItems(k.cd.nameAnchors(), func(s *source) []numberAnchor { return s.nameAnchors }, "`")
+	}
+}
+
+// exchangedItems finds two items of a claim (numbers, or names in code)
+// that a cited source states with each other's words (exchangedNumbers).
+func (k *checker) exchangedItems(claim []numberAnchor, of func(*source) []numberAnchor, quote string) {
+	if quote != "" {
+		// names: only those with a few words of their own before them
+		// ("Moved `a` to X and kept `b` on Y"); a long lead is the
+		// sentence's, not the name's
+		var local []numberAnchor
+		for _, a := range claim {
+			if len(a.terms) <= 4 {
+				local = append(local, a)
+			}
+		}
+		claim = local
+	}
 	// a value the claim states twice has no one anchor
 	seen := map[string]int{}
 	for _, a := range claim {
@@ -804,8 +841,12 @@ func (k *checker) exchangedNumbers() {
 				continue
 			}
 			for _, s := range k.srcs {
-				if exchangedIn(s.anchors, a, b) {
-					k.fail(NumberContext, "%s and %s are exchanged: in the sources each goes with the other's words", a.value+unitSuffix(a.unit), b.value+unitSuffix(b.unit))
+				if exchangedIn(of(s), a, b) {
+					if quote != "" {
+						k.fail(RoleSwap, "%s and %s are exchanged: in the sources each goes with the other's words", a.value[1:], b.value[1:])
+					} else {
+						k.fail(NumberContext, "%s and %s are exchanged: in the sources each goes with the other's words", a.value+unitSuffix(a.unit), b.value+unitSuffix(b.unit))
+					}
 					return
 				}
 			}
