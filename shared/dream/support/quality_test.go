@@ -53,13 +53,13 @@ func (c labelledCase) claim() support.Claim {
 
 // labelledFiles are the labelled sets under testdata: claims.json (split
 // tune and holdout), tune2-11.json (split tune) and fresh.json to
-// fresh14.json (splits fresh to fresh14), each written by someone who had
+// fresh17.json (splits fresh to fresh17), each written by someone who had
 // not read this package, and measured once before anything was tuned on
 // it (docs/BENCHMARKS.md gives each set's first-sight figures). fresh to
-// fresh4, fresh6, fresh7, fresh9, fresh10, fresh12 and fresh13 were
-// tuned on after that first measure; fresh5, fresh8, fresh11 and fresh14
-// never were.
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json", "testdata/fresh6.json", "testdata/fresh7.json", "testdata/fresh8.json", "testdata/fresh9.json", "testdata/fresh10.json", "testdata/fresh11.json", "testdata/fresh12.json", "testdata/fresh13.json", "testdata/fresh14.json", "testdata/fresh15.json", "testdata/fresh16.json"}
+// fresh4, fresh6, fresh7, fresh9, fresh10, fresh12, fresh13, fresh15 and
+// fresh16 were tuned on after that first measure; fresh5, fresh8,
+// fresh11, fresh14 and fresh17 never were.
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json", "testdata/fresh6.json", "testdata/fresh7.json", "testdata/fresh8.json", "testdata/fresh9.json", "testdata/fresh10.json", "testdata/fresh11.json", "testdata/fresh12.json", "testdata/fresh13.json", "testdata/fresh14.json", "testdata/fresh15.json", "testdata/fresh16.json", "testdata/fresh17.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.
@@ -196,7 +196,7 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 }
 
 // TestLabelledSetFigures runs the support test over the labelled sets
-// (labelledFiles: 2,622 claims from 117 projects) in three modes: against
+// (labelledFiles: 2,982 claims from 135 projects) in three modes: against
 // the sources each claim cites, against its project's every source (what
 // a dream without citations checks against), and against every project's
 // sources at once (a crowded scope; every third claim, see crowdSample).
@@ -255,7 +255,7 @@ func TestLabelledSetFigures(t *testing.T) {
 	}
 	// The aim is at least 85% of fabrications dropped with at least 95%
 	// of faithful claims kept. It is met on the claims the test was tuned
-	// on; on the sets it was never tuned on (fresh5, fresh8, fresh11, fresh14) it keeps
+	// on; on the sets it was never tuned on (fresh5, fresh8, fresh11, fresh14, fresh17) it keeps
 	// fewer faithful claims (docs/BENCHMARKS.md). Each row is a floor a
 	// little under the figure measured, so that a regression fails; the
 	// last column checks the sets stay hard for the word-overlap guard.
@@ -280,18 +280,18 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"fresh6", "pool", 92, 90, 20},
 		{"fresh7", "cited", 80, 84, 20},
 		{"fresh7", "pool", 79, 84, 20},
-		{"fresh9", "cited", 80, 84, 20},
-		{"fresh9", "pool", 79, 85, 20},
-		{"fresh10", "cited", 92, 85, 20},
-		{"fresh10", "pool", 90, 82, 20},
+		{"fresh9", "cited", 82, 85, 20},
+		{"fresh9", "pool", 80, 87, 20},
+		{"fresh10", "cited", 94, 85, 20},
+		{"fresh10", "pool", 92, 82, 20},
 		{"fresh12", "cited", 90, 92, 20},
 		{"fresh12", "pool", 92, 92, 20},
 		{"fresh13", "cited", 87, 90, 20},
 		{"fresh13", "pool", 85, 90, 20},
-		{"fresh16", "cited", 0, 0, 20},
-		{"fresh16", "pool", 0, 0, 20},
-		{"fresh15", "cited", 0, 0, 20},
-		{"fresh15", "pool", 0, 0, 20},
+		{"fresh15", "cited", 90, 92, 20},
+		{"fresh15", "pool", 90, 90, 20},
+		{"fresh16", "cited", 84, 84, 20},
+		{"fresh16", "pool", 84, 84, 20},
 		// never tuned on: the shortfall on unseen claims, documented
 		{"fresh5", "cited", 85, 89, 20},
 		{"fresh5", "pool", 82, 85, 20},
@@ -301,8 +301,10 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"fresh11", "pool", 84, 84, 20},
 		{"fresh14", "cited", 84, 84, 20},
 		{"fresh14", "pool", 82, 80, 20},
-		{"all", "cited", 91, 91, 20},
-		{"all", "crowd", 83, 85, 20},
+		{"fresh17", "cited", 75, 85, 20},
+		{"fresh17", "pool", 75, 84, 20},
+		{"all", "cited", 90, 90, 20},
+		{"all", "crowd", 83, 84, 20},
 	}
 	for _, fl := range floors {
 		f, o := sum(js, fl.split, fl.mode), sum(old, fl.split, fl.mode)
