@@ -62,9 +62,10 @@ func newFixture(t testing.TB) *fixture {
 
 func (f *fixture) advance(d time.Duration) { f.mu.Lock(); f.clock = f.clock.Add(d); f.mu.Unlock() }
 
-// dreamer is a dreamer without the verifier (verify_test.go tests it).
+// dreamer is a dreamer without the verifier and the restate pass
+// (verify_test.go and restate_test.go test them).
 func (f *fixture) dreamer(client llm.Client) *dream.Dreamer {
-	return dream.New(f.store, client, quiet, dream.Config{NoVerify: true})
+	return dream.New(f.store, client, quiet, dream.Config{NoVerify: true, NoRestate: true})
 }
 
 // memory creates a memory in nori/p.
