@@ -71,7 +71,7 @@ type Config struct {
 	Lease time.Duration
 	// Concurrency bounds the model calls one dream has in flight at once
 	// (0: DefaultConcurrency): review parts, the halves of a part asked
-	// again smaller, verifier batches. The outcome does not depend on it
+	// again smaller, restate and verifier batches. The outcome does not depend on it
 	// nor on the order the answers come in.
 	Concurrency int
 	// MaxTokens caps every answer of the dream's model calls (0:
@@ -177,8 +177,9 @@ type Request struct {
 	// review may take (its parts, Config.Concurrency at a time): a dream
 	// whose scope needs more returns a *TooLargeError before any model
 	// call, recording nothing, so that its caller can run it where it has
-	// the time (the API hands it to a job). The verifier's and the
-	// compression's calls come after and are not counted.
+	// the time (the API hands it to a job). The restate pass's, the
+	// verifier's and the compression's calls come after and are not
+	// counted.
 	MaxRounds int
 	// Progress, when set, is told where the dream stands: at each phase
 	// and after each model answer, from the goroutine that got it.

@@ -34,7 +34,7 @@ func TestDreamDiaryShowsChangesAndDroppedBullets(t *testing.T) {
 				{Op: agentmem.OpRetire, MemoryID: "M2", Type: agentmem.TypeNote, Content: "Staging resets on Monday", Rule: agentmem.RetireObsolete, Citations: []string{"R8", "M1"}},
 				{Op: agentmem.OpAdd, MemoryID: "M4", Type: agentmem.TypeNote, Content: "The provider retries webhooks 3 times", Restated: "Webhooks come thrice", Citations: []string{"R9"}},
 			},
-			Restate: &agentmem.RestateReport{Status: agentmem.RestateRan, Asked: 2, Restated: 1, Declined: 1, Usage: agentmem.ModelUsage{Calls: 1, InputTokens: 500, OutputTokens: 30}},
+			Restate:  &agentmem.RestateReport{Status: agentmem.RestateRan, Asked: 2, Restated: 1, Declined: 1, Usage: agentmem.ModelUsage{Calls: 1, InputTokens: 500, OutputTokens: 30}},
 			Usage:    &agentmem.ModelUsage{Calls: 3, InputTokens: 9000, OutputTokens: 1200, Retries: 1},
 			Verifier: &agentmem.VerifierReport{Status: agentmem.VerifierFailed, Checked: 6, Usage: agentmem.ModelUsage{Calls: 1, InputTokens: 800, OutputTokens: 40}, Error: "server (HTTP 500)"},
 			Dropped: []agentmem.DroppedBullet{{Type: agentmem.TypeNote, Content: "Deploys happen on Fridays", Support: 0.33, Missing: []string{"friday"}, Class: "low_overlap", Reason: "not supported"},
