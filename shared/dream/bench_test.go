@@ -19,15 +19,6 @@ import (
 
 var benchIDs = regexp.MustCompile(`(?m)^- \[([0-9A-Z]{26})\] \([^)]*\) (.*)$`)
 
-// benchModel answers the dream prompts as scripted does (an update of
-// every tenth memory, an addition per record), the verifier's with
-// "supports" for every change, and the compress prompt with one item per
-// ten listed memories, in their own words; each answer after latency (a
-// model's time to answer; 0: at once).
-func benchModel(latency time.Duration) llmtest.Answer {
-	return benchModelWith(latency, scripted(10))
-}
-
 // benchOrder reads the order of a bench record's first sentence.
 var benchOrder = regexp.MustCompile(`order (\d+)`)
 
@@ -44,9 +35,13 @@ func benchParaphrase(first string) string {
 // first sentence of each claim's cited record.
 var restateCited = regexp.MustCompile(`(?m)^- cited record \S+: \S+ ([^;\n]*)`)
 
-// benchModelWith is benchModel answering the dream prompts with
-// dreamAnswer, and the restate prompt with each claim's cited record's
-// first sentence.
+// benchModelWith answers the dream prompts with dreamAnswer (scripted(10),
+// or scriptedAdding(10, benchParaphrase): an update of every tenth memory,
+// an addition per record), the restate prompt with each claim's cited
+// record's first sentence, the verifier's with "supports" for every
+// change, and the compress prompt with one item per ten listed memories,
+// in their own words; each answer after latency (a model's time to
+// answer; 0: at once).
 func benchModelWith(latency time.Duration, dreamAnswer llmtest.Answer) llmtest.Answer {
 	return func(ctx context.Context, prompt string) llmtest.Reply {
 		if latency > 0 {
