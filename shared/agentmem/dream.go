@@ -100,10 +100,14 @@ type Dream struct {
 	KeepManual bool `json:"keepManual" dynamo:"keepManual"`
 
 	// Usage is what the dream's model calls cost (the consolidation and
-	// the compression; the verifier's calls are in Verifier).
+	// the compression; the verifier's calls are in Verifier, the restate
+	// pass's in Restate).
 	Usage *ModelUsage `json:"usage,omitempty" dynamo:"usage,omitempty"`
 	// Verifier is the outcome of the second opinion on the operations.
 	Verifier *VerifierReport `json:"verifier,omitempty" dynamo:"verifier,omitempty"`
+	// Restate is the outcome of the second chance given to additions and
+	// updates the support test refused (restated in the sources' words).
+	Restate *RestateReport `json:"restate,omitempty" dynamo:"restate,omitempty"`
 
 	Model  string `json:"model,omitempty" dynamo:"model,omitempty"`
 	Prompt string `json:"prompt,omitempty" dynamo:"prompt,omitempty"`
@@ -152,6 +156,10 @@ type DreamOperation struct {
 	// Verified is the verifier's verdict (VerdictSupports), empty when no
 	// verifier ran on it.
 	Verified string `json:"verified,omitempty" dynamo:"verified,omitempty"`
+	// Restated is the change as the model first wrote it, when the support
+	// test refused that and the model's restatement in the cited sources'
+	// own words (Content) passed; empty otherwise.
+	Restated string `json:"restated,omitempty" dynamo:"restated,omitempty"`
 }
 
 // Why a retirement was accepted: a cited source says otherwise
@@ -206,6 +214,32 @@ type VerifierReport struct {
 	Usage   ModelUsage `json:"usage" dynamo:"usage"`
 	// Error says why it failed (the operations of the failed batches
 	// stand on the deterministic test).
+	Error string `json:"error,omitempty" dynamo:"error,omitempty"`
+}
+
+// Restate pass statuses.
+const (
+	RestateRan    = "ran"    // every batch answered
+	RestateOff    = "off"    // turned off (AGENTMEM_DREAM_RESTATE=false) or nothing to restate
+	RestateFailed = "failed" // a call failed, was cut off or could not be read: its claims stay refused
+)
+
+// RestateReport is the outcome of a dream's restate pass: the additions
+// and updates the support test refused for what they say (not for a
+// missing identifier or number), restated by the model in the cited
+// sources' own words and checked again.
+type RestateReport struct {
+	// Status is RestateRan, RestateOff or RestateFailed.
+	Status string `json:"status" dynamo:"status"`
+	// Asked counts the refused operations sent to the model, Restated
+	// those whose restatement passed the support test, Declined those the
+	// model said the sources do not support.
+	Asked    int        `json:"asked" dynamo:"asked"`
+	Restated int        `json:"restated" dynamo:"restated"`
+	Declined int        `json:"declined" dynamo:"declined"`
+	Usage    ModelUsage `json:"usage" dynamo:"usage"`
+	// Error says why it failed (the claims of the failed batches stay
+	// refused).
 	Error string `json:"error,omitempty" dynamo:"error,omitempty"`
 }
 

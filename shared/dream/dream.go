@@ -71,7 +71,7 @@ type Config struct {
 	Lease time.Duration
 	// Concurrency bounds the model calls one dream has in flight at once
 	// (0: DefaultConcurrency): review parts, the halves of a part asked
-	// again smaller, verifier batches. The outcome does not depend on it
+	// again smaller, restate and verifier batches. The outcome does not depend on it
 	// nor on the order the answers come in.
 	Concurrency int
 	// MaxTokens caps every answer of the dream's model calls (0:
@@ -80,6 +80,10 @@ type Config struct {
 	// NoVerify turns the verifier (the second opinion on each change)
 	// off; it is on by default.
 	NoVerify bool
+	// NoRestate turns the restate pass (a second chance, in the cited
+	// sources' own words, for additions and updates the support test
+	// refused) off; it is on by default.
+	NoRestate bool
 }
 
 // ConfigFromEnv reads the dream settings through getenv:
@@ -87,8 +91,9 @@ type Config struct {
 // (default 7; 0 disables), AGENTMEM_DREAM_MIN_SUPPORT (default 0.5),
 // AGENTMEM_DREAM_LEASE (a Go duration, default 5m),
 // AGENTMEM_DREAM_MAX_TOKENS (default DefaultMaxTokens, 4096),
-// AGENTMEM_DREAM_CONCURRENCY (default DefaultConcurrency, 4) and
-// AGENTMEM_DREAM_VERIFY (default true); shared/settings documents each.
+// AGENTMEM_DREAM_CONCURRENCY (default DefaultConcurrency, 4),
+// AGENTMEM_DREAM_VERIFY (default true) and AGENTMEM_DREAM_RESTATE
+// (default true); shared/settings documents each.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	cfg := Config{LookbackDays: DefaultLookbackDays, CompressAfterDays: DefaultCompressAfterDays,
 		MinSupport: DefaultMinSupport, Lease: DefaultLease, MaxTokens: DefaultMaxTokens, Concurrency: DefaultConcurrency}
@@ -121,12 +126,17 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		cfg.MinSupport = x
 	}
-	if v := settings.DreamVerify.Get(getenv); v != "" {
-		on, err := strconv.ParseBool(v)
-		if err != nil {
-			return cfg, fmt.Errorf("%s=%q: want true or false", settings.DreamVerify, v)
+	for _, f := range []struct {
+		setting *settings.Setting
+		off     *bool
+	}{{settings.DreamVerify, &cfg.NoVerify}, {settings.DreamRestate, &cfg.NoRestate}} {
+		if v := f.setting.Get(getenv); v != "" {
+			on, err := strconv.ParseBool(v)
+			if err != nil {
+				return cfg, fmt.Errorf("%s=%q: want true or false", f.setting, v)
+			}
+			*f.off = !on
 		}
-		cfg.NoVerify = !on
 	}
 	if v := settings.DreamLease.Get(getenv); v != "" {
 		d, err := time.ParseDuration(v)
@@ -167,8 +177,9 @@ type Request struct {
 	// review may take (its parts, Config.Concurrency at a time): a dream
 	// whose scope needs more returns a *TooLargeError before any model
 	// call, recording nothing, so that its caller can run it where it has
-	// the time (the API hands it to a job). The verifier's and the
-	// compression's calls come after and are not counted.
+	// the time (the API hands it to a job). The restate pass's, the
+	// verifier's and the compression's calls come after and are not
+	// counted.
 	MaxRounds int
 	// Progress, when set, is told where the dream stands: at each phase
 	// and after each model answer, from the goroutine that got it.
@@ -407,7 +418,21 @@ func (d *Dreamer) run(ctx context.Context, req Request, l *lease, st dynamostore
 			len(answers), d.Config.MaxTokens, usage.Retries))
 	}
 	src := sourcesOf(view, shown, d.Config.MinSupport)
-	rv := d.review(answers, src, core, agent, project)
+	rv := d.review(answers, src, core, agent, project, restated{})
+	rs, rrep := d.restate(mctx, calls, rv.candidates, src)
+	if len(rs.by) > 0 {
+		// The review again, with the restatements that passed.
+		rv = d.review(answers, src, core, agent, project, rs)
+		for _, c := range rv.changes {
+			if c.restated != "" {
+				rrep.Restated++
+			}
+		}
+	}
+	dr.Restate = rrep
+	if rrep.Status == agentmem.RestateFailed {
+		dr.Notes = append(dr.Notes, "the restate pass failed; the refusals of its claims stand: "+rrep.Error)
+	}
 	dr.Diary = joinDiaries(rv.diaries)
 	proposed := len(rv.changes) + len(rv.dropped)
 	progress.phase(agentmem.DreamPhaseVerify)
@@ -424,7 +449,7 @@ func (d *Dreamer) run(ctx context.Context, req Request, l *lease, st dynamostore
 		capDropped(&dr)
 		return agentmem.DreamResult{}, d.fail(ctx, dr, agentmem.Errorf(agentmem.ELLMFailed, "none of the answer's %d operations is supported by the sources it cites", proposed))
 	}
-	plan := d.planOf(id, changes, src, dr.Dropped, now)
+	plan, originals := d.planOf(id, changes, src, dr.Dropped, now)
 	touched := map[string]bool{}
 	for _, c := range changes {
 		touched[c.memory.ID] = true
@@ -453,6 +478,9 @@ func (d *Dreamer) run(ctx context.Context, req Request, l *lease, st dynamostore
 		}
 	}
 	dr.Operations = operationsOf(plan)
+	for i, op := range dr.Operations {
+		dr.Operations[i].Restated = originals[op.MemoryID]
+	}
 	for _, op := range dr.Operations {
 		switch op.Op {
 		case agentmem.OpAdd:
@@ -574,7 +602,7 @@ func capOperations(dr *agentmem.Dream) {
 	size, n := 0, 0
 	for ; n < len(dr.Operations) && n < agentmem.MaxListedOperations; n++ {
 		o := dr.Operations[n]
-		if size += len(o.Content) + len(o.Before) + len(o.Note) + listSize(o.Citations) + 160; size > maxListedOpsBytes {
+		if size += len(o.Content) + len(o.Before) + len(o.Restated) + len(o.Note) + listSize(o.Citations) + 160; size > maxListedOpsBytes {
 			break
 		}
 	}

@@ -62,9 +62,10 @@ func newFixture(t testing.TB) *fixture {
 
 func (f *fixture) advance(d time.Duration) { f.mu.Lock(); f.clock = f.clock.Add(d); f.mu.Unlock() }
 
-// dreamer is a dreamer without the verifier (verify_test.go tests it).
+// dreamer is a dreamer without the verifier and the restate pass
+// (verify_test.go and restate_test.go test them).
 func (f *fixture) dreamer(client llm.Client) *dream.Dreamer {
-	return dream.New(f.store, client, quiet, dream.Config{NoVerify: true})
+	return dream.New(f.store, client, quiet, dream.Config{NoVerify: true, NoRestate: true})
 }
 
 // memory creates a memory in nori/p.
@@ -218,6 +219,11 @@ func promptSection(prompt, tag string) string {
 // it may change (dropping the word "its", which the memory itself
 // supports) and, where it may add, adds the first sentence of each record.
 func scripted(updateEvery int) llmtest.Answer {
+	return scriptedAdding(updateEvery, func(first string) string { return first })
+}
+
+// scriptedAdding is scripted, adding word(first sentence) for each record.
+func scriptedAdding(updateEvery int, word func(string) string) llmtest.Answer {
 	return func(_ context.Context, prompt string) llmtest.Reply {
 		var list []string
 		for i, m := range promptMemory.FindAllStringSubmatch(promptSection(prompt, "memories"), -1) {
@@ -228,7 +234,7 @@ func scripted(updateEvery int) llmtest.Answer {
 		if strings.Contains(prompt, "You may add memories in this part.") {
 			for _, r := range promptRecord.FindAllStringSubmatch(promptSection(prompt, "daily_records"), -1) {
 				first, _, _ := strings.Cut(r[2], ";")
-				list = append(list, add(agentmem.TypeNote, strings.TrimSuffix(first, "."), r[1]))
+				list = append(list, add(agentmem.TypeNote, word(strings.TrimSuffix(first, ".")), r[1]))
 			}
 		}
 		return llmtest.Reply{Text: ops(list...)}

@@ -33,9 +33,12 @@ func changeBy(dreamID string, cites []string, note string) agentmem.ChangeBy {
 // createdAt now (the answer's order is their priority: the first is the
 // newest), updates and retirements expect the version the dream read.
 // The plan keeps the texts of every source an operation cited, dropped
-// ones included, for people reviewing the dream.
-func (d *Dreamer) planOf(dreamID string, changes []change, src sourceIndex, dropped []agentmem.DroppedBullet, now time.Time) dynamostore.DreamPlan {
-	plan := dynamostore.DreamPlan{CreatedBy: map[string]agentmem.ChangeBy{}}
+// ones included, for people reviewing the dream. originals maps the id
+// of each change the restate pass rewrote to the change as the model
+// first wrote it.
+func (d *Dreamer) planOf(dreamID string, changes []change, src sourceIndex, dropped []agentmem.DroppedBullet, now time.Time) (plan dynamostore.DreamPlan, originals map[string]string) {
+	plan = dynamostore.DreamPlan{CreatedBy: map[string]agentmem.ChangeBy{}}
+	originals = map[string]string{}
 	adds := 0
 	for _, c := range changes {
 		if c.op == agentmem.OpAdd {
@@ -64,7 +67,13 @@ func (d *Dreamer) planOf(dreamID string, changes []change, src sourceIndex, drop
 			i++
 			plan.Create = append(plan.Create, m)
 			plan.CreatedBy[m.ID] = by
+			if c.restated != "" {
+				originals[m.ID] = c.restated
+			}
 		case agentmem.OpUpdate:
+			if c.restated != "" {
+				originals[c.memory.ID] = c.restated
+			}
 			after := c.memory
 			plan.Ops = append(plan.Ops, dynamostore.PlanOp{Kind: dynamostore.PlanUpdate, Before: snapshotOf(c.before), After: &after,
 				Expect: versionOf(c.before), By: by})
@@ -85,7 +94,7 @@ func (d *Dreamer) planOf(dreamID string, changes []change, src sourceIndex, drop
 				Text: truncate(r.Content, planSourceBytes)})
 		}
 	}
-	return plan
+	return plan, originals
 }
 
 // withRule adds the retirement rule to a change's note.

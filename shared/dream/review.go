@@ -67,6 +67,9 @@ type change struct {
 	note     string
 	rule     string
 	verified string
+	// restated is the change as the model first wrote it (rendered), when
+	// the restate pass rewrote it in the sources' words.
+	restated string
 }
 
 // reviewed is what a dream's answers mean for the core.
@@ -76,6 +79,19 @@ type reviewed struct {
 	// touched are the memories an accepted update or retire names.
 	touched map[string]bool
 	diaries []string
+	// candidates are the additions and updates the support test refused
+	// with a class a restatement may cure (see restatable).
+	candidates []restateCandidate
+}
+
+// opRef names one operation of a dream's answers: answers[answer].answer.Ops[op].
+type opRef struct{ answer, op int }
+
+// restated are the restatements that passed the support test, for a
+// second review, with the refusals they replace.
+type restated struct {
+	by   map[opRef]Restatement
+	orig map[opRef]agentmem.DroppedBullet
 }
 
 // sourceIndex is every source the dream showed, by id.
@@ -99,7 +115,11 @@ func (s sourceIndex) text(id string) string {
 // package's doc and retireReason) and returns the changes that pass, the
 // operations refused with their class, in a deterministic order: updates,
 // then retires, then adds, each in the answers' order.
-func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.Memory, agent, project string) reviewed {
+//
+// With rs, the operations it names are reviewed as restated: one that
+// passes becomes a change that remembers the original; one that does not
+// (or ends as no change) is refused as the first review refused it.
+func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.Memory, agent, project string, rs restated) reviewed {
 	r := reviewed{touched: map[string]bool{}}
 	live := search.NewDedup(core)
 	current := map[string]agentmem.Memory{} // memories as this dream leaves them
@@ -109,9 +129,27 @@ func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.
 	retired := map[string]bool{}
 	type pending struct {
 		op     Op
+		ref    opRef
 		ua     *unitAnswer
 		cites  []string
 		target agentmem.Memory
+	}
+	// refuse records a refusal; an operation reviewed as restated is
+	// refused as the first review refused it.
+	refuse := func(ref opRef, b agentmem.DroppedBullet) {
+		if orig, ok := rs.orig[ref]; ok {
+			b = orig
+		}
+		r.dropped = append(r.dropped, b)
+	}
+	// candidate records a refusal by the support test, and the operation
+	// as a candidate for the restate pass when its class allows.
+	candidate := func(p pending, m agentmem.Memory, v support.Verdict) {
+		b := droppedVerdict(p.op, m, p.cites, v)
+		if _, again := rs.by[p.ref]; !again && restatable(v.Class) {
+			r.candidates = append(r.candidates, restateCandidate{ref: p.ref, op: p.op.Op, memory: m, cites: p.cites, dropped: b})
+		}
+		refuse(p.ref, b)
 	}
 	var updates, retires, adds []pending
 	for i := range answers {
@@ -119,12 +157,13 @@ func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.
 		if ua.answer.Diary != "" {
 			r.diaries = append(r.diaries, ua.answer.Diary)
 		}
-		for _, op := range ua.answer.Ops {
+		for j, op := range ua.answer.Ops {
 			if op.Op == agentmem.OpKeep {
 				continue
 			}
+			ref := opRef{i, j}
 			drop := func(class, reason string, target agentmem.Memory, cites []string) {
-				r.dropped = append(r.dropped, droppedOp(op, target, cites, class, reason))
+				refuse(ref, droppedOp(op, target, cites, class, reason))
 			}
 			if op.Op == "" {
 				drop(ClassInvalid, fmt.Sprintf("%q is not an operation (keep, add, update, retire)", op.Raw), agentmem.Memory{}, nil)
@@ -160,7 +199,7 @@ func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.
 				drop(ClassNoCitation, "cites no source", target, nil)
 				continue
 			}
-			p := pending{op: op, ua: ua, cites: cites, target: target}
+			p := pending{op: op, ref: ref, ua: ua, cites: cites, target: target}
 			switch op.Op {
 			case agentmem.OpUpdate:
 				updates = append(updates, p)
@@ -173,7 +212,7 @@ func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.
 	}
 	for _, p := range updates {
 		if r.touched[p.target.ID] {
-			r.dropped = append(r.dropped, droppedOp(p.op, p.target, p.cites, ClassConflictingOp, "a second change of "+p.target.ID+" in this dream"))
+			refuse(p.ref, droppedOp(p.op, p.target, p.cites, ClassConflictingOp, "a second change of "+p.target.ID+" in this dream"))
 			continue
 		}
 		next := p.target
@@ -183,7 +222,7 @@ func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.
 			next.Rationale, next.Status, next.Trigger, next.Context, next.Solution, next.Confidence = "", "", "", "", "", nil
 		}
 		if nm.Content == "" {
-			r.dropped = append(r.dropped, droppedOp(p.op, p.target, p.cites, ClassInvalid, "the update has no content"))
+			refuse(p.ref, droppedOp(p.op, p.target, p.cites, ClassInvalid, "the update has no content"))
 			continue
 		}
 		next.Content = nm.Content
@@ -199,28 +238,36 @@ func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.
 		if nm.Confidence != nil {
 			next.Confidence = nm.Confidence
 		}
+		original := ""
+		if x, ok := rs.by[p.ref]; ok {
+			original = bulletText(next)
+			next = x.apply(next)
+		}
 		if memoryKey(next) == memoryKey(p.target) {
+			if original != "" {
+				refuse(p.ref, agentmem.DroppedBullet{})
+			}
 			continue // the same memory: kept
 		}
 		if err := validMemory(next); err != nil {
-			r.dropped = append(r.dropped, droppedOp(p.op, next, p.cites, ClassInvalid, agentmem.ErrorMessage(err)))
+			refuse(p.ref, droppedOp(p.op, next, p.cites, ClassInvalid, agentmem.ErrorMessage(err)))
 			continue
 		}
 		if v := src.corpus.Check(support.ClaimOf(next), p.cites...); !v.Supported {
-			r.dropped = append(r.dropped, droppedVerdict(p.op, next, p.cites, v))
+			candidate(p, next, v)
 			continue
 		}
 		live.Remove(next.ID)
 		if dup, _, ok := live.Find(next); ok {
 			live.Add(p.target)
-			r.dropped = append(r.dropped, droppedOp(p.op, next, p.cites, ClassDuplicate,
+			refuse(p.ref, droppedOp(p.op, next, p.cites, ClassDuplicate,
 				fmt.Sprintf("says what memory %s says; retire this one citing it instead", dup.ID)))
 			continue
 		}
 		live.Add(next)
 		current[next.ID] = next
 		r.touched[next.ID] = true
-		r.changes = append(r.changes, change{op: agentmem.OpUpdate, memory: next, before: p.target, cites: p.cites, note: p.op.Note})
+		r.changes = append(r.changes, change{op: agentmem.OpUpdate, memory: next, before: p.target, cites: p.cites, note: p.op.Note, restated: original})
 	}
 	for _, p := range retires {
 		if r.touched[p.target.ID] {
@@ -246,8 +293,13 @@ func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.
 			m.Status = agentmem.StatusOpen
 		}
 		m.AgentName, m.ProjectID, m.Source = agent, project, agentmem.SourceSystem
+		original := ""
+		if x, ok := rs.by[p.ref]; ok {
+			original = bulletText(m)
+			m = x.apply(m)
+		}
 		if err := validMemory(m); err != nil {
-			r.dropped = append(r.dropped, droppedOp(p.op, m, p.cites, ClassInvalid, agentmem.ErrorMessage(err)))
+			refuse(p.ref, droppedOp(p.op, m, p.cites, ClassInvalid, agentmem.ErrorMessage(err)))
 			continue
 		}
 		if dup, _, ok := live.Find(m); ok {
@@ -255,15 +307,15 @@ func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.
 			if dup.ID == "" {
 				what = "an earlier addition of this dream"
 			}
-			r.dropped = append(r.dropped, droppedOp(p.op, m, p.cites, ClassDuplicate, "says what "+what+" already says"))
+			refuse(p.ref, droppedOp(p.op, m, p.cites, ClassDuplicate, "says what "+what+" already says"))
 			continue
 		}
 		if v := src.corpus.Check(support.ClaimOf(m), p.cites...); !v.Supported {
-			r.dropped = append(r.dropped, droppedVerdict(p.op, m, p.cites, v))
+			candidate(p, m, v)
 			continue
 		}
 		live.Add(m)
-		r.changes = append(r.changes, change{op: agentmem.OpAdd, memory: m, cites: p.cites, note: p.op.Note})
+		r.changes = append(r.changes, change{op: agentmem.OpAdd, memory: m, cites: p.cites, note: p.op.Note, restated: original})
 	}
 	return r
 }

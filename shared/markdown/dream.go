@@ -82,6 +82,9 @@ func writeDream(b *strings.Builder, d agentmem.Dream) {
 				fmt.Fprintf(b, "%s → ", oneLine(SafeLine(op.Before)))
 			}
 			b.WriteString(oneLine(SafeLine(op.Content)))
+			if op.Restated != "" {
+				fmt.Fprintf(b, " (restated in the sources' words; the model wrote: %s)", oneLine(SafeLine(op.Restated)))
+			}
 			writeCites(b, op.Citations)
 			b.WriteString("\n")
 		}
@@ -97,6 +100,13 @@ func writeDream(b *strings.Builder, d agentmem.Dream) {
 		fmt.Fprintf(b, "Verifier: %s, %d changes checked, %d refused, %d calls, %d input and %d output tokens", v.Status, v.Checked, v.Dropped, v.Usage.Calls, v.Usage.InputTokens, v.Usage.OutputTokens)
 		if v.Error != "" {
 			fmt.Fprintf(b, "; %s", oneLine(v.Error))
+		}
+		b.WriteString(".\n")
+	}
+	if x := d.Restate; x != nil && x.Status != agentmem.RestateOff {
+		fmt.Fprintf(b, "Restate: %s, %d refused claims asked, %d restated, %d dropped by the model, %d calls, %d input and %d output tokens", x.Status, x.Asked, x.Restated, x.Declined, x.Usage.Calls, x.Usage.InputTokens, x.Usage.OutputTokens)
+		if x.Error != "" {
+			fmt.Fprintf(b, "; %s", oneLine(x.Error))
 		}
 		b.WriteString(".\n")
 	}

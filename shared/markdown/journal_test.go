@@ -32,7 +32,9 @@ func TestDreamDiaryShowsChangesAndDroppedBullets(t *testing.T) {
 			Operations: []agentmem.DreamOperation{
 				{Op: agentmem.OpUpdate, MemoryID: "M1", Type: agentmem.TypeFinding, Before: "Retries: 3", Content: "Retries: 5", Version: 2, Citations: []string{"R9"}},
 				{Op: agentmem.OpRetire, MemoryID: "M2", Type: agentmem.TypeNote, Content: "Staging resets on Monday", Rule: agentmem.RetireObsolete, Citations: []string{"R8", "M1"}},
+				{Op: agentmem.OpAdd, MemoryID: "M4", Type: agentmem.TypeNote, Content: "The provider retries webhooks 3 times", Restated: "Webhooks come thrice", Citations: []string{"R9"}},
 			},
+			Restate:  &agentmem.RestateReport{Status: agentmem.RestateRan, Asked: 2, Restated: 1, Declined: 1, Usage: agentmem.ModelUsage{Calls: 1, InputTokens: 500, OutputTokens: 30}},
 			Usage:    &agentmem.ModelUsage{Calls: 3, InputTokens: 9000, OutputTokens: 1200, Retries: 1},
 			Verifier: &agentmem.VerifierReport{Status: agentmem.VerifierFailed, Checked: 6, Usage: agentmem.ModelUsage{Calls: 1, InputTokens: 800, OutputTokens: 40}, Error: "server (HTTP 500)"},
 			Dropped: []agentmem.DroppedBullet{{Type: agentmem.TypeNote, Content: "Deploys happen on Fridays", Support: 0.33, Missing: []string{"friday"}, Class: "low_overlap", Reason: "not supported"},
@@ -49,6 +51,8 @@ func TestDreamDiaryShowsChangesAndDroppedBullets(t *testing.T) {
 		"- updated `M1` (Findings): Retries: 3 → Retries: 5 — cites `R9`\n",
 		"- retired `M2` (Notes, obsolete): Staging resets on Monday — cites `R8`, `M1`\n",
 		"Model calls: 3, 9000 input and 1200 output tokens (1 answers cut off and asked again smaller).",
+		"- added `M4` (Notes): The provider retries webhooks 3 times (restated in the sources' words; the model wrote: Webhooks come thrice) — cites `R9`\n",
+		"Restate: ran, 2 refused claims asked, 1 restated, 1 dropped by the model, 1 calls, 500 input and 30 output tokens.",
 		"Verifier: failed, 6 changes checked, 0 refused, 1 calls, 800 input and 40 output tokens; server (HTTP 500).",
 		"### Dropped (refused operations, with the reason)\n- Notes: Deploys happen on Fridays (low_overlap: not supported; support 0.33; not in the sources: friday)\n",
 		"- retire `M3` Findings: Uses pgx (retire_unsupported: no reason cited) — cites `R7`\n",

@@ -55,6 +55,11 @@ func TestDefaultsAreTheCodes(t *testing.T) {
 			on, perr := strconv.ParseBool(s)
 			return err == nil && perr == nil && on == !cfg.NoVerify
 		}},
+		{settings.DreamRestate, func(s string) bool {
+			cfg, err := dream.ConfigFromEnv(func(string) string { return "" })
+			on, perr := strconv.ParseBool(s)
+			return err == nil && perr == nil && on == !cfg.NoRestate
+		}},
 		{settings.Auth, is(apiclient.AuthSigV4)},
 	}
 	for _, tt := range tests {

@@ -150,6 +150,9 @@ var (
 	// DreamVerify turns the dream's verifier on or off.
 	DreamVerify = define(Setting{Name: "AGENTMEM_DREAM_VERIFY", Default: "true", Group: GroupDream, Readers: dreamReaders,
 		Doc: "true or false: a second opinion from the model on each change a dream makes (do the cited sources support it?); changes it refuses are listed in the diary. The support test decides alone when it is off or fails."})
+	// DreamRestate turns the dream's restate pass on or off.
+	DreamRestate = define(Setting{Name: "AGENTMEM_DREAM_RESTATE", Default: "true", Group: GroupDream, Readers: dreamReaders,
+		Doc: "true or false: a second chance for additions and updates the support test refused for what they say: the model restates each in its cited sources' own words (or drops it), and a restatement that passes the support test is kept (the diary shows the original). A failed call leaves them refused."})
 	// DreamAPIModelBudget bounds the model calls of a dream run through the API.
 	DreamAPIModelBudget = define(Setting{Name: "AGENTMEM_DREAM_API_MODEL_BUDGET", Default: "22s", Group: GroupDream, Readers: dreamReaders,
 		Doc: "Go duration bounding the model calls of a dream asked for through the API, so that it answers inside API Gateway's 30 s."})
