@@ -854,6 +854,23 @@ func nonGeneric(ts []string) []string {
 	return out
 }
 
+// laterInUnit reports whether the number after "to" that pairs with the
+// "from" number at i is stated by the unit's source.
+func (k *checker) laterInUnit(a *conj, i int, u *unit) bool {
+	toks := k.cd.toks
+	for j := i + 1; j < len(toks) && j <= i+4; j++ {
+		if toks[j].kind == tkNumber {
+			for _, o := range u.src.nums {
+				if sameValue(o.value, toks[j].value) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
 // clauseNumbers fails a clause whose number is in a cited source, but
 // not in the source that states the rest of the clause: a number moved
 // from one fact to another.
@@ -873,6 +890,10 @@ func (k *checker) clauseNumbers(a *conj, u *unit, phrase string) {
 		if inUnit {
 			continue
 		}
+		// the earlier value of a change ("from v0.15.0 to v0.16.1") may
+		// come from the source that states the earlier state, when the
+		// one the clause rests on gives the later value
+		from := afterFrom(toks, i)
 		for _, s := range k.srcs {
 			for _, o := range s.nums {
 				if sameValue(o.value, t.value) {
@@ -880,7 +901,7 @@ func (k *checker) clauseNumbers(a *conj, u *unit, phrase string) {
 				}
 			}
 		}
-		if elsewhere {
+		if elsewhere && !(from && k.laterInUnit(a, i, u)) {
 			k.fail(UnsupportedCombination, "%q takes %s from another source than the rest of it", phrase, t.raw)
 		}
 	}

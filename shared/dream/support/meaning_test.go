@@ -58,6 +58,9 @@ var photoSources = []support.Source{
 	{ID: "m32", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Albums are split per region (`eu`, `us`) with state in Pulumi Cloud instead of an S3 backend"},
 	{ID: "d15", Kind: support.KindDaily, Title: "run-85", Text: "Tried raising the CDN cache TTL to 1 h to stop the stale covers; stale covers still appeared once the next day."},
 	{ID: "d16", Kind: support.KindDaily, Title: "run-86", Text: "Moved `thumb-v2` to spot nodes and kept `face-idx-3` on a reserved node; spot savings were about 40%."},
+	{ID: "m33", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The image service runs libheif 1.16 through the `heic-worker` image 3.2"},
+	{ID: "d17", Kind: support.KindDaily, Title: "run-87", Text: "Upgraded the `heic-worker` image from 3.2 to 3.4, which brings libheif 1.18. Moved the export job to a bigger node; it finished three nights in a row, but the blocker stays open for a week before closing it."},
+	{ID: "m34", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "The export job sometimes runs out of memory on the small nodes"},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -128,6 +131,8 @@ func TestMeaningKept(t *testing.T) {
 		{"a phrase of the whole after a rejected alternative", support.Claim{Type: agentmem.TypeDecision, Content: "State lives in Pulumi Cloud rather than S3, with albums split per region (`eu`, `us`)"}, []string{"m32"}},
 		{"a fix that did not work, told over two sentences", support.Claim{Content: "Raising the CDN cache TTL to 1 h didn't stop the stale covers"}, []string{"d15"}},
 		{"two names in their places, reordered", support.Claim{Content: "`face-idx-3` stays on a reserved node; `thumb-v2` moved to spot nodes"}, []string{"d16"}},
+		{"an upgrade's earlier version from the memory of the earlier state", support.Claim{Content: "The `heic-worker` image went from 3.2 to 3.4, bringing libheif from 1.16 to 1.18"}, []string{"m33", "d17"}},
+		{"a blocker kept open before closing it", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "The export job sometimes runs out of memory on the small nodes; on a bigger node it finished three nights in a row, but the blocker stays open for a week"}, []string{"m34", "d17"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -205,6 +210,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a hedge dropped after a rejected alternative", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Syncing EXIF every 15 minutes instead of every 5 minutes keeps it under the quota"}, []string{"m30"}, ""},
 		{"the choice turned around", support.Claim{Type: agentmem.TypeDecision, Content: "A Postgres replica was chosen over DuckDB for the stats page"}, []string{"m31"}, ""},
 		{"two names exchanged between two facts", support.Claim{Content: "Moved `face-idx-3` to spot nodes and kept `thumb-v2` on a reserved node"}, []string{"d16"}, ""},
+		{"a blocker closed before it is", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "The export job runs out of memory on the small nodes"}, []string{"m34", "d17"}, support.StatusChange},
 		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}

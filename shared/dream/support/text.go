@@ -457,7 +457,9 @@ func statusCues(s *sent) (resolved, open bool) {
 	// "Tried X: ...": an attempt; "works but is limited to 540p": in part
 	partial := partialCount(fields) || len(fields) > 0 && words("tried trying attempted tested")[fields[0]]
 	for i, w := range fields {
-		if resolvedWords[w] && !partial && !negatedBefore(fields, i) && !slices.Contains(fields[i+1:], "but") {
+		// nor "before closing it", "until it is closed": not yet
+		pending := i > 0 && words("before until pending")[fields[i-1]] || i > 1 && words("before until pending")[fields[i-2]]
+		if resolvedWords[w] && !partial && !pending && !negatedBefore(fields, i) && !slices.Contains(fields[i+1:], "but") {
 			// not "not enough to call it fixed", "isn't fixed", nor "7 of
 			// 10 updates finished"
 			resolved = true
