@@ -75,6 +75,12 @@ func identifiers(text string) []ident {
 func trimChunk(s string) string {
 	s = strings.TrimLeft(s, "\"'([{“‘")
 	s = strings.TrimRight(s, "\"')]}.,;:!?”’")
+	// a possessive is no part of the name ("OkHttp's", "A14’s")
+	for _, p := range []string{"'s", "’s"} {
+		if len(s) > len(p)+1 && strings.HasSuffix(s, p) {
+			s = strings.TrimSuffix(s, p)
+		}
+	}
 	return s
 }
 

@@ -61,6 +61,8 @@ var photoSources = []support.Source{
 	{ID: "m33", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "The image service runs libheif 1.16 through the `heic-worker` image 3.2"},
 	{ID: "d17", Kind: support.KindDaily, Title: "run-87", Text: "Upgraded the `heic-worker` image from 3.2 to 3.4, which brings libheif 1.18. Moved the export job to a bigger node; it finished three nights in a row, but the blocker stays open for a week before closing it."},
 	{ID: "m34", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "The export job sometimes runs out of memory on the small nodes"},
+	{ID: "d18", Kind: support.KindDaily, Title: "run-88", Text: "The `PhotoKit` picker pins two album ids. Cold start on the old laptop: 2.6 s on 4.8 and 1.2 s on .NET 8. HEIC previews still fail on Safari 16, while Chrome works fine."},
+	{ID: "m35", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "HEIC previews fail on Safari 16"},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -133,6 +135,9 @@ func TestMeaningKept(t *testing.T) {
 		{"two names in their places, reordered", support.Claim{Content: "`face-idx-3` stays on a reserved node; `thumb-v2` moved to spot nodes"}, []string{"d16"}},
 		{"an upgrade's earlier version from the memory of the earlier state", support.Claim{Content: "The `heic-worker` image went from 3.2 to 3.4, bringing libheif from 1.16 to 1.18"}, []string{"m33", "d17"}},
 		{"a blocker kept open before closing it", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "The export job sometimes runs out of memory on the small nodes; on a bigger node it finished three nights in a row, but the blocker stays open for a week"}, []string{"m34", "d17"}},
+		{"a possessive name", support.Claim{Content: "`PhotoKit`'s picker pins two album ids"}, []string{"d18"}},
+		{"a version beside a duration", support.Claim{Content: "On the old laptop, cold start takes 2.6 s on 4.8 and 1.2 s on .NET 8"}, []string{"d18"}},
+		{"another thing that works does not resolve a blocker", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "HEIC previews still fail on Safari 16, while Chrome works fine"}, []string{"m35", "d18"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {

@@ -105,6 +105,9 @@ func scan(s string) []token {
 // once ("from 52 to 19 minutes", "11 minutes vs 4").
 var pairWords = words("to vs versus or and")
 
+// forwardPairWords join a number to a later one whose unit it takes.
+var forwardPairWords = words("to vs versus")
+
 // shareUnits gives a number without a unit the unit of measure of the
 // number it is paired with ("52" in "from 52 to 19 minutes", "4" in "11
 // minutes vs 4").
@@ -114,8 +117,10 @@ func shareUnits(toks []token) {
 		if t.kind != tkNumber || t.unit != "" {
 			continue
 		}
-		// the number after: "52 to 19 minutes"
-		if k+2 < len(toks) && pairWords[toks[k+1].lower] && toks[k+2].kind == tkNumber && toks[k+2].measure {
+		// the number after: "52 to 19 minutes", "between 5 and 10
+		// minutes" (not "on 4.8 and 1.4 s": 4.8 is a version there)
+		joins := k+1 < len(toks) && (forwardPairWords[toks[k+1].lower] || toks[k+1].isWord("and") && k > 0 && toks[k-1].isWord("between"))
+		if k+2 < len(toks) && joins && toks[k+2].kind == tkNumber && toks[k+2].measure {
 			t.unit, t.measure, t.per = toks[k+2].unit, true, toks[k+2].per
 			continue
 		}

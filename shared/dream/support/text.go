@@ -458,7 +458,9 @@ func statusCues(s *sent) (resolved, open bool) {
 	partial := partialCount(fields) || len(fields) > 0 && words("tried trying attempted tested")[fields[0]]
 	for i, w := range fields {
 		// nor "before closing it", "until it is closed": not yet
-		pending := i > 0 && words("before until pending")[fields[i-1]] || i > 1 && words("before until pending")[fields[i-2]]
+		pending := i > 0 && words("before until pending")[fields[i-1]] || i > 1 && words("before until pending")[fields[i-2]] ||
+			// "while the web client works fine": another thing works
+			slices.Contains(fields[:i], "while") || slices.Contains(fields[:i], "whereas")
 		if resolvedWords[w] && !partial && !pending && !negatedBefore(fields, i) && !slices.Contains(fields[i+1:], "but") {
 			// not "not enough to call it fixed", "isn't fixed", nor "7 of
 			// 10 updates finished"
