@@ -63,6 +63,7 @@ var photoSources = []support.Source{
 	{ID: "m34", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "The export job sometimes runs out of memory on the small nodes"},
 	{ID: "d18", Kind: support.KindDaily, Title: "run-88", Text: "The `PhotoKit` picker pins two album ids. Cold start on the old laptop: 2.6 s on 4.8 and 1.2 s on .NET 8. HEIC previews still fail on Safari 16, while Chrome works fine."},
 	{ID: "m35", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "HEIC previews fail on Safari 16"},
+	{ID: "d19", Kind: support.KindDaily, Title: "run-89", Text: "Moved the nightly backup to 04:30 UTC; the resize queue has not backed up for three days. The blocker stays open for another week."},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
 }
 
@@ -138,6 +139,7 @@ func TestMeaningKept(t *testing.T) {
 		{"a possessive name", support.Claim{Content: "`PhotoKit`'s picker pins two album ids"}, []string{"d18"}},
 		{"a version beside a duration", support.Claim{Content: "On the old laptop, cold start takes 2.6 s on 4.8 and 1.2 s on .NET 8"}, []string{"d18"}},
 		{"another thing that works does not resolve a blocker", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "HEIC previews still fail on Safari 16, while Chrome works fine"}, []string{"m35", "d18"}},
+		{"since as a time", support.Claim{Content: "Since the nightly backup moved to 04:30 UTC, the resize queue has not backed up for three days"}, []string{"d19"}},
 		{"a cause in the next sentence", support.Claim{Content: "The export job ran out of memory because it loaded every album into memory at once"}, []string{"d5"}},
 	}
 	for _, tt := range tests {
@@ -216,6 +218,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"the choice turned around", support.Claim{Type: agentmem.TypeDecision, Content: "A Postgres replica was chosen over DuckDB for the stats page"}, []string{"m31"}, ""},
 		{"two names exchanged between two facts", support.Claim{Content: "Moved `face-idx-3` to spot nodes and kept `thumb-v2` on a reserved node"}, []string{"d16"}, ""},
 		{"a blocker closed before it is", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "The export job runs out of memory on the small nodes"}, []string{"m34", "d17"}, support.StatusChange},
+		{"since as an invented cause", support.Claim{Content: "The resize queue backs up because the nightly backup runs at 04:30 UTC"}, []string{"d19"}, ""},
 		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
 	}

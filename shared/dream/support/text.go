@@ -767,6 +767,20 @@ func causalSince(toks []token, from, to int) bool {
 	if t := toks[from]; t.kind == tkNumber || words("then last yesterday monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december the")[t.lower] && !(t.lower == "the" && hasVerbAhead(toks, from, to)) {
 		return false
 	}
+	// "Since X was moved to 05:30, the job has not queued": a time, the
+	// main clause after the comma in the perfect ("has", "have", "there
+	// were")
+	for k := from; k < to; k++ {
+		if toks[k].raw != "," {
+			continue
+		}
+		for j := k + 1; j < to && j <= k+6; j++ {
+			if w := toks[j].lower; w == "has" || w == "have" || w == "hasnt" || w == "havent" || (w == "were" || w == "was") && j > 0 && toks[j-1].isWord("there") {
+				return false
+			}
+		}
+		break
+	}
 	return hasVerbAhead(toks, from, to)
 }
 
