@@ -53,12 +53,13 @@ func (c labelledCase) claim() support.Claim {
 
 // labelledFiles are the labelled sets under testdata: claims.json (split
 // tune and holdout), tune2-11.json (split tune) and fresh.json to
-// fresh19.json (splits fresh to fresh19), each written by someone who had
+// fresh22.json (splits fresh to fresh22), each written by someone who had
 // not read this package, and measured once before anything was tuned on
 // it (docs/BENCHMARKS.md gives each set's first-sight figures). fresh to
-// fresh4, fresh6, fresh7, fresh9, fresh10, fresh12, fresh13, fresh15 and
-// fresh16 were tuned on after that first measure; fresh5, fresh8,
-// fresh11, fresh14, fresh17, fresh18 and fresh19 never were.
+// fresh4, fresh6, fresh7, fresh9, fresh10, fresh12, fresh13, fresh15,
+// fresh16, fresh20 and fresh21 were tuned on after that first measure;
+// fresh5, fresh8, fresh11, fresh14, fresh17, fresh18, fresh19 and fresh22
+// never were.
 var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json", "testdata/fresh6.json", "testdata/fresh7.json", "testdata/fresh8.json", "testdata/fresh9.json", "testdata/fresh10.json", "testdata/fresh11.json", "testdata/fresh12.json", "testdata/fresh13.json", "testdata/fresh14.json", "testdata/fresh15.json", "testdata/fresh16.json", "testdata/fresh17.json", "testdata/fresh18.json", "testdata/fresh19.json", "testdata/fresh20.json", "testdata/fresh21.json", "testdata/fresh22.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
@@ -196,7 +197,7 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 }
 
 // TestLabelledSetFigures runs the support test over the labelled sets
-// (labelledFiles: 3,222 claims from 147 projects) in three modes: against
+// (labelledFiles: 3,582 claims from 165 projects) in three modes: against
 // the sources each claim cites, against its project's every source (what
 // a dream without citations checks against), and against every project's
 // sources at once (a crowded scope; every third claim, see crowdSample).
@@ -255,7 +256,7 @@ func TestLabelledSetFigures(t *testing.T) {
 	}
 	// The aim is at least 85% of fabrications dropped with at least 95%
 	// of faithful claims kept. It is met on the claims the test was tuned
-	// on; on the sets it was never tuned on (fresh5, fresh8, fresh11, fresh14, fresh17, fresh18, fresh19) it keeps
+	// on; on the sets it was never tuned on (fresh5, fresh8, fresh11, fresh14, fresh17, fresh18, fresh19, fresh22) it keeps
 	// fewer faithful claims (docs/BENCHMARKS.md). Each row is a floor a
 	// little under the figure measured, so that a regression fails; the
 	// last column checks the sets stay hard for the word-overlap guard.
@@ -268,8 +269,8 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"tune", "pool", 95, 94, 20},
 		{"holdout", "cited", 99, 94, 20},
 		{"holdout", "pool", 99, 94, 20},
-		{"fresh", "cited", 92, 92, 20},
-		{"fresh", "pool", 92, 91, 20},
+		{"fresh", "cited", 93, 92, 20},
+		{"fresh", "pool", 93, 91, 20},
 		{"fresh2", "cited", 87, 95, 20},
 		{"fresh2", "pool", 85, 95, 20},
 		{"fresh3", "cited", 94, 90, 20},
@@ -290,8 +291,12 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"fresh13", "pool", 85, 90, 20},
 		{"fresh15", "cited", 90, 92, 20},
 		{"fresh15", "pool", 90, 90, 20},
-		{"fresh16", "cited", 84, 84, 20},
-		{"fresh16", "pool", 84, 84, 20},
+		{"fresh16", "cited", 87, 84, 20},
+		{"fresh16", "pool", 87, 84, 20},
+		{"fresh20", "cited", 80, 87, 20},
+		{"fresh20", "pool", 79, 89, 20},
+		{"fresh21", "cited", 79, 85, 20},
+		{"fresh21", "pool", 77, 84, 20},
 		// never tuned on: the shortfall on unseen claims, documented
 		{"fresh5", "cited", 85, 89, 20},
 		{"fresh5", "pool", 82, 85, 20},
@@ -307,11 +312,10 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"fresh18", "pool", 87, 85, 20},
 		{"fresh19", "cited", 82, 89, 20},
 		{"fresh19", "pool", 82, 85, 20},
-		{"fresh20", "cited", 0, 0, 20},
-		{"fresh21", "cited", 0, 0, 20},
-		{"fresh22", "cited", 0, 0, 20},
-		{"all", "cited", 90, 90, 20},
-		{"all", "crowd", 83, 84, 20},
+		{"fresh22", "cited", 89, 84, 20},
+		{"fresh22", "pool", 85, 84, 20},
+		{"all", "cited", 89, 89, 20},
+		{"all", "crowd", 81, 83, 20},
 	}
 	for _, fl := range floors {
 		f, o := sum(js, fl.split, fl.mode), sum(old, fl.split, fl.mode)
