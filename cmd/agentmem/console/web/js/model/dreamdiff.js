@@ -94,10 +94,12 @@ export function diffOf(view) {
     return {
       added: ops.filter((o) => o.op === 'add').map((o) => ({
         memory: memory(o.memoryId, o.type, o.content), citations: cite(o.citations), note: o.note || '', verified: o.verified || '',
+        restated: o.restated || '',
       })),
       updated: ops.filter((o) => o.op === 'update').map((o) => ({
         before: [memory(o.memoryId, o.beforeType || o.type, o.before)], after: memory(o.memoryId, o.type, o.content),
         citations: cite(o.citations), note: o.note || '', version: o.version, paired: 'cited',
+        restated: o.restated || '',
       })),
       retired: ops.filter((o) => o.op === 'retire').map((o) => ({
         memory: memory(o.memoryId, o.type, o.content), rule: o.rule || '', citations: cite(o.citations), note: o.note || '',

@@ -43,7 +43,8 @@ function countsLine(d) {
   return `${d.created} added, ${d.updated || 0} updated, ${d.retired || 0} retired${removed}, ${d.unchanged} unchanged, ${d.kept} kept, ${dropped} refused${d.compressed ? `, ${d.compressed} compressed` : ''}`;
 }
 
-// usageLine says what the dream's model calls cost, and the verifier's.
+// usageLine says what the dream's model calls cost, the verifier's and the
+// restate pass's.
 function usageLine(d) {
   const parts = [];
   if (d.usage && d.usage.calls) {
@@ -52,6 +53,10 @@ function usageLine(d) {
   const v = d.verifier;
   if (v && v.status !== 'off') {
     parts.push(`verifier ${v.status}: ${v.checked} checked, ${v.dropped} refused, ${v.usage.inputTokens + v.usage.outputTokens} tokens${v.error ? ` (${v.error})` : ''}`);
+  }
+  const r = d.restate;
+  if (r && r.status !== 'off') {
+    parts.push(`restate ${r.status}: ${r.asked} asked, ${r.restated} restated, ${r.declined} declined, ${r.usage.inputTokens + r.usage.outputTokens} tokens${r.error ? ` (${r.error})` : ''}`);
   }
   return parts.join(' · ');
 }
@@ -212,7 +217,9 @@ function sourcesList(sources, agent, project, label = 'cited sources') {
 }
 
 function noteLine(x) {
-  return x.note ? h('div', { class: 'op-note muted' }, x.note) : null;
+  return h('div', {},
+    x.note ? h('div', { class: 'op-note muted' }, x.note) : null,
+    x.restated ? h('div', { class: 'op-note muted' }, `restated in the sources' words; the model first wrote: ${x.restated}`) : null);
 }
 
 function diffView(d, { agent, project, base }) {
