@@ -1643,7 +1643,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		head := ""
 		for _, i := range a.toks {
 			t := k.cd.toks[i]
-			if words("nobody nothing none neither nor noone")[t.lower] {
+			if wholeNegators[t.lower] {
 				break
 			}
 			if t.term != "" && a.neg[t.term] {
@@ -2048,7 +2048,7 @@ func fixFailed(a *conj, head string, u *unit) bool {
 func (k *checker) adds(a *conj) bool {
 	for _, i := range a.toks {
 		if t := k.cd.toks[i]; t.kind == tkWord {
-			return words("adding added add using enabling installing creating")[t.lower]
+			return addingWords[t.lower]
 		}
 	}
 	return false
@@ -2674,7 +2674,7 @@ func (k *checker) opposites(a *conj, u *unit, phrase string) {
 		if !ok || srcWords[w] {
 			continue
 		}
-		if j > 0 && words("back again")[k.cd.toks[a.toks[j-1]].lower] {
+		if j > 0 && returnWords[k.cd.toks[a.toks[j-1]].lower] {
 			continue // "back online" after being offline
 		}
 		for _, o := range ops {
@@ -2691,7 +2691,7 @@ func (k *checker) opposites(a *conj, u *unit, phrase string) {
 // exchanged ("B finished after A started"): the same order, said from the
 // other end.
 func converse(toks []token, i int, w string, u *unit, o string) bool {
-	if !words("before after above below over under older newer earlier later")[w] {
+	if !relationWords[w] {
 		return false
 	}
 	near := func(toks []token, i, step int) string {
@@ -3329,3 +3329,15 @@ var plainModifiers = func() map[string]bool {
 	}
 	return m
 }()
+
+// wholeNegators are the words that negate a whole clause ("nobody has X").
+var wholeNegators = words("nobody nothing none neither nor noone")
+
+// addingWords open a clause that adds something ("Adding an index ...").
+var addingWords = words("adding added add using enabling installing creating")
+
+// returnWords before an opposite say a return to a state ("back online").
+var returnWords = words("back again")
+
+// relationWords relate two things in an order, which a converse states from the other end.
+var relationWords = words("before after above below over under older newer earlier later")

@@ -123,7 +123,7 @@ func afterFrom(toks []token, k int) bool {
 		switch {
 		case toks[b].isWord("from"):
 			return true
-		case !words("every about around roughly approximately nearly almost some")[toks[b].lower]:
+		case !approxWords[toks[b].lower]:
 			return false
 		}
 	}
@@ -133,7 +133,7 @@ func afterFrom(toks []token, k int) bool {
 // wasBefore reports whether the number at k is an earlier value by the
 // words before it: "(was 200)", "previously 3", "formerly 12".
 func wasBefore(toks []token, k int) bool {
-	if k > 0 && words("previously formerly originally")[toks[k-1].lower] {
+	if k > 0 && formerlyWords[toks[k-1].lower] {
 		return true
 	}
 	return k > 1 && toks[k-1].isWord("was") && toks[k-2].raw == "("
@@ -145,7 +145,7 @@ func wasBefore(toks []token, k int) bool {
 func markChanged(d *doc, ns []numOcc) {
 	for i, n := range ns {
 		k := n.pos
-		if k < 2 || !d.toks[k-1].isWord("to") || !words("it them")[d.toks[k-2].lower] {
+		if k < 2 || !d.toks[k-1].isWord("to") || !itWords[d.toks[k-2].lower] {
 			continue
 		}
 		for j := i - 1; j >= 0; j-- {
@@ -940,3 +940,12 @@ func belongsTo(claim, other, own numberAnchor) bool {
 	}
 	return toOther > toOwn
 }
+
+// approxWords may stand between "from" and its number ("from every 5 minutes").
+var approxWords = words("every about around roughly approximately nearly almost some")
+
+// formerlyWords make the number after them an earlier value.
+var formerlyWords = words("previously formerly originally")
+
+// itWords are the pronouns of "brought it to 450 ms".
+var itWords = words("it them")

@@ -441,7 +441,7 @@ var hedgeStarts = func() wordSet {
 
 func isAdjectiveLike(w string) bool {
 	return strings.HasSuffix(w, "er") || strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "ed") ||
-		words("good bad fine ok okay right wrong broken stable flaky slow fast correct worse better")[w]
+		adjectiveWords[w]
 }
 
 // statusCues reads whether the sentence says a problem is solved or
@@ -455,10 +455,10 @@ func statusCues(s *sent) (resolved, open bool) {
 	}
 	fields := strings.Fields(lower)
 	// "Tried X: ...": an attempt; "works but is limited to 540p": in part
-	partial := partialCount(fields) || len(fields) > 0 && words("tried trying attempted tested")[fields[0]]
+	partial := partialCount(fields) || len(fields) > 0 && attemptWords[fields[0]]
 	for i, w := range fields {
 		// nor "before closing it", "until it is closed": not yet
-		pending := i > 0 && words("before until pending")[fields[i-1]] || i > 1 && words("before until pending")[fields[i-2]] ||
+		pending := i > 0 && pendingWords[fields[i-1]] || i > 1 && pendingWords[fields[i-2]] ||
 			// "while the web client works fine": another thing works
 			slices.Contains(fields[:i], "while") || slices.Contains(fields[:i], "whereas")
 		if resolvedWords[w] && !partial && !pending && !negatedBefore(fields, i) && !slices.Contains(fields[i+1:], "but") {
@@ -490,7 +490,7 @@ func statusCues(s *sent) (resolved, open bool) {
 // running").
 func keptFrom(before []string) bool {
 	for j := len(before) - 1; j >= 0 && j >= len(before)-6; j-- {
-		if words("keep keeps prevent prevents block blocks protect protects")[before[j]] {
+		if preventVerbs[before[j]] {
 			return true
 		}
 	}
@@ -764,7 +764,7 @@ func causalSince(toks []token, from, to int) bool {
 	if from >= to {
 		return false
 	}
-	if t := toks[from]; t.kind == tkNumber || words("then last yesterday monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december the")[t.lower] && !(t.lower == "the" && hasVerbAhead(toks, from, to)) {
+	if t := toks[from]; t.kind == tkNumber || sinceTimes[t.lower] && !(t.lower == "the" && hasVerbAhead(toks, from, to)) {
 		return false
 	}
 	// "Since X was moved to 05:30, the job has not queued": a time, the
@@ -903,7 +903,7 @@ func (c *conj) read(i int) {
 	// "without it the posts query did a scan": the negation is about the
 	// pronoun only, what follows happens
 	withoutPronoun := negFrom >= 0 && negFrom+1 < len(masked) && masked[negFrom] == "without" &&
-		words("it them this that")[masked[negFrom+1]] && negFrom+2 < len(masked)
+		pronounWords[masked[negFrom+1]] && negFrom+2 < len(masked)
 	// "no worker picks them up after Redis restarts": the condition after
 	// the negated verb phrase is not negated
 	negEnd := len(c.toks)
@@ -938,7 +938,7 @@ func (c *conj) read(i int) {
 		}
 	}
 	// "nothing from X is sent": the negation is about the verb
-	if negFrom >= 0 && negFrom < len(masked) && words("nothing nobody none neither noone no")[masked[negFrom]] && c.verbTerm != "" && c.verb >= 0 {
+	if negFrom >= 0 && negFrom < len(masked) && nothingWords[masked[negFrom]] && c.verbTerm != "" && c.verb >= 0 {
 		for j, k := range c.toks {
 			if k == c.verb && j > negFrom {
 				c.negHead = c.verbTerm
@@ -953,7 +953,7 @@ func (c *conj) read(i int) {
 	} else if negFrom >= 0 && negFrom+1 < len(masked) && len(c.neg) == 0 && c.role != roleRejected {
 		only := true
 		for _, w := range masked[negFrom+1:] {
-			if !words("it them this that")[w] {
+			if !pronounWords[w] {
 				only = false
 			}
 		}
@@ -1602,3 +1602,24 @@ var lackWords = words(`lack lacks lacked lacking missing absent`)
 
 // passiveLeads before a participle make it part of the same phrase.
 var passiveLeads = words(`being been having getting`)
+
+// adjectiveWords are adjectives a hedge verb may take ("looks fine").
+var adjectiveWords = words("good bad fine ok okay right wrong broken stable flaky slow fast correct worse better")
+
+// attemptWords open a sentence about an attempt ("Tried X: ...").
+var attemptWords = words("tried trying attempted tested")
+
+// pendingWords put a resolution in the future ("before closing it").
+var pendingWords = words("before until pending")
+
+// preventVerbs keep something from happening ("keep X from filling").
+var preventVerbs = words("keep keeps prevent prevents block blocks protect protects")
+
+// sinceTimes after "since" make it a time ("since Monday").
+var sinceTimes = words("then last yesterday monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december the")
+
+// pronounWords stand for what a clause before named.
+var pronounWords = words("it them this that")
+
+// nothingWords negate by naming no thing ("nothing from X is sent").
+var nothingWords = words("nothing nobody none neither noone no")
