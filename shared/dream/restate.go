@@ -11,7 +11,6 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream/support"
-	"github.com/agentmem/agentmem/shared/prompts"
 )
 
 // The restate pass: a second chance for faithful claims the support test
@@ -109,15 +108,8 @@ func (d *Dreamer) restate(ctx context.Context, c *calls, cands []restateCandidat
 	rep.Status = agentmem.RestateRan
 	cost := func(cd restateCandidate) int { return 2*len(claimText(cd.memory)) + opOverheadBytes }
 	parts := batches(cands, cost, d.answerBudget(), restateBatch)
-	type outcome struct {
-		answers []Restatement
-		usage   agentmem.ModelUsage
-		err     error
-	}
-	// A failed batch is an outcome, not an error: each never cancels.
-	outcomes, _ := each(ctx, parts, func(ctx context.Context, batch []restateCandidate) (outcome, error) {
-		answers, usage, err := d.restateBatch(ctx, c, batch, src)
-		return outcome{answers, usage, err}, nil
+	outcomes := askBatches(ctx, parts, func(ctx context.Context, batch []restateCandidate) ([]Restatement, agentmem.ModelUsage, error) {
+		return d.restateBatch(ctx, c, batch, src)
 	})
 	var failures []string
 	for b, batch := range parts {
@@ -153,7 +145,6 @@ func (d *Dreamer) restate(ctx context.Context, c *calls, cands []restateCandidat
 
 // restateBatch asks about one batch; answers[i] is the answer on batch[i].
 func (d *Dreamer) restateBatch(ctx context.Context, c *calls, batch []restateCandidate, src sourceIndex) ([]Restatement, agentmem.ModelUsage, error) {
-	var usage agentmem.ModelUsage
 	var b strings.Builder
 	for i, cd := range batch {
 		m := cd.memory
@@ -164,28 +155,14 @@ func (d *Dreamer) restateBatch(ctx context.Context, c *calls, batch []restateCan
 				fmt.Fprintf(&b, "%s: %s\n", f.name, oneLine(f.v))
 			}
 		}
-		for _, id := range cd.cites {
-			kind := "record"
-			if _, ok := src.memories[id]; ok {
-				kind = "memory"
-			}
-			fmt.Fprintf(&b, "- cited %s %s: %s\n", kind, id, oneLine(truncate(src.text(id), restateSourceBytes)))
-		}
+		writeCited(&b, src, cd.cites, restateSourceBytes)
 		b.WriteByte('\n')
 	}
-	prompt, err := prompts.Must("restate").Render(map[string]string{"claims": strings.TrimSpace(b.String())})
+	text, usage, err := askOnce(ctx, c, "restate", "claims", b.String(), "the restate answer was cut off")
 	if err != nil {
 		return nil, usage, err
 	}
-	resp, err := c.complete(ctx, prompt)
-	if err != nil {
-		return nil, usage, errors.New(llmMessage(err))
-	}
-	usage = agentmem.ModelUsage{Calls: 1, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens}
-	if cutOff(resp) {
-		return nil, usage, errors.New("the restate answer was cut off")
-	}
-	answers, err := ParseRestatements(resp.Text, len(batch))
+	answers, err := ParseRestatements(text, len(batch))
 	return answers, usage, err
 }
 

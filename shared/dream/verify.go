@@ -40,19 +40,12 @@ func (d *Dreamer) verify(ctx context.Context, c *calls, changes []change, src so
 		return changes, nil, rep
 	}
 	rep.Status = agentmem.VerifierRan
-	type outcome struct {
-		verdicts []string
-		usage    agentmem.ModelUsage
-		err      error
-	}
 	var batches [][]change
 	for start := 0; start < len(changes); start += verifyBatch {
 		batches = append(batches, changes[start:min(len(changes), start+verifyBatch)])
 	}
-	// A failed batch is an outcome, not an error: each never cancels.
-	outcomes, _ := each(ctx, batches, func(ctx context.Context, batch []change) (outcome, error) {
-		verdicts, usage, err := d.verifyBatch(ctx, c, batch, src)
-		return outcome{verdicts, usage, err}, nil
+	outcomes := askBatches(ctx, batches, func(ctx context.Context, batch []change) ([]string, agentmem.ModelUsage, error) {
+		return d.verifyBatch(ctx, c, batch, src)
 	})
 	var kept []change
 	var dropped []agentmem.DroppedBullet
@@ -67,7 +60,7 @@ func (d *Dreamer) verify(ctx context.Context, c *calls, changes []change, src so
 			continue
 		}
 		for i, ch := range batch {
-			switch v := o.verdicts[i]; v {
+			switch v := o.answers[i]; v {
 			case agentmem.VerdictSupports:
 				ch.verified = v
 				kept = append(kept, ch)
@@ -96,33 +89,69 @@ func (d *Dreamer) verify(ctx context.Context, c *calls, changes []change, src so
 // verifyBatch asks about one batch; verdicts[i] is the verdict on
 // batch[i] ("" when the answer has none for it).
 func (d *Dreamer) verifyBatch(ctx context.Context, c *calls, batch []change, src sourceIndex) ([]string, agentmem.ModelUsage, error) {
-	var usage agentmem.ModelUsage
 	var b strings.Builder
 	for i, ch := range batch {
 		fmt.Fprintf(&b, "### Change %d: %s\n", i+1, verifyClaim(ch))
-		for _, id := range ch.cites {
-			kind := "record"
-			if _, ok := src.memories[id]; ok {
-				kind = "memory"
-			}
-			fmt.Fprintf(&b, "- cited %s %s: %s\n", kind, id, oneLine(truncate(src.text(id), verifySourceBytes)))
-		}
+		writeCited(&b, src, ch.cites, verifySourceBytes)
 		b.WriteByte('\n')
 	}
-	prompt, err := prompts.Must("verify").Render(map[string]string{"changes": strings.TrimSpace(b.String())})
+	text, usage, err := askOnce(ctx, c, "verify", "changes", b.String(), "the verifier's answer was cut off")
 	if err != nil {
 		return nil, usage, err
 	}
+	verdicts, err := ParseVerdicts(text, len(batch))
+	return verdicts, usage, err
+}
+
+// batchOutcome is one batch's answers (answers[i] on the batch's i-th
+// item), what the call cost, or why it has none.
+type batchOutcome[A any] struct {
+	answers []A
+	usage   agentmem.ModelUsage
+	err     error
+}
+
+// askBatches asks about every batch at once (the calls' slots bound
+// them), in the batches' order whatever order the answers come in. A
+// failed batch is an outcome, not an error: it never cancels the others.
+func askBatches[B, A any](ctx context.Context, parts [][]B, ask func(context.Context, []B) ([]A, agentmem.ModelUsage, error)) []batchOutcome[A] {
+	outcomes, _ := each(ctx, parts, func(ctx context.Context, batch []B) (batchOutcome[A], error) {
+		answers, usage, err := ask(ctx, batch)
+		return batchOutcome[A]{answers, usage, err}, nil
+	})
+	return outcomes
+}
+
+// writeCited lists the texts of the sources cited, each cut to maxBytes,
+// as the verify and restate prompts show them.
+func writeCited(b *strings.Builder, src sourceIndex, cites []string, maxBytes int) {
+	for _, id := range cites {
+		kind := "record"
+		if _, ok := src.memories[id]; ok {
+			kind = "memory"
+		}
+		fmt.Fprintf(b, "- cited %s %s: %s\n", kind, id, oneLine(truncate(src.text(id), maxBytes)))
+	}
+}
+
+// askOnce renders the prompt name with body as key, asks the model once
+// and returns its answer and what it cost; a failed call, or an answer cut
+// off (cutMessage), is an error.
+func askOnce(ctx context.Context, c *calls, name, key, body, cutMessage string) (string, agentmem.ModelUsage, error) {
+	var usage agentmem.ModelUsage
+	prompt, err := prompts.Must(name).Render(map[string]string{key: strings.TrimSpace(body)})
+	if err != nil {
+		return "", usage, err
+	}
 	resp, err := c.complete(ctx, prompt)
 	if err != nil {
-		return nil, usage, errors.New(llmMessage(err))
+		return "", usage, errors.New(llmMessage(err))
 	}
 	usage = agentmem.ModelUsage{Calls: 1, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens}
 	if cutOff(resp) {
-		return nil, usage, errors.New("the verifier's answer was cut off")
+		return "", usage, errors.New(cutMessage)
 	}
-	verdicts, err := ParseVerdicts(resp.Text, len(batch))
-	return verdicts, usage, err
+	return resp.Text, usage, nil
 }
 
 // verifyClaim states a change as a claim the cited sources can be asked
