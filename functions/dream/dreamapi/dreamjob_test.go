@@ -157,6 +157,19 @@ func TestALargeScopeDreamsAsAJob(t *testing.T) {
 	}
 }
 
+// startDreamJob gives nori/checkout-service 3 memories and the records
+// goodAnswer cites, and starts a dream job of it, as a request would.
+func startDreamJob(t *testing.T, e *env) agentmem.Job {
+	t.Helper()
+	largeScope(t, e, 3)
+	in := agentmem.CreateDreamInput{ProjectID: "checkout-service"}
+	dj, err := e.store.StartJob(context.Background(), agentmem.Job{Kind: agentmem.JobDream, AgentName: "nori", ProjectID: "checkout-service", DreamInput: &in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dj
+}
+
 // TestDreamJobMessages: a dream job's run needs time to start (with too
 // little it waits for the next run, queued again); a job message of the
 // wrong kind never deletes anything.
@@ -164,13 +177,8 @@ func TestDreamJobMessages(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, true)
 	l, sqs := queuedLambda(t, e)
-	largeScope(t, e, 3)
+	dj := startDreamJob(t, e)
 	ctx := context.Background()
-	in := agentmem.CreateDreamInput{ProjectID: "checkout-service"}
-	dj, err := e.store.StartJob(ctx, agentmem.Job{Kind: agentmem.JobDream, AgentName: "nori", ProjectID: "checkout-service", DreamInput: &in})
-	if err != nil {
-		t.Fatal(err)
-	}
 	short, cancel := context.WithTimeout(ctx, 15*time.Second)
 	out, err := invoke(short, l, jobBatch(t, dj.ID))
 	cancel()
@@ -250,13 +258,8 @@ func TestADreamJobWaitsForABusyScope(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, true)
 	l, sqs := queuedLambda(t, e)
-	largeScope(t, e, 3)
+	dj := startDreamJob(t, e)
 	ctx := context.Background()
-	in := agentmem.CreateDreamInput{ProjectID: "checkout-service"}
-	dj, err := e.store.StartJob(ctx, agentmem.Job{Kind: agentmem.JobDream, AgentName: "nori", ProjectID: "checkout-service", DreamInput: &in})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := e.store.AcquireDreamLease(ctx, "nori", "checkout-service", "nightly-dream", 5*time.Minute); err != nil {
 		t.Fatal(err)
 	}
