@@ -1281,15 +1281,7 @@ func (k *checker) exchanged(a *conj, dropped []cterm, src *source, x cterm) bool
 			}
 			// its own words: what it inherits from the clause before
 			// ("then X" inherits "deploys run") proves no exchange
-			beff := map[string]bool{}
-			for _, i := range b.toks {
-				if t := k.cd.toks[i]; t.term != "" {
-					beff[t.term] = true
-					for _, p := range t.parts {
-						beff[p] = true
-					}
-				}
-			}
+			beff := b.ownTerms()
 			moved := false
 			for _, y := range dropped {
 				if y.in(beff) {
@@ -2011,14 +2003,36 @@ func (k *checker) restriction(a *conj, need []cterm, u *unit, phrase string) {
 	}
 }
 
-// startsWith reports whether the conjunct's first word is w.
-func (c *conj) startsWith(w string) bool {
-	for _, k := range c.toks {
-		if t := c.s.d.toks[k]; t.kind == tkWord {
-			return t.lower == w
+// ownTerms are the terms of the conjunct's own words, compound parts
+// included (not what it inherits from the clause before).
+func (c *conj) ownTerms() map[string]bool {
+	m := map[string]bool{}
+	for _, i := range c.toks {
+		if t := c.s.d.toks[i]; t.term != "" {
+			m[t.term] = true
+			for _, p := range t.parts {
+				m[p] = true
+			}
 		}
 	}
-	return false
+	return m
+}
+
+// firstWordPos is the position in c.toks of the conjunct's first word, or
+// -1 when it has none.
+func (c *conj) firstWordPos() int {
+	for j, i := range c.toks {
+		if c.s.d.toks[i].kind == tkWord {
+			return j
+		}
+	}
+	return -1
+}
+
+// startsWith reports whether the conjunct's first word is w.
+func (c *conj) startsWith(w string) bool {
+	j := c.firstWordPos()
+	return j >= 0 && c.s.d.toks[c.toks[j]].lower == w
 }
 
 // fixVerbs are the lemmas of verbs that say a problem went away.
@@ -2046,12 +2060,8 @@ func fixFailed(a *conj, head string, u *unit) bool {
 // adds reports whether the clause opens with adding something ("Adding
 // a composite index ...", "Using X ...").
 func (k *checker) adds(a *conj) bool {
-	for _, i := range a.toks {
-		if t := k.cd.toks[i]; t.kind == tkWord {
-			return addingWords[t.lower]
-		}
-	}
-	return false
+	j := a.firstWordPos()
+	return j >= 0 && addingWords[k.cd.toks[a.toks[j]].lower]
 }
 
 // prohibitsFailure reports whether the clause forbids ("never", "don't",
@@ -2061,13 +2071,7 @@ func (k *checker) adds(a *conj) bool {
 // silently drops the status subresource".
 func (k *checker) prohibitsFailure(a *conj, u *unit) bool {
 	toks := k.cd.toks
-	first := -1
-	for j, i := range a.toks {
-		if toks[i].kind == tkWord {
-			first = j
-			break
-		}
-	}
+	first := a.firstWordPos()
 	if first < 0 {
 		return false
 	}
@@ -2150,16 +2154,7 @@ func unitFaults(u *unit, terms map[string]bool) bool {
 				continue
 			}
 			// its own words: what it inherits is not what it blames
-			own := map[string]bool{}
-			for _, i := range c.toks {
-				if t := st.d.toks[i]; t.term != "" {
-					own[t.term] = true
-					for _, p := range t.parts {
-						own[p] = true
-					}
-				}
-			}
-			if share(terms, own) >= 0.6 {
+			if share(terms, c.ownTerms()) >= 0.6 {
 				return true
 			}
 		}
@@ -2210,13 +2205,7 @@ var recommendVerbs = words("use run enable call prefer install choose pick keep 
 // on Alpine"), without saying it fails.
 func (k *checker) recommendsFailure(a *conj, u *unit, phrase string) {
 	toks := k.cd.toks
-	first := -1
-	for j, i := range a.toks {
-		if toks[i].kind == tkWord {
-			first = j
-			break
-		}
-	}
+	first := a.firstWordPos()
 	if first < 0 || !recommendVerbs[toks[a.toks[first]].lower] || a.negated || a.role != rolePlain {
 		return
 	}

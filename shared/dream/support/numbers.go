@@ -735,7 +735,10 @@ var tailEnds = words("and or but while whereas then")
 
 // numberAnchors lists the numbers of d with their anchors, in order.
 func (d *doc) numberAnchors() []numberAnchor {
-	return d.anchorsOf(func(t token) (string, bool) { return t.value, t.kind == tkNumber })
+	if !d.anchored {
+		d.anchors, d.anchored = d.anchorsOf(func(t token) (string, bool) { return t.value, t.kind == tkNumber }), true
+	}
+	return d.anchors
 }
 
 // nameAnchors lists the names of d written as code (`bge-large`,
@@ -806,7 +809,7 @@ func (d *doc) anchorsOf(item func(token) (string, bool)) []numberAnchor {
 // in the source and none of its own there; a reordered sentence keeps
 // each number with its own words.
 func (k *checker) exchangedNumbers() {
-	k.exchangedItems(k.cd.numberAnchors(), func(s *source) []numberAnchor { return s.anchors }, "")
+	k.exchangedItems(k.cd.numberAnchors(), func(s *source) []numberAnchor { return s.d.numberAnchors() }, "")
 	if len(k.problems) == 0 {
 		k.exchangedItems(k.cd.nameAnchors(), func(s *source) []numberAnchor { return s.nameAnchors }, "`")
 	}
@@ -869,15 +872,7 @@ func exchangedIn(anchors []numberAnchor, a, b numberAnchor) bool {
 		for to < len(anchors) && anchors[to].sent == anchors[from].sent {
 			to++
 		}
-		var as, bs []numberAnchor
-		for _, x := range anchors[from:to] {
-			if x.value == a.value && unitsMatch(x.unit, a.unit) {
-				as = append(as, x)
-			}
-			if x.value == b.value && unitsMatch(x.unit, b.unit) {
-				bs = append(bs, x)
-			}
-		}
+		as, bs := occurrences(anchors[from:to], a), occurrences(anchors[from:to], b)
 		swapped := len(as) > 0 && len(bs) > 0
 		for _, sa := range as {
 			for _, sb := range bs {
@@ -893,16 +888,20 @@ func exchangedIn(anchors []numberAnchor, a, b numberAnchor) bool {
 	}
 	// the two in two sentences of one source ("level 10 must pass ...;
 	// level 5 is only for nightly builds"), each stated once
-	var as, bs []numberAnchor
+	as, bs := occurrences(anchors, a), occurrences(anchors, b)
+	return len(as) == 1 && len(bs) == 1 && as[0].sent != bs[0].sent && belongsTo(a, bs[0], as[0]) && belongsTo(b, as[0], bs[0])
+}
+
+// occurrences are the anchors of the item a (its value, a compatible
+// unit) among anchors.
+func occurrences(anchors []numberAnchor, a numberAnchor) []numberAnchor {
+	var out []numberAnchor
 	for _, x := range anchors {
 		if x.value == a.value && unitsMatch(x.unit, a.unit) {
-			as = append(as, x)
-		}
-		if x.value == b.value && unitsMatch(x.unit, b.unit) {
-			bs = append(bs, x)
+			out = append(out, x)
 		}
 	}
-	return len(as) == 1 && len(bs) == 1 && as[0].sent != bs[0].sent && belongsTo(a, bs[0], as[0]) && belongsTo(b, as[0], bs[0])
+	return out
 }
 
 func unitsMatch(a, b string) bool { return a == b || a == "" || b == "" }

@@ -200,9 +200,9 @@ type source struct {
 	d     *doc
 	all   map[string]bool // every term of every sentence
 	nums  []numOcc
-	// anchors are its numbers with the words before each (numberAnchors),
-	// nameAnchors its names in code (nameAnchors)
-	anchors, nameAnchors []numberAnchor
+	// nameAnchors are its names in code with the words before each
+	// (nameAnchors; its numbers' are d.numberAnchors())
+	nameAnchors []numberAnchor
 	// steps are the steps each sentence puts in order (steps), by
 	// sentence; nil for a sentence that orders nothing
 	steps [][]map[string]bool
@@ -218,7 +218,7 @@ func NewCorpus(sources []Source) *Corpus {
 		src.lower = strings.ToLower(src.text)
 		src.d = analyseAs(src.text, true)
 		src.nums = src.d.numbers()
-		src.anchors, src.nameAnchors = src.d.numberAnchors(), src.d.nameAnchors()
+		src.nameAnchors = src.d.nameAnchors()
 		for _, st := range src.d.sents {
 			src.steps = append(src.steps, steps(st))
 		}

@@ -21,6 +21,10 @@ type doc struct {
 	raw    string
 	toks   []token
 	sents  []*sent
+	// anchors caches numberAnchors (read by the number checks and by
+	// exchangedNumbers)
+	anchors  []numberAnchor
+	anchored bool
 }
 
 // sent is one sentence of a doc.
