@@ -443,19 +443,14 @@ func (k *checker) allParts(w string) bool {
 // down to 300 ms", "stay on 3.3; 3.4 broke the tests"), unless it makes
 // the rejected value the "to" of "from X to Y".
 func (k *checker) numbers(v *Verdict) {
-	type result struct {
-		n      numOcc
-		class  Class
-		detail string
-	}
-	var rs []result
+	var rs []numberResult
 	kept := map[string]bool{} // values whose number passed
 	claimNums := k.cnums
 	for _, n := range claimNums {
 		if n.multiplier {
 			continue // "doubling the shards to 12": a verb more than a number
 		}
-		class, detail := checkNumber(n, k.srcs)
+		class, detail := checkNumber(n, sentValues(claimNums, n.sent), k.srcs)
 		if class == "" && earlierOnly(n, k.cd, len(k.cnums), k.srcs) {
 			class, detail = NumberContext, fmt.Sprintf("%s is the earlier value in the sources, not the current one", n.raw)
 		}
@@ -465,13 +460,14 @@ func (k *checker) numbers(v *Verdict) {
 		if class == "" {
 			kept[n.value] = true
 		}
-		rs = append(rs, result{n, class, detail})
+		rs = append(rs, numberResult{n, class, detail})
 	}
 	for _, r := range rs {
 		n, class, detail := r.n, r.class, r.detail
 		if class == "" {
 			continue
 		}
+
 		if class == RoleSwap && !n.rejected && n.pairFrom == "" && comparesKept(n, kept) {
 			continue
 		}
@@ -480,6 +476,25 @@ func (k *checker) numbers(v *Verdict) {
 		}
 		k.fail(class, "%s", detail)
 	}
+}
+
+// numberResult is one claim number's verdict: its class and detail when
+// it fails.
+type numberResult struct {
+	n      numOcc
+	class  Class
+	detail string
+}
+
+// sentValues are the values of the numbers of one sentence.
+func sentValues(ns []numOcc, sent int) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range ns {
+		if n.sent == sent {
+			m[n.value] = true
+		}
+	}
+	return m
 }
 
 // superlativeWords make a claim a cap or a ranking ("the newest
@@ -1188,10 +1203,72 @@ func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase s
 		if !swapShaped(droppedTerms, added) {
 			return // a paraphrase that says it in other words, not one thing put for another
 		}
+		if k.mergedWith(a, v, added) {
+			return // two statements said in one clause, each in its own order
+		}
 		k.fail(RoleSwap, "%q puts %s where the source has %s", phrase, quoteList(added), quoteList(dropped))
 		return
 	}
 	k.fail(UnsupportedCombination, "%q joins %s from another source to a fact about %s", phrase, quoteList(added), quoteList(dropped))
+}
+
+// mergedWith reports whether a clause says two statements of its cited
+// sources one after the other ("switching to direct uploads sends files
+// straight to S3" for "Switched to direct uploads, so the file goes
+// straight to S3"): its distinctive words are those of v and then those
+// of another statement w, w brings at least two of them, every word put
+// for one of v's among them. One word of another statement put in v's
+// place is a swap, not a merge; w's words before v's, an exchange.
+func (k *checker) mergedWith(a, v *conj, added []string) bool {
+	veff := v.effTerms()
+	var claimTerms []cterm
+	for j := range a.toks {
+		t := k.cd.toks[a.toks[j]]
+		if t.term == "" || t.unitWord {
+			continue
+		}
+		if ct := termAt(k.cd.toks, a.toks, j); ct.distinctive() {
+			claimTerms = append(claimTerms, ct)
+		}
+	}
+	addedSet := map[string]bool{}
+	for _, w := range added {
+		addedSet[w] = true
+	}
+	for _, s := range k.srcs {
+		for _, st := range s.d.sents {
+			for _, w := range st.conjs {
+				if w == v {
+					continue
+				}
+				weff := w.effTerms()
+				var seq []byte
+				wCount, vCount := 0, 0
+				for _, t := range claimTerms {
+					inV, inW := t.in(veff), t.in(weff)
+					switch {
+					case inW && !inV:
+						seq = append(seq, 'w')
+						wCount++
+					case inV && !inW:
+						seq = append(seq, 'v')
+						vCount++
+					case !inV && !inW && addedSet[t.raw]:
+						seq = append(seq, 'x') // put in and found in neither
+					}
+				}
+				if wCount < 2 || vCount == 0 || strings.Contains(string(seq), "x") {
+					continue
+				}
+				// v's words first, then w's: the second statement added
+				// after the first, as a merge writes it
+				if strings.TrimLeft(string(seq), "v") == strings.Repeat("w", wCount) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // pivot reports whether a cited sentence with x also has another
@@ -2985,20 +3062,38 @@ func steps(st *sent) []map[string]bool {
 		}
 		return m
 	}
+	// "X after Y, run Z": the step after "after" ends at the comma
+	clauseEnd := func(from int) int {
+		for i := from; i < st.to; i++ {
+			if toks[i].raw == "," {
+				return i
+			}
+		}
+		return st.to
+	}
 	var out []map[string]bool
 	cut := from
 	for i := from + 1; i < st.to-1; i++ {
 		switch toks[i].lower {
 		case "then":
+			// "A, B, C, then D": every item of the list is a step
+			if toks[i-1].raw == "," {
+				for j := cut; j < i-1; j++ {
+					if toks[j].raw == "," {
+						out = append(out, side(cut, j))
+						cut = j + 1
+					}
+				}
+			}
 			out = append(out, side(cut, i))
 			cut = i + 1
 		case "before":
 			if len(out) == 0 {
-				return []map[string]bool{side(cut, i), side(i+1, st.to)}
+				return []map[string]bool{side(cut, i), side(i+1, clauseEnd(i+1))}
 			}
 		case "after":
 			if len(out) == 0 && i > from+1 && toks[i-1].raw != "," {
-				return []map[string]bool{side(i+1, st.to), side(cut, i)}
+				return []map[string]bool{side(i+1, clauseEnd(i+1)), side(cut, i)}
 			}
 		}
 	}

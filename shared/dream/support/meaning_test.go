@@ -65,6 +65,17 @@ var photoSources = []support.Source{
 	{ID: "m35", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "HEIC previews fail on Safari 16"},
 	{ID: "d19", Kind: support.KindDaily, Title: "run-89", Text: "Moved the nightly backup to 04:30 UTC; the resize queue has not backed up for three days. The blocker stays open for another week."},
 	{ID: "d5", Kind: support.KindDaily, Title: "run-75", Text: "The export job ran out of memory. It loaded every album into memory at once. Thumbnails are cached for 7 days."},
+	{ID: "d20", Kind: support.KindDaily, Title: "run-90", Text: "Replaced the REST calls to the tagging service with the `tagger-grpc` 2.1.0 client package; the tagging check passes on both staging and prod. Cold start is 1.4 s versus 2.3 s on the old client."},
+	{ID: "d21", Kind: support.KindDaily, Title: "run-91", Text: "Switched album uploads to presigned direct uploads from the web client, so the file goes straight to S3 and never passes through the API. Uploads of 25 MB now finish in about 6 seconds."},
+	{ID: "m41", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "resolved", Text: "Album uploads to S3 via the API timed out on the gateway's 30-second limit for files over 8 MB"},
+	{ID: "m36", Kind: support.KindMemory, Type: agentmem.TypePattern, Text: "EXIF repair", Trigger: "`exiftool` fails with `Bad IFD` after upgrading `libexif`", Solution: "run `photos repair --exif` and then `photos reindex`"},
+	{ID: "d22", Kind: support.KindDaily, Title: "run-92", Text: "Fixed the missing `caption_en`: the import job wrote captions before the album record existed."},
+	{ID: "d23", Kind: support.KindDaily, Title: "run-93", Text: "The quota guard cancels all pending uploads and stops syncing when the bucket passes 95%."},
+	{ID: "d24", Kind: support.KindDaily, Title: "run-94", Text: "Added `NO_CAPTURE` to the album and share screens so screenshots and screen recording are blocked."},
+	{ID: "m37", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Album exports run on Fargate tasks, not Lambda", Rationale: "album exports run up to 2 hours and Lambda functions stop after 15 minutes"},
+	{ID: "m38", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Median album query latency is 35 ms; p99 is 410 ms, dominated by queries with more than 5 filters"},
+	{ID: "m39", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "resolved", Text: "REST calls to the tagging service failed on Node 22 because `node-fetch` is not in the bundle"},
+	{ID: "m40", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "resolved", Text: "Imported albums had no `caption_en` after the nightly import"},
 }
 
 // TestMeaningKept: faithful restatements that keep each fact's meaning
@@ -116,6 +127,14 @@ func TestMeaningKept(t *testing.T) {
 		{"what a change removed, negated", support.Claim{Content: "The nightly job has no more timeouts since `resize.batch` was set to 64 instead of 16"}, []string{"d10"}},
 		{"a plural hyphenated word", support.Claim{Content: "The HEIC and AVIF plug-in is enabled"}, []string{"d10"}},
 		{"a restriction kept", support.Claim{Content: "Only `photo-admins` members may delete shared albums"}, []string{"m20"}},
+		{"a verb after an adverb starts a clause", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "REST calls to the tagging service failed on Node 22 since `node-fetch` is not in the bundle; they now go through the `tagger-grpc` 2.1.0 client package and the tagging check passes on both staging and prod"}, []string{"m39", "d20"}},
+		{"two statements of a sentence in one clause", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "Album uploads used to time out on the gateway's 30-second limit for files over 8 MB; switching to presigned direct uploads sends files straight to S3, and 25 MB uploads now finish in about 6 seconds"}, []string{"m41", "d21"}},
+		{"a step after its condition, then a list of steps", support.Claim{Type: agentmem.TypePattern, Content: "EXIF repair", Trigger: "after upgrading `libexif`, `exiftool` fails with `Bad IFD`", Solution: "run `photos repair --exif`, then `photos reindex`"}, []string{"m36"}},
+		{"the clause after a label's colon", support.Claim{Content: "Imported albums had no `caption_en` after the nightly import; the import job wrote captions before the album record existed"}, []string{"m40", "d22"}},
+		{"a verb of stopping in the passive", support.Claim{Content: "Pending uploads are cancelled and syncing is stopped by the quota guard once the bucket passes 95%"}, []string{"d23"}},
+		{"two nouns under one article", support.Claim{Content: "Screenshots and screen recording are blocked on the album and share screens by `NO_CAPTURE`"}, []string{"d24"}},
+		{"a rationale of two clauses reordered", support.Claim{Type: agentmem.TypeDecision, Content: "Run album exports on Fargate tasks rather than Lambda", Rationale: "Lambda functions stop after 15 minutes, while album exports run up to 2 hours"}, []string{"m37"}},
+		{"two numbers of a sentence reordered with their words", support.Claim{Content: "p99 album query latency is 410 ms (driven by queries with over 5 filters), while the median is 35 ms"}, []string{"m38"}},
 		{"sizes reordered beside model numbers", support.Claim{Content: "The Android build is 198 MB and the iOS one 212 MB, measured on a Pixel 8 and an iPhone 15"}, []string{"d11"}},
 		{"a blocker kept open after a partial success", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Glacier backups in Frankfurt still stall at 80%; one run is not enough to call it fixed"}, []string{"m21", "d11"}},
 		{"a baseline as the alternative given up", support.Claim{Content: "Batching 50 uploads per request instead of one request per upload cut API calls by 80%"}, []string{"m22"}},
@@ -221,6 +240,8 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"since as an invented cause", support.Claim{Content: "The resize queue backs up because the nightly backup runs at 04:30 UTC"}, []string{"d19"}, ""},
 		{"rejected made accepted", support.Claim{Content: "Unsigned uploads are accepted by the API"}, []string{"d9"}, ""},
 		{"a qualifier invented", support.Claim{Content: "Face grouping reads `albums.taken_at`"}, []string{"m9"}, support.IdentifierMissing},
+		{"two steps of a comma list in the other order", support.Claim{Content: "Schema changes go through review apps: create one with `heroku review create`, open the pull request, then run `rails db:migrate` against it"}, []string{"m24"}, support.RoleSwap},
+		{"two numbers of a sentence exchanged", support.Claim{Content: "p99 album query latency is 35 ms, while the median is 410 ms"}, []string{"m38"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

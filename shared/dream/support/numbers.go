@@ -488,8 +488,9 @@ func sameKind(a, b numOcc) bool {
 
 // checkNumber tests one number of a claim against the numbers of the
 // cited sources. It returns "" when the number is supported, else the
-// class and a detail.
-func checkNumber(c numOcc, srcs []*source) (Class, string) {
+// class and a detail. sentVals are the values of the claim's numbers in
+// the same sentence as c.
+func checkNumber(c numOcc, sentVals map[string]bool, srcs []*source) (Class, string) {
 	same, compatible := 0, 0
 	for _, s := range srcs {
 		for _, o := range s.nums {
@@ -611,7 +612,7 @@ func checkNumber(c numOcc, srcs []*source) (Class, string) {
 				// word that stands before it alone in the source: the
 				// sentence reordered ("paid accounts keep them 365 days,
 				// free accounts 30 days")
-				if c.ctx["#"+o2.value] > 0 && keepsOwn(c.anchor, o1.o.anchor, o2.anchor) {
+				if (c.ctx["#"+o2.value] > 0 || sentVals[o2.value]) && keepsOwn(c.anchor, o1.o.anchor, o2.anchor) {
 					any = true
 					continue
 				}

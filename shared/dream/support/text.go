@@ -69,6 +69,7 @@ type conj struct {
 	marker string
 	role   role
 	label  string // "why", "root cause", ... when the conjunct starts with "Label:"
+	why    bool   // a later clause of a "(why: ...)" rationale
 
 	own       []string // its terms, in order (compound parts not included)
 	ownSet    map[string]bool
@@ -544,7 +545,12 @@ func (s *sent) split() {
 			carried = append([]int{cur.toks[len(cur.toks)-1]}, carried...)
 			cur.toks = cur.toks[:len(cur.toks)-1]
 		}
-		cur = &conj{s: s, marker: marker, role: r, toks: carried}
+		// "(why: X and Y)": every clause of a rationale is the reason
+		why := false
+		if len(stack) > 0 && cur.role == roleCause && (cur.marker == "(" || cur.why) && r == rolePlain {
+			r, why = roleCause, true
+		}
+		cur = &conj{s: s, marker: marker, role: r, toks: carried, why: why}
 		s.conjs = append(s.conjs, cur)
 	}
 	// the label of the sentence ("Root cause:") is read, then skipped
@@ -570,6 +576,15 @@ func (s *sent) split() {
 					}
 					k = next - 1
 				}
+			case ":":
+				// "Fixed the missing X: the handler ran first": what follows
+				// the colon is a clause of its own, outside the label's
+				// negation
+				if len(stack) == 0 && k > from && k+2 < s.to && cur.verb0() && hasVerbAhead(toks, k+1, min(s.to, nextComma(toks, k+1, s.to))) {
+					newConj(":", rolePlain)
+					continue
+				}
+				cur.toks = append(cur.toks, k)
 			case ")", "]":
 				if len(stack) > 0 {
 					cur = stack[len(stack)-1]
@@ -623,7 +638,7 @@ func (s *sent) split() {
 		case w == "since" && causalSince(toks, k+1, s.to):
 			newConj(w, roleCause)
 			continue
-		case w == "and" && cur.verb0() && !betweenNumbers(toks, k, s.from):
+		case w == "and" && cur.verb0() && !betweenNumbers(toks, k, s.from) && !nounPair(toks, k, s.from, s.to):
 			newConj(w, rolePlain)
 			continue
 		case w == "or" && cur.verb0() && k+1 < s.to && (pronouns[toks[k+1].lower] || determiners[toks[k+1].lower]):
@@ -801,6 +816,22 @@ func hasVerbAhead(toks []token, from, to int) bool {
 	return false
 }
 
+// nounPair reports whether the "and" at k joins two nouns under one
+// determiner ("on the account and card screens"): not two clauses.
+func nounPair(toks []token, k, from, to int) bool {
+	if k-2 < from || k+2 >= to || toks[k-1].kind != tkWord || toks[k-1].code || !articles[toks[k-2].lower] || toks[k+2].kind != tkWord {
+		return false
+	}
+	next := toks[k+1]
+	if next.kind != tkWord || determiners[next.lower] || pronouns[next.lower] {
+		return false
+	}
+	return !hasVerbAhead(toks, k+1, min(to, nextComma(toks, k, to), k+4))
+}
+
+// articles open a noun phrase.
+var articles = words("the a an its our their both each")
+
 // betweenNumbers reports whether the "and" at k joins the two ends of a
 // range ("between 3 and 12").
 func betweenNumbers(toks []token, k, from int) bool {
@@ -904,6 +935,17 @@ func (c *conj) read(i int) {
 	if negFrom >= 0 && lackWords[masked[negFrom]] {
 		c.lacks = true
 	}
+	// "trading is stopped by the kill switch" says what "stops trading"
+	// says: a verb of stopping in the passive negates its subject
+	passiveStop := -1
+	if negFrom < 0 && len(masked) == len(lower) {
+		for j := 1; j < len(masked); j++ {
+			if stoppedWords[masked[j]] && passiveAux[masked[j-1]] && j >= 2 {
+				passiveStop = j - 1
+				break
+			}
+		}
+	}
 	// "without it the posts query did a scan": the negation is about the
 	// pronoun only, what follows happens
 	withoutPronoun := negFrom >= 0 && negFrom+1 < len(masked) && masked[negFrom] == "without" &&
@@ -927,7 +969,7 @@ func (c *conj) read(i int) {
 		if t.term == "" {
 			continue
 		}
-		if (negFrom >= 0 && j > negFrom && j < negEnd && !withoutPronoun) || (c.role == roleRejected) || t.negLex {
+		if (negFrom >= 0 && j > negFrom && j < negEnd && !withoutPronoun) || (c.role == roleRejected) || t.negLex || j < passiveStop {
 			c.neg[t.term] = true
 			if c.negHead == "" {
 				c.negHead = t.term
@@ -977,7 +1019,7 @@ func (c *conj) read(i int) {
 			}
 		}
 	}
-	c.negated = negFrom >= 0 || len(c.neg) > 0
+	c.negated = negFrom >= 0 || passiveStop >= 0 || len(c.neg) > 0
 	c.hedged = c.s.hedgeAll || hasHedge(" "+strings.Join(lower, " ")+" ")
 	_ = i
 }
@@ -1195,10 +1237,20 @@ func isVerbAt(toks []token, idx []int, j int) bool {
 	if inflected {
 		return true
 	}
+	// "they now go", "we still run": an adverb between subject and verb
+	if j >= 2 && prev.kind == tkWord && verbAdverbs[prev.lower] {
+		if pp := toks[idx[j-2]]; pp.kind == tkWord && pronouns[pp.lower] && pp.lower != "it" && pp.lower != "which" {
+			return true
+		}
+	}
 
 	return prev.kind == tkWord && (pronouns[prev.lower] || auxiliaries[prev.lower] || prev.lower == "to" ||
 		(strings.HasSuffix(prev.lower, "s") && !strings.HasSuffix(prev.lower, "ss")) || negationWords[prev.lower] || hedgeWords[prev.lower])
 }
+
+// verbAdverbs are the adverbs that stand between a subject and its verb
+// ("they now go", "we still run").
+var verbAdverbs = words("now still also always never often usually sometimes only just then already")
 
 // inherit carries subjects over: a conjunct without a subject of its own
 // takes the previous one's; one without a verb takes its subject and
@@ -1503,7 +1555,7 @@ func (s *sent) buildLinks() {
 					addAll(effect, s.conjs[j].effective())
 				}
 			}
-			s.links = append(s.links, link{cause: cause, effect: effect, why: c.marker == "(", hedged: c.hedged})
+			s.links = append(s.links, link{cause: cause, effect: effect, why: c.marker == "(" || c.why, hedged: c.hedged})
 		case roleEffect:
 			cause := map[string]bool{}
 			for j := i - 1; j >= 0; j-- {
@@ -1603,6 +1655,13 @@ var sentencePrepositions = words(`for on in at during when across`)
 
 // lackWords negate a relation between two sides rather than one side.
 var lackWords = words(`lack lacks lacked lacking missing absent`)
+
+// stoppedWords are the participles of stopping: in the passive ("is
+// stopped") they negate the subject.
+var stoppedWords = words(`stopped halted blocked prevented`)
+
+// passiveAux make the participle after them passive.
+var passiveAux = words(`is are was were be been gets got get`)
 
 // passiveLeads before a participle make it part of the same phrase.
 var passiveLeads = words(`being been having getting`)
