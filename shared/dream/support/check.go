@@ -343,7 +343,7 @@ func (k *checker) identifiers(text string) {
 				break
 			}
 		}
-		if !found && (id.soft && !k.allParts(id.text) || plainHyphenated(id.text) && (k.asPhrase(id.text) || k.sameHyphenated(id.text))) {
+		if !found && (id.soft && !k.allParts(id.text) || plainHyphenated(id.text) && (k.asPhrase(id.text) || k.sameHyphenated(id.text) || k.partOfHyphenated(id.text))) {
 			continue
 		}
 		if !found {
@@ -360,6 +360,32 @@ func (k *checker) asPhrase(w string) bool {
 	for _, s := range k.srcs {
 		if i := strings.Index(s.lower, phrase); i >= 0 && (i == 0 || !isWordByte(s.lower[i-1])) {
 			return true
+		}
+	}
+	return false
+}
+
+// partOfHyphenated reports whether a cited source has a hyphenated word
+// as the whole-word end or start of a longer one ("in-progress" of
+// `cancel-in-progress`).
+func (k *checker) partOfHyphenated(w string) bool {
+	w = strings.ToLower(w)
+	for _, s := range k.srcs {
+		for from := 0; ; {
+			i := strings.Index(s.lower[from:], w)
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(w)
+			before := i > 0 && s.lower[i-1] == '-'
+			after := end < len(s.lower) && s.lower[end] == '-'
+			startOK := i == 0 || !isWordByte(s.lower[i-1]) || before
+			endOK := end == len(s.lower) || !isWordByte(s.lower[end]) || after
+			if (before || after) && startOK && endOK {
+				return true
+			}
+			from = i + 1
 		}
 	}
 	return false

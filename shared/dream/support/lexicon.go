@@ -43,7 +43,8 @@ var genericTerms = words(`use used using uses run runs ran running make makes ma
 // negationWords negate the rest of their clause.
 var negationWords = words(`not no never none nothing nobody neither nor without cannot cant dont doesnt
 	didnt isnt arent wasnt werent wont wouldnt shouldnt couldnt mustnt hasnt havent hadnt lack lacks
-	lacked lacking missing absent avoid avoids avoided avoiding previously formerly`)
+	lacked lacking missing absent avoid avoids avoided avoiding previously formerly
+	forget forgets forgot forgetting omit omits omitted omitting`)
 
 // negatedLemmas turn a negative word into its positive form plus a
 // negation: "disabled" says "not enabled".

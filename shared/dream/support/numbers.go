@@ -38,6 +38,9 @@ type numOcc struct {
 	old bool
 	// sent is the index of the number's sentence, pos its token index
 	sent, pos int
+	// partOf is, for the N of "N of the M steps", the value M: the whole
+	// it is part of, whose words are N's too
+	partOf string
 	// anchor is the terms before it (numberAnchors)
 	anchor map[string]bool
 	// left is the distinctive term right before it, if any ("astro" of
@@ -63,6 +66,7 @@ func (d *doc) numbers() []numOcc {
 					rejected: c.role == roleRejected, multiplier: t.multiplier, sent: s.idx, pos: k}
 				n.old = afterFrom(d.toks, k) || wasBefore(d.toks, k)
 				n.left = leftName(d.toks, k)
+				n.partOf = partOf(d.toks, k)
 				// "Dropped Python 3.8": a value taken away is an earlier one
 				// ("removed in v3": v3 is when, not what)
 				for b := k - 1; b >= max(0, k-3) && !(b == k-1 && whenWords[d.toks[b].lower]); b-- {
@@ -107,6 +111,26 @@ func leftName(toks []token, k int) string {
 			return t.term // a name: "Astro", `node`, "iOS"
 		}
 		return ""
+	}
+	return ""
+}
+
+// partOf is the value M after the number at k in "N of M", "N of the
+// M", "N out of M" (a part of a whole), or "".
+func partOf(toks []token, k int) string {
+	j := k + 1
+	if j < len(toks) && toks[j].isWord("out") {
+		j++
+	}
+	if j >= len(toks) || !toks[j].isWord("of") {
+		return ""
+	}
+	j++
+	if j < len(toks) && (toks[j].isWord("the") || toks[j].isWord("its") || toks[j].isWord("our")) {
+		j++
+	}
+	if j < len(toks) && toks[j].kind == tkNumber {
+		return toks[j].value
 	}
 	return ""
 }
@@ -612,6 +636,12 @@ func checkNumber(c numOcc, sentVals map[string]bool, srcs []*source) (Class, str
 				// word that stands before it alone in the source: the
 				// sentence reordered ("paid accounts keep them 365 days,
 				// free accounts 30 days")
+				// a part of a whole the claim states ("9 of the 23 steps"):
+				// the whole's words are the part's too
+				if c.partOf != "" && sameValue(c.partOf, o2.value) {
+					any = true
+					continue
+				}
 				if (c.ctx["#"+o2.value] > 0 || sentVals[o2.value]) && keepsOwn(c.anchor, o1.o.anchor, o2.anchor) {
 					any = true
 					continue

@@ -1654,7 +1654,7 @@ func addAll(dst, src map[string]bool) {
 var sentencePrepositions = words(`for on in at during when across`)
 
 // lackWords negate a relation between two sides rather than one side.
-var lackWords = words(`lack lacks lacked lacking missing absent`)
+var lackWords = words(`lack lacks lacked lacking missing absent forget forgets forgot forgetting omit omits omitted omitting`)
 
 // stoppedWords are the participles of stopping: in the passive ("is
 // stopped") they negate the subject.
