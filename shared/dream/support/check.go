@@ -3,6 +3,7 @@ package support
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -476,7 +477,7 @@ func (k *checker) numbers(v *Verdict) {
 		if n.multiplier {
 			continue // "doubling the shards to 12": a verb more than a number
 		}
-		class, detail := checkNumber(n, sentValues(claimNums, n.sent), k.srcs)
+		class, detail := checkNumber(n, sentNumbers(claimNums, n.sent), k.srcs)
 		if class == "" && earlierOnly(n, k.cd, len(k.cnums), k.srcs) {
 			class, detail = NumberContext, fmt.Sprintf("%s is the earlier value in the sources, not the current one", n.raw)
 		}
@@ -512,15 +513,15 @@ type numberResult struct {
 	detail string
 }
 
-// sentValues are the values of the numbers of one sentence.
-func sentValues(ns []numOcc, sent int) map[string]bool {
-	m := map[string]bool{}
+// sentNumbers are the numbers of one sentence.
+func sentNumbers(ns []numOcc, sent int) []numOcc {
+	var out []numOcc
 	for _, n := range ns {
 		if n.sent == sent {
-			m[n.value] = true
+			out = append(out, n)
 		}
 	}
-	return m
+	return out
 }
 
 // superlativeWords make a claim a cap or a ranking ("the newest
@@ -965,6 +966,7 @@ func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string)
 	// of two sentences, the one that has all of the clause's words but
 	// its numbers is the one it restates
 	core := u.terms
+	var pronounFor map[string]bool // what a pronoun of the restated sentence stands for
 	if len(u.sents) > 1 {
 		for _, st := range u.sents {
 			// its words, with the subject a pronoun stands for ("it started")
@@ -981,6 +983,7 @@ func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string)
 			if all {
 				inUnit = map[*sent]bool{st: true}
 				core = union(st.terms, inh)
+				pronounFor = distinctiveSet(inh)
 				break
 			}
 		}
@@ -991,6 +994,7 @@ func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string)
 			continue
 		}
 		var others []*sent
+		inSubject := map[*sent]bool{} // the number stands before its clause's verb
 		found := false
 		for _, s := range k.srcs {
 			for _, o := range s.nums {
@@ -1002,6 +1006,11 @@ func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string)
 					found = true
 				}
 				others = append(others, st)
+				for _, c := range st.conjs {
+					if c.verb >= 0 && o.pos < c.verb && slices.Contains(c.toks, o.pos) {
+						inSubject[st] = true
+					}
+				}
 			}
 		}
 		if found || len(others) == 0 {
@@ -1047,7 +1056,9 @@ func (k *checker) numberElsewhere(a *conj, need []cterm, u *unit, phrase string)
 					foreign = true
 				}
 			}
-			if own || !only || !foreign {
+			// "Scrolling 10,000 notes drops to 30 fps; a stable key brought
+			// it back to 60 fps": the number is in what the pronoun stands for
+			if own || !only || !foreign || inSubject[st] && overlapCount(pronounFor, st.terms) > 0 {
 				belongs = false
 			}
 		}
@@ -3100,6 +3111,10 @@ func steps(st *sent) []map[string]bool {
 	var out []map[string]bool
 	cut := from
 	for i := from + 1; i < st.to-1; i++ {
+		// "dropped after 2 years": a time, not a step
+		if (toks[i].lower == "after" || toks[i].lower == "before") && (toks[i+1].kind == tkNumber || i+2 < st.to && approxWords[toks[i+1].lower] && toks[i+2].kind == tkNumber) {
+			continue
+		}
 		switch toks[i].lower {
 		case "then":
 			// "A, B, C, then D": every item of the list is a step

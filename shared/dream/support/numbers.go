@@ -512,9 +512,9 @@ func sameKind(a, b numOcc) bool {
 
 // checkNumber tests one number of a claim against the numbers of the
 // cited sources. It returns "" when the number is supported, else the
-// class and a detail. sentVals are the values of the claim's numbers in
-// the same sentence as c.
-func checkNumber(c numOcc, sentVals map[string]bool, srcs []*source) (Class, string) {
+// class and a detail. sentNums are the claim's numbers in the same
+// sentence as c.
+func checkNumber(c numOcc, sentNums []numOcc, srcs []*source) (Class, string) {
 	same, compatible := 0, 0
 	for _, s := range srcs {
 		for _, o := range s.nums {
@@ -642,7 +642,7 @@ func checkNumber(c numOcc, sentVals map[string]bool, srcs []*source) (Class, str
 					any = true
 					continue
 				}
-				if (c.ctx["#"+o2.value] > 0 || sentVals[o2.value]) && keepsOwn(c.anchor, o1.o.anchor, o2.anchor) {
+				if (c.ctx["#"+o2.value] > 0 || rivalKeepsOwn(sentNums, c, o2, o1.o)) && keepsOwn(c.anchor, o1.o.anchor, o2.anchor) {
 					any = true
 					continue
 				}
@@ -943,6 +943,19 @@ func unitsMatch(a, b string) bool { return a == b || a == "" || b == "" }
 func keepsOwn(claim, own, rival map[string]bool) bool {
 	for t := range claim {
 		if own[t] && !rival[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// rivalKeepsOwn reports whether the claim states the rival value too, in
+// the same sentence, with a word that stands before the rival alone in
+// the source: then the two numbers moved with their words ("p99 is 410
+// ms, while the median is 35 ms"), where an exchange misplaces both.
+func rivalKeepsOwn(sentNums []numOcc, c, rival, own numOcc) bool {
+	for _, n := range sentNums {
+		if n.pos != c.pos && sameValue(n.value, rival.value) && keepsOwn(n.anchor, rival.anchor, own.anchor) {
 			return true
 		}
 	}

@@ -382,6 +382,12 @@ func attachUnits(toks []token) {
 		if next.kind != tkWord {
 			continue
 		}
+		// "retries 3 times": a count of tries, which a source may give as
+		// "3 attempts"; "3 times faster", "3 times as many": a factor
+		if (next.lower == "times" || next.lower == "time") && !(k+2 < len(toks) && (comparatives[toks[k+2].lower] || toks[k+2].lower == "as" || toks[k+2].lower == "the")) {
+			next.unitWord, next.term = true, ""
+			continue
+		}
 		if u, ok := measureUnits[next.lower]; ok && (!next.compound || isLetters(next.raw)) { // "MiB" is camelCase
 			n.unit, n.measure = u, true
 			next.unitWord, next.term = true, ""

@@ -541,7 +541,7 @@ func (s *sent) split() {
 	newConj := func(marker string, r role) {
 		var carried []int
 		// "perhaps since X": the hedge is the new conjunct's
-		for len(cur.toks) > 0 && hedgeWords[toks[cur.toks[len(cur.toks)-1]].lower] {
+		for len(cur.toks) > 0 && hedgeWords[toks[cur.toks[len(cur.toks)-1]].lower] && !strings.HasSuffix(toks[cur.toks[len(cur.toks)-1]].lower, "ed") {
 			carried = append([]int{cur.toks[len(cur.toks)-1]}, carried...)
 			cur.toks = cur.toks[:len(cur.toks)-1]
 		}
