@@ -2035,15 +2035,29 @@ func (k *checker) rejectedKept(a *conj, u *unit, phrase string) {
 	if a.role != roleRejected || len(a.neg) == 0 {
 		return
 	}
+	rejected := distinctiveSet(a.neg)
 	for _, st := range u.src.d.sents {
 		for _, c := range st.conjs {
-			keeps := false
-			for _, i := range c.toks {
-				if w := st.d.toks[i].lower; w == "kept" || w == "keep" || w == "keeps" || w == "stays" || w == "stayed" {
-					keeps = true
+			// what is kept: the words right after "kept" ("Kept Forward+
+			// for now"), or right before "stays" ("BullMQ stays"); not
+			// "might keep it under the limit"
+			kept := map[string]bool{}
+			for j, i := range c.toks {
+				w := st.d.toks[i].lower
+				var near []int
+				switch w {
+				case "kept", "keep", "keeps":
+					near = c.toks[j+1 : min(len(c.toks), j+4)]
+				case "stays", "stayed":
+					near = c.toks[max(0, j-3):j]
+				}
+				for _, n := range near {
+					if t := st.d.toks[n].term; t != "" {
+						kept[t] = true
+					}
 				}
 			}
-			if keeps && !c.negated && share(distinctiveSet(a.neg), c.ownSet) >= 0.6 && len(distinctiveSet(a.neg)) > 0 {
+			if len(kept) > 0 && !c.negated && share(rejected, kept) >= 0.6 && len(rejected) > 0 {
 				k.fail(RoleSwap, "%q rejects what the source says was kept", phrase)
 				return
 			}
@@ -2674,8 +2688,8 @@ func (k *checker) stillTrue(a *conj, need []cterm, best *unit, phrase string) {
 
 // hedges fails a certain clause whose source hedges.
 func (k *checker) hedges(a *conj, need []cterm, u *unit, phrase string) {
-	if a.hedged {
-		return
+	if a.hedged || a.role == roleRejected {
+		return // a rejected alternative asserts nothing to hedge
 	}
 	if a.role == roleParen {
 		// an aside of a hedged sentence is hedged with it: "Burst may make
