@@ -1833,7 +1833,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 			}
 			return
 		}
-		if !negU[t] || posU[t] || !heads[t] && onlyNeg < 2 {
+		if !negU[t] || posU[t] || !heads[t] && onlyNeg < 2 || k.excepts() {
 			continue
 		}
 		if rejected[t] && a.role != roleRejected {

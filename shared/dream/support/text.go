@@ -946,6 +946,15 @@ func (c *conj) read(i int) {
 			}
 		}
 	}
+	// "unique constraints are not allowed" says what "allows no unique
+	// constraints" says: a negated passive that ends its clause negates
+	// its subject too
+	if negFrom >= 2 && len(masked) == len(lower) && (masked[negFrom] == "not" || masked[negFrom] == "never") && passiveAux[masked[negFrom-1]] &&
+		negFrom+2 == len(masked) && !strings.HasPrefix(masked[negFrom-1], "get") && !strings.HasPrefix(masked[negFrom-1], "got") &&
+		!slices.ContainsFunc(masked[:negFrom-1], func(w string) bool { return w == "that" || w == "which" || w == "who" || w == "where" }) &&
+		(strings.HasSuffix(masked[negFrom+1], "ed") || irregular[masked[negFrom+1]] != "") {
+		passiveStop = negFrom - 1
+	}
 	// "without it the posts query did a scan": the negation is about the
 	// pronoun only, what follows happens
 	withoutPronoun := negFrom >= 0 && negFrom+1 < len(masked) && masked[negFrom] == "without" &&
