@@ -1709,6 +1709,12 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		// "adding read replicas was rejected"
 		return
 	}
+	if onlyRestated(k.cd, a, u) {
+		// "Don't let anyone outside the billing team export data" for
+		// "Only the billing team may export data"; "only does something
+		// when it returns a Mono" for "does nothing unless it returns one"
+		return
+	}
 	if sameOnly(k.cd, a, u) {
 		// "Run X only from B, never from A" for "never run X from A, only
 		// from B": the same restriction
@@ -1906,6 +1912,37 @@ func onlyPhrase(toks []token, from, to int) map[string]bool {
 		}
 	}
 	return m
+}
+
+// onlyRestated reports whether a clause restates a restriction of its
+// unit as a negation with an exclusion ("no one outside X may", "not
+// unless C"), or the other way round.
+func onlyRestated(d *doc, a *conj, u *unit) bool {
+	words := func(toks []token, idx []int) map[string]bool {
+		m := map[string]bool{}
+		for _, i := range idx {
+			m[toks[i].lower] = true
+		}
+		return m
+	}
+	aw := words(d.toks, a.toks)
+	aExcludes := a.negated && (aw["outside"] || aw["except"] || aw["besides"] || aw["unless"])
+	aOnly := !a.negated && aw["only"] && (aw["when"] || aw["if"] || aw["for"] || aw["by"])
+	if !aExcludes && !aOnly {
+		return false
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			if overlapCount(distinctiveSet(c.effTerms()), distinctiveSet(a.effTerms())) < 2 {
+				continue
+			}
+			cw := words(st.d.toks, c.toks)
+			if aExcludes && !c.negated && cw["only"] || aOnly && c.negated && (cw["unless"] || cw["except"] || cw["outside"]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sameOnly reports whether the clause restricts something to what a
