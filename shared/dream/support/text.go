@@ -1139,6 +1139,15 @@ func (c *conj) findVerb() {
 			break
 		}
 	}
+	// "the agents, a DaemonSet, stay on 0.98.0": an aside between two
+	// commas before the verb is no part of the subject
+	aside := map[int]bool{}
+	if commas := commasBefore(toks, c.toks, verbAt); len(commas) >= 2 {
+		for j := commas[0] + 1; j < commas[1]; j++ {
+			aside[j] = true
+		}
+	}
+	var subject []string
 	for j, k := range c.toks {
 		t := toks[k]
 		if t.term == "" || k == c.verb {
@@ -1146,12 +1155,15 @@ func (c *conj) findVerb() {
 		}
 		if j < verbAt {
 			c.left = append(c.left, t.term)
+			if !aside[j] {
+				subject = append(subject, t.term)
+			}
 		} else if j > verbAt {
 			c.right = append(c.right, t.term)
 		}
 	}
 	if !imperative && !c.anaphoric {
-		c.subject = c.left
+		c.subject = subject
 		if len(c.subject) > 5 {
 			c.subject = c.subject[len(c.subject)-5:]
 		}
@@ -1163,6 +1175,18 @@ func (c *conj) findVerb() {
 }
 
 var beForms = words("is are was were be been being am")
+
+// commasBefore are the positions (in idx) of the commas before position
+// end.
+func commasBefore(toks []token, idx []int, end int) []int {
+	var out []int
+	for j := 0; j < end && j < len(idx); j++ {
+		if toks[idx[j]].raw == "," {
+			out = append(out, j)
+		}
+	}
+	return out
+}
 
 // irregularForm reports whether w is an irregular past or participle
 // ("sent", "built"), not a base form that is its own past ("hit", "set").
