@@ -1828,6 +1828,9 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		if withoutNeg[t] && k.adds(a) {
 			continue // "adding the index brought it to 140 ms" for "1.9 s without an index; adding it ..."
 		}
+		if rejected[t] && a.role == roleCause && k.restatesRationale(a) {
+			continue // "(why: writing on every event dropped the tick rate)": what the rejected alternative did, as the source's reason says
+		}
 		if negU[t] && posU[t] && a.role != roleRejected && !k.excepts() && !k.negativeVerb(a) && negatedHere(a, u.sents, t) {
 			// "Admin routes are logged" where the source logs requests
 			// but says "the admin routes are not logged": the sentence
@@ -1912,6 +1915,23 @@ func onlyPhrase(toks []token, from, to int) map[string]bool {
 		}
 	}
 	return m
+}
+
+// restatesRationale reports whether a clause of a claim's reason says
+// most of what a cited source gives as the reason for its decision.
+func (k *checker) restatesRationale(a *conj) bool {
+	terms := distinctiveSet(a.effTerms())
+	if len(terms) == 0 {
+		return false
+	}
+	for _, s := range k.srcs {
+		for _, l := range s.links {
+			if l.why && share(terms, l.cause) >= 0.5 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // onlyRestated reports whether a clause restates a restriction of its
