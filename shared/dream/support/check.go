@@ -1938,14 +1938,14 @@ func (k *checker) restatesRationale(a *conj) bool {
 // unit as a negation with an exclusion ("no one outside X may", "not
 // unless C"), or the other way round.
 func onlyRestated(d *doc, a *conj, u *unit) bool {
-	words := func(toks []token, idx []int) map[string]bool {
+	lowered := func(toks []token, idx []int) map[string]bool {
 		m := map[string]bool{}
 		for _, i := range idx {
 			m[toks[i].lower] = true
 		}
 		return m
 	}
-	aw := words(d.toks, a.toks)
+	aw := lowered(d.toks, a.toks)
 	aExcludes := a.negated && (aw["outside"] || aw["except"] || aw["besides"] || aw["unless"])
 	aOnly := !a.negated && aw["only"] && (aw["when"] || aw["if"] || aw["for"] || aw["by"])
 	if !aExcludes && !aOnly {
@@ -1956,7 +1956,7 @@ func onlyRestated(d *doc, a *conj, u *unit) bool {
 			if overlapCount(distinctiveSet(c.effTerms()), distinctiveSet(a.effTerms())) < 2 {
 				continue
 			}
-			cw := words(st.d.toks, c.toks)
+			cw := lowered(st.d.toks, c.toks)
 			if aExcludes && !c.negated && cw["only"] || aOnly && c.negated && (cw["unless"] || cw["except"] || cw["outside"]) {
 				return true
 			}
