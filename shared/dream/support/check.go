@@ -372,21 +372,14 @@ func (k *checker) asPhrase(w string) bool {
 func (k *checker) partOfHyphenated(w string) bool {
 	w = strings.ToLower(w)
 	for _, s := range k.srcs {
-		for from := 0; ; {
-			i := strings.Index(s.lower[from:], w)
-			if i < 0 {
-				break
-			}
-			i += from
-			end := i + len(w)
+		if someOccurrence(s.lower, w, func(i, end int) bool {
 			before := i > 0 && s.lower[i-1] == '-'
 			after := end < len(s.lower) && s.lower[end] == '-'
 			startOK := i == 0 || !isWordByte(s.lower[i-1]) || before
 			endOK := end == len(s.lower) || !isWordByte(s.lower[end]) || after
-			if (before || after) && startOK && endOK {
-				return true
-			}
-			from = i + 1
+			return (before || after) && startOK && endOK
+		}) {
+			return true
 		}
 	}
 	return false
@@ -1259,12 +1252,8 @@ func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase s
 func (k *checker) mergedWith(a, v *conj, added []string) bool {
 	veff := v.effTerms()
 	var claimTerms []cterm
-	for j := range a.toks {
-		t := k.cd.toks[a.toks[j]]
-		if t.term == "" || t.unitWord {
-			continue
-		}
-		if ct := termAt(k.cd.toks, a.toks, j); ct.distinctive() {
+	for _, ct := range k.terms(a) {
+		if ct.distinctive() {
 			claimTerms = append(claimTerms, ct)
 		}
 	}
@@ -1709,7 +1698,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		// "adding read replicas was rejected"
 		return
 	}
-	if onlyRestated(k.cd, a, u) {
+	if onlyRestated(a, u) {
 		// "Don't let anyone outside the billing team export data" for
 		// "Only the billing team may export data"; "only does something
 		// when it returns a Mono" for "does nothing unless it returns one"
@@ -1937,27 +1926,19 @@ func (k *checker) restatesRationale(a *conj) bool {
 // onlyRestated reports whether a clause restates a restriction of its
 // unit as a negation with an exclusion ("no one outside X may", "not
 // unless C"), or the other way round.
-func onlyRestated(d *doc, a *conj, u *unit) bool {
-	lowered := func(toks []token, idx []int) map[string]bool {
-		m := map[string]bool{}
-		for _, i := range idx {
-			m[toks[i].lower] = true
-		}
-		return m
-	}
-	aw := lowered(d.toks, a.toks)
-	aExcludes := a.negated && (aw["outside"] || aw["except"] || aw["besides"] || aw["unless"])
-	aOnly := !a.negated && aw["only"] && (aw["when"] || aw["if"] || aw["for"] || aw["by"])
+func onlyRestated(a *conj, u *unit) bool {
+	aExcludes := a.negated && (a.has("outside") || a.has("except") || a.has("besides") || a.has("unless"))
+	aOnly := !a.negated && a.has("only") && (a.has("when") || a.has("if") || a.has("for") || a.has("by"))
 	if !aExcludes && !aOnly {
 		return false
 	}
+	about := distinctiveSet(a.effTerms())
 	for _, st := range u.sents {
 		for _, c := range st.conjs {
-			if overlapCount(distinctiveSet(c.effTerms()), distinctiveSet(a.effTerms())) < 2 {
+			if overlapCount(distinctiveSet(c.effTerms()), about) < 2 {
 				continue
 			}
-			cw := lowered(st.d.toks, c.toks)
-			if aExcludes && !c.negated && cw["only"] || aOnly && c.negated && (cw["unless"] || cw["except"] || cw["outside"]) {
+			if aExcludes && !c.negated && c.has("only") || aOnly && c.negated && (c.has("unless") || c.has("except") || c.has("outside")) {
 				return true
 			}
 		}
@@ -3170,15 +3151,6 @@ func steps(st *sent) []map[string]bool {
 		}
 		return m
 	}
-	// "X after Y, run Z": the step after "after" ends at the comma
-	clauseEnd := func(from int) int {
-		for i := from; i < st.to; i++ {
-			if toks[i].raw == "," {
-				return i
-			}
-		}
-		return st.to
-	}
 	var out []map[string]bool
 	cut := from
 	for i := from + 1; i < st.to-1; i++ {
@@ -3201,11 +3173,12 @@ func steps(st *sent) []map[string]bool {
 			cut = i + 1
 		case "before":
 			if len(out) == 0 {
-				return []map[string]bool{side(cut, i), side(i+1, clauseEnd(i+1))}
+				return []map[string]bool{side(cut, i), side(i+1, nextComma(toks, i, st.to))}
 			}
 		case "after":
 			if len(out) == 0 && i > from+1 && toks[i-1].raw != "," {
-				return []map[string]bool{side(i+1, clauseEnd(i+1)), side(cut, i)}
+				// "X after Y, run Z": the step after "after" ends at the comma
+				return []map[string]bool{side(i+1, nextComma(toks, i, st.to)), side(cut, i)}
 			}
 		}
 	}

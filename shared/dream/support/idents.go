@@ -212,21 +212,33 @@ func (id ident) found(text, lower string, d *doc) bool {
 // containsWord reports whether sub occurs in s not as part of a longer
 // name (no letter, digit, - or _ right before or after it).
 func containsWord(s, sub string) bool {
+	return someOccurrence(s, sub, func(i, end int) bool {
+		before := i == 0 || !nameByte(s[i-1]) && !(strings.IndexByte(":./", s[i-1]) >= 0 && i >= 2 && nameByte(s[i-2]))
+		return before && nameEndsAt(s, end)
+	})
+}
+
+// someOccurrence reports whether ok holds for some occurrence of sub in
+// s, given where it starts and where it ends.
+func someOccurrence(s, sub string, ok func(i, end int) bool) bool {
 	for from := 0; ; {
 		i := strings.Index(s[from:], sub)
 		if i < 0 {
 			return false
 		}
 		i += from
-		end := i + len(sub)
-		before := i == 0 || !nameByte(s[i-1]) && !(strings.IndexByte(":./", s[i-1]) >= 0 && i >= 2 && nameByte(s[i-2]))
-		// "lint" is not "lint:fix", nor "config" "config.toml"
-		after := end == len(s) || !nameByte(s[end]) && !(strings.IndexByte(":./=", s[end]) >= 0 && end+1 < len(s) && nameByte(s[end+1]))
-		if before && after {
+		if ok(i, i+len(sub)) {
 			return true
 		}
 		from = i + 1
 	}
+}
+
+// nameEndsAt reports whether a name of s ends at end: no letter, digit, -
+// or _ after it, nor a ":", ".", "/" or "=" that a name goes on after
+// ("lint:fix", "config.toml").
+func nameEndsAt(s string, end int) bool {
+	return end == len(s) || !nameByte(s[end]) && !(strings.IndexByte(":./=", s[end]) >= 0 && end+1 < len(s) && nameByte(s[end+1]))
 }
 
 // isLowerAlnum reports whether w is lower-case letters and digits only
@@ -245,20 +257,10 @@ func isLowerAlnum(w string) bool {
 // `posts.created_at`, "Main.kt" of `src/Main.kt`): the same name, its
 // qualifier left out. A first segment is not ("config" of "config.toml").
 func lastSegment(s, sub string) bool {
-	for from := 0; ; {
-		i := strings.Index(s[from:], sub)
-		if i < 0 {
-			return false
-		}
-		i += from
-		end := i + len(sub)
+	return someOccurrence(s, sub, func(i, end int) bool {
 		qualified := i >= 2 && strings.IndexByte("./", s[i-1]) >= 0 && nameByte(s[i-2])
-		after := end == len(s) || !nameByte(s[end]) && !(strings.IndexByte(":./=", s[end]) >= 0 && end+1 < len(s) && nameByte(s[end+1]))
-		if qualified && after {
-			return true
-		}
-		from = i + 1
-	}
+		return qualified && nameEndsAt(s, end)
+	})
 }
 
 // qualifierOf reports whether sub, a name with an underscore, qualifies a
@@ -268,25 +270,17 @@ func qualifierOf(s, sub string) bool {
 	if !strings.Contains(sub, "_") {
 		return false
 	}
-	for from := 0; ; {
-		i := strings.Index(s[from:], sub)
-		if i < 0 {
+	return someOccurrence(s, sub, func(i, end int) bool {
+		before := i == 0 || !nameByte(s[i-1])
+		if !before || end+1 >= len(s) || s[end] != '.' || !nameByte(s[end+1]) {
 			return false
 		}
-		i += from
-		end := i + len(sub)
-		before := i == 0 || !nameByte(s[i-1])
-		if before && end+1 < len(s) && s[end] == '.' && nameByte(s[end+1]) {
-			next := s[end+1:]
-			if k := strings.IndexFunc(next, func(r rune) bool { return r > 0x7f || !nameByte(byte(r)) }); k >= 0 {
-				next = next[:k]
-			}
-			if !fileExtensions[strings.ToLower(next)] {
-				return true
-			}
+		next := s[end+1:]
+		if k := strings.IndexFunc(next, func(r rune) bool { return r > 0x7f || !nameByte(byte(r)) }); k >= 0 {
+			next = next[:k]
 		}
-		from = i + 1
-	}
+		return !fileExtensions[strings.ToLower(next)]
+	})
 }
 
 // fileExtensions end file names: "config.toml" is a file, not a

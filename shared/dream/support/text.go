@@ -949,8 +949,8 @@ func (c *conj) read(i int) {
 	// "unique constraints are not allowed" says what "allows no unique
 	// constraints" says: a negated passive that ends its clause negates
 	// its subject too
-	if negFrom >= 2 && len(masked) == len(lower) && (masked[negFrom] == "not" || masked[negFrom] == "never") && passiveAux[masked[negFrom-1]] &&
-		negFrom+2 == len(masked) && !strings.HasPrefix(masked[negFrom-1], "get") && !strings.HasPrefix(masked[negFrom-1], "got") &&
+	if negFrom >= 2 && len(masked) == len(lower) && (masked[negFrom] == "not" || masked[negFrom] == "never") && passiveBe[masked[negFrom-1]] &&
+		negFrom+2 == len(masked) &&
 		!slices.ContainsFunc(masked[:negFrom-1], func(w string) bool { return w == "that" || w == "which" || w == "who" || w == "where" }) &&
 		(strings.HasSuffix(masked[negFrom+1], "ed") || irregular[masked[negFrom+1]] != "") {
 		passiveStop = negFrom - 1
@@ -1693,8 +1693,12 @@ var lackWords = words(`lack lacks lacked lacking missing absent forget forgets f
 // stopped") they negate the subject.
 var stoppedWords = words(`stopped halted blocked prevented`)
 
-// passiveAux make the participle after them passive.
-var passiveAux = words(`is are was were be been gets got get`)
+// passiveBe are the forms of "be" that make the participle after them
+// passive.
+var passiveBe = words(`is are was were be been`)
+
+// passiveAux make the participle after them passive: "be", or "get".
+var passiveAux = union(passiveBe, words(`get gets got`))
 
 // passiveLeads before a participle make it part of the same phrase.
 var passiveLeads = words(`being been having getting`)
