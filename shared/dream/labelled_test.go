@@ -3,7 +3,6 @@ package dream_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,44 +10,8 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
 	"github.com/agentmem/agentmem/shared/dream/support"
+	"github.com/agentmem/agentmem/shared/dream/support/supporttest"
 )
-
-// labelledSet is the part of a labelled set of the support test
-// (support/testdata) a dream needs: projects with their sources, and
-// claims citing them.
-type labelledSet struct {
-	Projects []struct {
-		Name    string `json:"name"`
-		Sources []struct {
-			ID        string   `json:"id"`
-			Kind      string   `json:"kind"`
-			Type      string   `json:"type"`
-			Title     string   `json:"title"`
-			Content   string   `json:"content"`
-			Rationale string   `json:"rationale"`
-			Status    string   `json:"status"`
-			Trigger   string   `json:"trigger"`
-			Solution  string   `json:"solution"`
-			Context   string   `json:"context"`
-			Conf      *float64 `json:"confidence"`
-		} `json:"sources"`
-	} `json:"projects"`
-	Cases []struct {
-		ID      string `json:"id"`
-		Project string `json:"project"`
-		Label   string `json:"label"`
-		Claim   struct {
-			Type      string `json:"type"`
-			Content   string `json:"content"`
-			Rationale string `json:"rationale"`
-			Status    string `json:"status"`
-			Trigger   string `json:"trigger"`
-			Solution  string `json:"solution"`
-			Context   string `json:"context"`
-		} `json:"claim"`
-		Cites []string `json:"cites"`
-	} `json:"cases"`
-}
 
 // TestLabelledClaimsThroughADream plays labelled claims of the support
 // test as a model's additions in whole dreams, one dream per claim on a
@@ -61,12 +24,8 @@ type labelledSet struct {
 // either way: nothing is added, and the memory says what it says.
 func TestLabelledClaimsThroughADream(t *testing.T) {
 	t.Parallel()
-	raw, err := os.ReadFile("support/testdata/fresh3.json")
+	set, err := supporttest.Read("support/testdata/fresh3.json")
 	if err != nil {
-		t.Fatal(err)
-	}
-	var set labelledSet
-	if err := json.Unmarshal(raw, &set); err != nil {
 		t.Fatal(err)
 	}
 	f := newFixture(t)
@@ -93,7 +52,7 @@ func TestLabelledClaimsThroughADream(t *testing.T) {
 				}
 				m, err := f.store.CreateMemory(f.ctx, agentmem.Memory{AgentName: "nori", ProjectID: scope, Source: agentmem.SourceExtraction,
 					Type: agentmem.Type(s.Type), Content: s.Content, Rationale: s.Rationale, Status: s.Status,
-					Trigger: s.Trigger, Solution: s.Solution, Context: s.Context, Confidence: s.Conf})
+					Trigger: s.Trigger, Solution: s.Solution, Context: s.Context, Confidence: s.Confidence})
 				if err != nil {
 					t.Fatalf("%s: seed %s: %v", c.ID, s.ID, err)
 				}
@@ -110,6 +69,9 @@ func TestLabelledClaimsThroughADream(t *testing.T) {
 				if v != "" {
 					op[k] = v
 				}
+			}
+			if c.Claim.Confidence != nil {
+				op["confidence"] = *c.Claim.Confidence
 			}
 			js, err := json.Marshal(op)
 			if err != nil {
@@ -132,8 +94,7 @@ func TestLabelledClaimsThroughADream(t *testing.T) {
 					duplicate = d.Class == dream.ClassDuplicate
 				}
 			}
-			v := support.NewCorpus(srcs).Check(support.Claim{Type: agentmem.Type(c.Claim.Type), Content: c.Claim.Content, Rationale: c.Claim.Rationale,
-				Status: c.Claim.Status, Trigger: c.Claim.Trigger, Solution: c.Claim.Solution, Context: c.Claim.Context}, cites...)
+			v := support.NewCorpus(srcs).Check(c.Claim.Support(), cites...)
 			switch {
 			case added && !v.Supported:
 				t.Errorf("%s (%s): the dream added it; the support test on the same sources drops it (%s: %s)", c.ID, c.Label, v.Class, v.Detail)

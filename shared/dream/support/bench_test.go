@@ -39,7 +39,7 @@ func BenchmarkCheck(b *testing.B) {
 				if mode == "cited" {
 					cited = c.Cites
 				}
-				corpus(c.Project).Check(c.claim(), cited...)
+				corpus(c.Project).Check(c.Claim.Support(), cited...)
 			}
 		})
 	}

@@ -1,18 +1,16 @@
 package support_test
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream/support"
+	"github.com/agentmem/agentmem/shared/dream/support/supporttest"
 	"github.com/agentmem/agentmem/shared/search"
 )
 
@@ -22,34 +20,6 @@ var (
 	qualityShow     = flag.String("quality.show", "", "list the cases judged wrongly in this split (tune, holdout or all) and mode (cited or pool), e.g. tune/cited")
 	qualityCheck    = flag.String("quality.check", "", "with -quality.show=split/cited, list every case of the split a check (function/class, as in the ablation) objected to, right or wrong")
 )
-
-// labelled is testdata/claims.json.
-type labelled struct {
-	Projects []struct {
-		Name    string
-		Kind    string
-		Split   string
-		Sources []struct {
-			ID, Kind, Type, Title, Content, Rationale, Status, Trigger, Context, Solution string
-			Confidence                                                                    *float64
-		}
-	}
-	Cases []labelledCase
-}
-
-type labelledCase struct {
-	ID, Project, Split, Label, Class string
-	Claim                            struct {
-		Type, Content, Rationale, Status, Trigger, Context, Solution string
-		Confidence                                                   *float64
-	}
-	Cites []string
-}
-
-func (c labelledCase) claim() support.Claim {
-	return support.Claim{Type: agentmem.Type(c.Claim.Type), Content: c.Claim.Content, Rationale: c.Claim.Rationale,
-		Status: c.Claim.Status, Trigger: c.Claim.Trigger, Context: c.Claim.Context, Solution: c.Claim.Solution, Confidence: c.Claim.Confidence}
-}
 
 // labelledFiles are the labelled sets under testdata: claims.json (split
 // tune and holdout), tune2-11.json (split tune) and fresh.json to
@@ -64,20 +34,11 @@ var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "tes
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.
-func loadLabelled(t testing.TB, files ...string) (labelled, map[string][]support.Source) {
+func loadLabelled(t testing.TB, files ...string) (supporttest.Set, map[string][]support.Source) {
 	t.Helper()
-	var set labelled
-	for _, file := range files {
-		raw, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var part labelled
-		if err := json.Unmarshal(raw, &part); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		set.Projects = append(set.Projects, part.Projects...)
-		set.Cases = append(set.Cases, part.Cases...)
+	set, err := supporttest.Read(files...)
+	if err != nil {
+		t.Fatal(err)
 	}
 	pools := map[string][]support.Source{}
 	for _, p := range set.Projects {
@@ -85,9 +46,7 @@ func loadLabelled(t testing.TB, files ...string) (labelled, map[string][]support
 			t.Fatalf("project %s is in two labelled files; its sources would mix", p.Name)
 		}
 		for _, s := range p.Sources {
-			pools[p.Name] = append(pools[p.Name], support.Source{ID: s.ID, Kind: support.Kind(s.Kind), Title: s.Title, Text: s.Content,
-				Type: agentmem.Type(s.Type), Status: s.Status, Rationale: s.Rationale, Trigger: s.Trigger, Context: s.Context,
-				Solution: s.Solution, Confidence: s.Confidence})
+			pools[p.Name] = append(pools[p.Name], s.Support())
 		}
 	}
 	// crowd: every project's sources at once (ids prefixed), a scope much
@@ -110,7 +69,7 @@ const crowdSample = 3
 
 // judged is one case's outcome.
 type judged struct {
-	labelledCase
+	supporttest.Case
 	mode    string // cited: against the sources the case cites; pool: against its project's every source
 	dropped bool
 	verdict support.Verdict
@@ -119,7 +78,7 @@ type judged struct {
 func (j judged) right() bool { return j.dropped == (j.Label == "fabricated") }
 
 // judgeAll runs every case in the modes named with judge.
-func judgeAll(set labelled, pools map[string][]support.Source, modes []string, judge func(c labelledCase, pool []support.Source, cited []string) (bool, support.Verdict)) []judged {
+func judgeAll(set supporttest.Set, pools map[string][]support.Source, modes []string, judge func(c supporttest.Case, pool []support.Source, cited []string) (bool, support.Verdict)) []judged {
 	var out []judged
 	for n, c := range set.Cases {
 		for _, mode := range modes {
@@ -135,7 +94,7 @@ func judgeAll(set labelled, pools map[string][]support.Source, modes []string, j
 				cites, pool = nil, pools[crowdKey]
 			}
 			dropped, v := judge(c, pool, cites)
-			out = append(out, judged{labelledCase: c, mode: mode, dropped: dropped, verdict: v})
+			out = append(out, judged{Case: c, mode: mode, dropped: dropped, verdict: v})
 		}
 	}
 	return out
@@ -218,16 +177,16 @@ func TestLabelledSetFigures(t *testing.T) {
 		guardModes = append(guardModes, "crowd")
 	}
 	cs := corpora{}
-	js := judgeAll(set, pools, []string{"cited", "pool", "crowd"}, func(c labelledCase, pool []support.Source, cited []string) (bool, support.Verdict) {
+	js := judgeAll(set, pools, []string{"cited", "pool", "crowd"}, func(c supporttest.Case, pool []support.Source, cited []string) (bool, support.Verdict) {
 		key := c.Project
 		if len(pool) > 0 && strings.Contains(pool[0].ID, "/") {
 			key = crowdKey
 		}
-		v := cs.get(key, pool).Check(c.claim(), cited...)
+		v := cs.get(key, pool).Check(c.Claim.Support(), cited...)
 		return !v.Supported, v
 	})
-	old := judgeAll(set, pools, guardModes, func(c labelledCase, pool []support.Source, cited []string) (bool, support.Verdict) {
-		return !overlapGuard(c.claim(), pool, cited), support.Verdict{}
+	old := judgeAll(set, pools, guardModes, func(c supporttest.Case, pool []support.Source, cited []string) (bool, support.Verdict) {
+		return !overlapGuard(c.Claim.Support(), pool, cited), support.Verdict{}
 	})
 	if *qualityMarkdown {
 		printMarkdown(js, old)
@@ -242,14 +201,14 @@ func TestLabelledSetFigures(t *testing.T) {
 		}
 		for _, j := range js {
 			if *qualityCheck != "" && (split == "all" || j.Split == split) && j.mode == mode {
-				_, checks := cs.get(j.Project, pools[j.Project]).CheckTraced(j.claim(), j.Cites...)
+				_, checks := cs.get(j.Project, pools[j.Project]).CheckTraced(j.Claim.Support(), j.Cites...)
 				if slices.Contains(checks, *qualityCheck) {
 					t.Logf("%s %s/%s (right=%v): %q -> %s: %s", j.ID, j.Label, j.Class, j.right(), claimLine(j), j.verdict.Class, j.verdict.Detail)
 				}
 				continue
 			}
 			if (split == "all" || j.Split == split) && j.mode == mode && !j.right() {
-				_, checks := cs.get(j.Project, pools[j.Project]).CheckTraced(j.claim(), j.Cites...)
+				_, checks := cs.get(j.Project, pools[j.Project]).CheckTraced(j.Claim.Support(), j.Cites...)
 				t.Logf("%s %s/%s: %s %q -> supported=%v %s: %s (missing: %v; checks: %v)", j.ID, j.Label, j.Class, j.Claim.Type, claimLine(j), j.verdict.Supported, j.verdict.Class, j.verdict.Detail, j.verdict.Missing, checks)
 			}
 		}
@@ -488,7 +447,7 @@ func overlapGuard(c support.Claim, pool []support.Source, cited []string) bool {
 // test, in cited mode over the splits named: the faithful claims it drops
 // and the fabrications it catches, in all and alone (no other check
 // objects to the claim), as a Markdown table.
-func printAblation(set labelled, pools map[string][]support.Source, splits []string) {
+func printAblation(set supporttest.Set, pools map[string][]support.Source, splits []string) {
 	want := map[string]bool{}
 	for _, s := range splits {
 		want[s] = true
@@ -512,7 +471,7 @@ func printAblation(set labelled, pools map[string][]support.Source, splits []str
 		} else {
 			fabricated++
 		}
-		_, checks := cs.get(c.Project, pools[c.Project]).CheckTraced(c.claim(), c.Cites...)
+		_, checks := cs.get(c.Project, pools[c.Project]).CheckTraced(c.Claim.Support(), c.Cites...)
 		distinct := map[string]bool{}
 		for _, k := range checks {
 			distinct[k] = true
