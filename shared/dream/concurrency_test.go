@@ -287,17 +287,7 @@ func TestTheHalvesOfACutOffAnswerAreAskedAtOnce(t *testing.T) {
 	f := newFixture(t)
 	fixedIDScope(t, f.store, 6, 1)
 	g := newGate()
-	chat, client := newChat(t, g.answer(func(ctx context.Context, prompt string) llmtest.Reply {
-		mine := promptMemory.FindAllStringSubmatch(promptSection(prompt, "memories"), -1)
-		if len(mine) > 3 {
-			var list []string
-			for _, m := range mine {
-				list = append(list, fmt.Sprintf(`{"op": "keep", "id": %q, "note": %q}`, m[1], strings.Repeat("a long thought ", 80)))
-			}
-			return llmtest.Reply{Text: ops(list...)}
-		}
-		return scripted(1)(ctx, prompt)
-	}))
+	chat, client := newChat(t, g.answer(tooLongAbove(3)))
 	d := dream.New(f.store, client, quiet, dream.Config{NoVerify: true, MaxTokens: dream.MinMaxTokens, CompressAfterDays: -1, Concurrency: 4})
 	out := make(chan error, 1)
 	stopped := make(chan struct{})

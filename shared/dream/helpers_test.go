@@ -215,6 +215,23 @@ func promptSection(prompt, tag string) string {
 	return rest
 }
 
+// tooLongAbove answers a part that shows more than n memories with a
+// note on each too long for the smallest cap, which the stand-in cuts as
+// a model would be cut, and smaller parts as scripted(1).
+func tooLongAbove(n int) llmtest.Answer {
+	return func(ctx context.Context, prompt string) llmtest.Reply {
+		mine := promptMemory.FindAllStringSubmatch(promptSection(prompt, "memories"), -1)
+		if len(mine) > n {
+			var list []string
+			for _, m := range mine {
+				list = append(list, fmt.Sprintf(`{"op": "keep", "id": %q, "note": %q}`, m[1], strings.Repeat("a long thought ", 80)))
+			}
+			return llmtest.Reply{Text: ops(list...)}
+		}
+		return scripted(1)(ctx, prompt)
+	}
+}
+
 // scripted answers a dream prompt: it updates every updateEvery-th memory
 // it may change (dropping the word "its", which the memory itself
 // supports) and, where it may add, adds the first sentence of each record.

@@ -1,14 +1,11 @@
 package dream_test
 
 import (
-	"context"
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
-	"github.com/agentmem/agentmem/shared/llm/llmtest"
 )
 
 // TestALargeScopeIsSplitUnderTheCap: every memory is reviewed in exactly
@@ -61,19 +58,7 @@ func TestACutOffAnswerIsAskedAgainSmaller(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	bulkScope(t, f.store, "nori", 12, 2)
-	chat, client := newChat(t, func(ctx context.Context, prompt string) llmtest.Reply {
-		mine := promptMemory.FindAllStringSubmatch(promptSection(prompt, "memories"), -1)
-		if len(mine) > 3 {
-			// Too long for the cap: the stand-in cuts it, as a model
-			// would be cut.
-			var list []string
-			for _, m := range mine {
-				list = append(list, fmt.Sprintf(`{"op": "keep", "id": %q, "note": %q}`, m[1], strings.Repeat("a long thought ", 80)))
-			}
-			return llmtest.Reply{Text: ops(list...)}
-		}
-		return scripted(1)(ctx, prompt)
-	})
+	chat, client := newChat(t, tooLongAbove(3))
 	d := dream.New(f.store, client, quiet, dream.Config{NoVerify: true, MaxTokens: dream.MinMaxTokens, CompressAfterDays: -1})
 	res, err := run(d, dream.Request{})
 	if err != nil {
