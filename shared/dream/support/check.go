@@ -1577,14 +1577,85 @@ func (k *checker) pivotSwap(a, v *conj, phrase string) {
 	if a.verbTerm == "" || a.verbTerm != v.verbTerm {
 		return
 	}
+	if a.wordAfterVerb() != v.wordAfterVerb() {
+		return // "X misses the cache" and "cache misses on X" are not one relation
+	}
 	al, ar := nearest(a.left, true), nearest(a.right, false)
 	vl, vr := nearest(v.left, true), nearest(v.right, false)
-	if a.passive != v.passive {
+	if ap, vp := a.passiveAny(), v.passiveAny(); ap != vp {
+		// only a passive with its agent ("B is called by A") names the
+		// relation's two sides
+		if ap && !a.hasAgent() || vp && !v.hasAgent() {
+			return
+		}
 		vl, vr = vr, vl
 	}
 	if al != "" && ar != "" && al == vr && ar == vl && al != ar {
 		k.fail(RoleSwap, "%q exchanges the two sides of %q", phrase, a.verbTerm)
 	}
+}
+
+// verbTok is the index in c.toks of the token of its verb's term (after
+// any auxiliary), or -1.
+func (c *conj) verbTok() int {
+	if c.verb < 0 {
+		return -1
+	}
+	toks := c.s.d.toks
+	for j, i := range c.toks {
+		if i >= c.verb && toks[i].term == c.verbTerm {
+			return j
+		}
+	}
+	return -1
+}
+
+// wordAfterVerb is the preposition right after the clause's verb ("waits
+// on"), or "" when none follows it.
+func (c *conj) wordAfterVerb() string {
+	j := c.verbTok()
+	if j < 0 || j+1 >= len(c.toks) {
+		return ""
+	}
+	if t := c.s.d.toks[c.toks[j+1]]; t.kind == tkWord && verbPrepositions[t.lower] {
+		return t.lower
+	}
+	return ""
+}
+
+// verbPrepositions may join a verb to its object ("depends on", "talks
+// to").
+var verbPrepositions = words("on at to from for with in into by of about onto over through")
+
+// passiveAny reports whether the clause is in the passive, "gets signed"
+// included.
+func (c *conj) passiveAny() bool {
+	if c.passive {
+		return true
+	}
+	j := c.verbTok()
+	if j < 1 {
+		return false
+	}
+	toks := c.s.d.toks
+	aux, verb := toks[c.toks[j-1]], toks[c.toks[j]]
+	return (aux.isWord("get") || aux.isWord("gets") || aux.isWord("got") || aux.isWord("getting")) &&
+		(strings.HasSuffix(verb.lower, "ed") || irregularForm(verb.lower))
+}
+
+// hasAgent reports whether "by" follows the clause's verb: a passive
+// that names who acts.
+func (c *conj) hasAgent() bool {
+	j := c.verbTok()
+	if j < 0 {
+		return false
+	}
+	for _, i := range c.toks[j+1:] {
+		if c.s.d.toks[i].isWord("by") {
+			return true
+		}
+	}
+	return false
 }
 
 // nearest is the non-generic term of a side closest to the verb.
@@ -2496,6 +2567,106 @@ func removedIn(st *sent, claimTerms map[string]bool) bool {
 	return false
 }
 
+// removedAt marks the tokens of the sentence that name what it says was
+// removed: the words before a passive removal ("the `USE_L10N` setting
+// was removed") and the object of an active one ("replaced KissFFT with
+// vDSP" marks KissFFT, not what replaced it), each within its clause. A
+// drop in a quantity ("p95 dropped from 2.1 s to 1.9 s") removes nothing.
+func removedAt(st *sent) map[int]bool {
+	toks := st.d.toks
+	var at map[int]bool
+	mark := func(i int) {
+		if at == nil {
+			at = map[int]bool{}
+		}
+		at[i] = true
+	}
+	breaks := func(i int) bool {
+		t := &toks[i]
+		return t.kind == tkPunct && !t.code && t.lower != "-" && t.lower != "/" ||
+			t.kind == tkWord && clauseBreakWords[t.lower]
+	}
+	for i := st.from; i < st.to; i++ {
+		if !removalWords[toks[i].lower] || toks[i].code {
+			continue
+		}
+		if toks[i].lower == "dropped" && i+1 < st.to && (toks[i+1].kind == tkNumber || quantityLeads[toks[i+1].lower]) {
+			continue
+		}
+		passive := false
+		for j := i - 1; j >= st.from && j >= i-3; j-- {
+			if passiveBe[toks[j].lower] || toks[j].isWord("got") || toks[j].isWord("gets") {
+				passive = true
+				break
+			}
+			if toks[j].kind != tkWord || !adverbLike(toks[j].lower) {
+				break
+			}
+		}
+		if passive {
+			for j := i - 1; j >= st.from && !breaks(j); j-- {
+				mark(j)
+			}
+			continue
+		}
+		for j := i + 1; j < st.to && !breaks(j); j++ {
+			if w := toks[j].lower; toks[j].kind == tkWord && !toks[j].code && replacementLeads[w] {
+				break
+			}
+			mark(j)
+		}
+	}
+	return at
+}
+
+// removedName reports whether the sentence says the thing named by term
+// was removed (see removedAt).
+func removedName(st *sent, term string) bool {
+	at := removedAt(st)
+	for i := range at {
+		if st.d.toks[i].term == term {
+			return true
+		}
+	}
+	return false
+}
+
+// removedSome reports whether the sentence says a thing named by one of
+// terms was removed.
+func removedSome(st *sent, terms []string) bool {
+	at := removedAt(st)
+	for i := range at {
+		if t := st.d.toks[i].term; t != "" && slices.Contains(terms, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// termKeys is the keys of a clause's terms.
+func termKeys(need []cterm) []string {
+	keys := make([]string, len(need))
+	for i, t := range need {
+		keys[i] = t.key
+	}
+	return keys
+}
+
+var (
+	// clauseBreakWords end the clause a removal word names its object in.
+	clauseBreakWords = words("and but then so while after because since which that when")
+	// quantityLeads follow "dropped" when it is a quantity that fell.
+	quantityLeads = words("from to by below under about around roughly nearly almost sharply")
+	// replacementLeads start what replaced the removed thing.
+	replacementLeads = words("with by for instead favour favor")
+)
+
+// adverbLike reports whether w may stand between an auxiliary and its
+// participle ("was quietly removed", "is now deprecated").
+func adverbLike(w string) bool {
+	return strings.HasSuffix(w, "ly") || w == "now" || w == "since" || w == "already" || w == "also" || w == "then" || w == "not" || w == "just"
+}
+
 // insteadAfter reports whether the source has a sentence that ends its
 // choice with "instead" ("the importer keyed on the feed URL; keyed on
 // GUID instead") with the clause's chosen side (the conjunct before it)
@@ -2605,7 +2776,7 @@ func (k *checker) usesRemoved(a *conj, need []cterm, best *unit, phrase string) 
 		}
 		for _, s := range k.srcs {
 			for _, st := range s.d.sents {
-				if st.terms[t.term] && removedIn(st, k.claimTerms) {
+				if st.terms[t.term] && removedIn(st, k.claimTerms) && removedName(st, t.term) {
 					k.fail(Negation, "%q says %s is in use; a cited source says it was removed", phrase, t.raw)
 					return
 				}
@@ -2667,7 +2838,7 @@ func (k *checker) stillTrue(a *conj, need []cterm, best *unit, phrase string) {
 	for _, name := range names {
 		for _, s := range k.srcs {
 			for _, st := range s.d.sents {
-				if st.terms[name] && removedIn(st, k.claimTerms) {
+				if st.terms[name] && removedIn(st, k.claimTerms) && removedName(st, name) {
 					k.fail(Negation, "%q says it still holds; a cited source says it was removed", phrase)
 					return
 				}
@@ -2683,7 +2854,7 @@ func (k *checker) stillTrue(a *conj, need []cterm, best *unit, phrase string) {
 						all = false
 					}
 				}
-				if all && removedIn(st, k.claimTerms) {
+				if all && removedIn(st, k.claimTerms) && removedSome(st, subj) {
 					k.fail(Negation, "%q says it still holds; a cited source says it was removed", phrase)
 					return
 				}
@@ -2701,7 +2872,7 @@ func (k *checker) stillTrue(a *conj, need []cterm, best *unit, phrase string) {
 			if total == 0 || cov/total < 0.6 {
 				continue
 			}
-			if removedIn(st, k.claimTerms) {
+			if removedIn(st, k.claimTerms) && removedSome(st, termKeys(need)) {
 				k.fail(Negation, "%q says it still holds; a cited source says it was removed", phrase)
 				return
 			}

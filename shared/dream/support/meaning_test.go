@@ -89,6 +89,8 @@ var photoSources = []support.Source{
 	{ID: "m38", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Median album query latency is 35 ms; p99 is 410 ms, dominated by queries with more than 5 filters"},
 	{ID: "m39", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "resolved", Text: "REST calls to the tagging service failed on Node 22 because `node-fetch` is not in the bundle"},
 	{ID: "m40", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "resolved", Text: "Imported albums had no `caption_en` after the nightly import"},
+	{ID: "d29", Kind: support.KindDaily, Title: "run-99", Text: "Tried an eager join on `Album::$photos`; album page p95 only dropped from 2.1 s to 1.9 s, still above the 800 ms target. Cache misses on the `//web:gallery` target on every build."},
+	{ID: "m53", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Release builds are signed with the CI agent's certificate, never with a laptop's; purge protection is enabled on the signing vault"},
 }
 
 // TestMeaningKept: faithful restatements that keep each fact's meaning
@@ -108,6 +110,11 @@ func TestMeaningKept(t *testing.T) {
 		{"the certain part of a sentence whose cause is hedged", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Resize jobs sometimes time out on HEIC files"}, []string{"m5"}},
 		{"a prohibition of what fails", support.Claim{Content: "Don't use `sharp` 0.33 on Alpine images built with musl"}, []string{"m6"}},
 		{"without it as otherwise", support.Claim{Content: "Send `Content-MD5` with multipart uploads; without it S3 accepts truncated parts"}, []string{"m7"}},
+		{"what replaced a removed thing is in use", support.Claim{Content: "The tagging client uses the `tagger-grpc` 2.1.0 package instead of REST calls"}, []string{"d20"}},
+		{"a quantity that dropped still holds", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Album page p95 is still above the 800 ms target at 1.9 s after an eager join on `Album::$photos`"}, []string{"d29"}},
+		{"a passive with get", support.Claim{Content: "Release builds get signed with the CI agent's certificate and never with a laptop's"}, []string{"m53"}},
+		{"a passive without its agent said actively", support.Claim{Content: "Purge protection is on for the signing vault"}, []string{"m53"}},
+		{"a noun read as a verb in the source", support.Claim{Content: "The `//web:gallery` target misses the cache on every build"}, []string{"d29"}},
 		{"impossible to as could not", support.Claim{Content: "Albums from the v1 schema could not be exported"}, []string{"m8"}},
 		{"a qualified name without its qualifier", support.Claim{Content: "Face grouping reads `taken_at`"}, []string{"m9"}},
 		{"the side a swap gave up, rejected", support.Claim{Content: "The resize worker uses libvips instead of ImageMagick"}, []string{"d1"}},
@@ -213,6 +220,8 @@ func TestMeaningChangedDropped(t *testing.T) {
 		want  support.Class
 	}{
 		{"two numbers exchanged", support.Claim{Content: "Free accounts keep originals for 365 days and paid accounts for 30 days"}, []string{"m1"}, support.NumberContext},
+		{"a removed name still in use", support.Claim{Content: "EXIF is read through the `legacy_exif` flag"}, []string{"m10"}, ""},
+		{"a removed name still supported", support.Claim{Content: "v3 still supports the `legacy_exif` flag"}, []string{"m10"}, ""},
 		{"two steps' numbers exchanged", support.Claim{Content: "Resize to 512 px first, then to 2048 px for the grid"}, []string{"m3"}, support.NumberContext},
 		{"a setting turned on", support.Claim{Content: "Lazy loading is on in the admin UI"}, []string{"m4"}, ""},
 		{"a setting said enabled", support.Claim{Content: "Lazy loading is enabled in the admin UI"}, []string{"m4"}, ""},
