@@ -3145,6 +3145,9 @@ func (k *checker) causeStated(cause, effect map[string]bool) bool {
 	for _, s := range k.srcs {
 		for _, l := range s.links {
 			c, e := share(cause, l.cause), shareEither(effect, l.effect, l.scope)
+			if l.fixed && c >= 0.5 {
+				e = max(e, shareEither(effect, l.effect, k.blockerAbout(l.effect)))
+			}
 			if c >= 0.5 && (len(effect) == 0 || e >= 0.34) && c >= share(cause, l.effect) {
 				k.used[s] = true
 				return true
@@ -3159,13 +3162,16 @@ func (k *checker) causeStated(cause, effect map[string]bool) bool {
 			return true
 		}
 		// so do two sentences of a record side by side ("Apple will not
-		// change this; we show a hint"), when the record names no other
-		// cause
-		if !k.causeElsewhere(s, cause) {
+		// change this. We show a hint"), when the record names no other
+		// cause, and two clauses of one sentence when it names no other
+		// cause of this effect ("`axum::Server` is gone; switched to
+		// `axum::serve`")
+		elsewhere, elsewhereFor := k.causeElsewhere(s, cause), k.causeElsewhereFor(s, cause, effect)
+		if !elsewhereFor {
 			ss := s.d.sents
 			for i := range ss {
 				win := map[string]bool{}
-				for j := i; j < len(ss) && j <= i+1; j++ {
+				for j := i; j < len(ss) && j <= i+1 && (j == i || !elsewhere || endsClause(ss[i])); j++ {
 					win = union(win, ss[j].terms)
 					if share(cause, win) >= 0.6 && share(minus(effect, cause), win) >= 0.6 && !agentElsewhere(ss[i:j+1], cause, effect) {
 						k.used[s] = true
@@ -3185,6 +3191,22 @@ func (k *checker) causeStated(cause, effect map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// blockerAbout is the terms of the cited blockers that share a
+// distinctive term with problem: the problem a record says it fixed,
+// described at more length.
+func (k *checker) blockerAbout(problem map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range k.srcs {
+		if s.Type != agentmem.TypeBlocker || s.Kind != KindMemory {
+			continue
+		}
+		if overlapCount(distinctiveSet(problem), s.all) > 0 {
+			addAll(out, s.all)
+		}
+	}
+	return out
 }
 
 // agentElsewhere reports whether one of the sentences gives the effect
@@ -3247,6 +3269,30 @@ func (k *checker) purposeStated(cause, effect map[string]bool) bool {
 func (k *checker) causeElsewhere(s *source, cause map[string]bool) bool {
 	for _, l := range s.links {
 		if share(cause, l.cause) < 0.5 && len(l.cause) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// endsClause reports whether the sentence ends with a semicolon: the
+// next one is a clause of the same sentence.
+func endsClause(st *sent) bool {
+	for i := st.to; i < len(st.d.toks) && i <= st.to; i++ {
+		if st.d.toks[i].raw == ";" {
+			return true
+		}
+	}
+	return st.to > st.from && st.d.toks[st.to-1].raw == ";"
+}
+
+// causeElsewhereFor reports whether the source states another cause for
+// the effect: a link whose cause is not the claimed one and whose effect
+// shares the claimed effect's words.
+func (k *checker) causeElsewhereFor(s *source, cause, effect map[string]bool) bool {
+	own := distinctiveSet(minus(effect, cause))
+	for _, l := range s.links {
+		if share(cause, l.cause) < 0.5 && len(l.cause) > 0 && (len(own) == 0 || overlapCount(own, l.effect) > 0) {
 			return true
 		}
 	}

@@ -44,6 +44,8 @@ func derive(w string) string {
 		s = s[:len(s)-3] // ingestion -> ingest, injection -> inject
 	case strings.HasSuffix(s, "ment") && len(s) >= 8:
 		s = search.Stem(s[:len(s)-4])
+	case strings.HasSuffix(s, "iness") && len(s) >= 8:
+		s = s[:len(s)-5] + "y" // flakiness -> flaky, readiness -> ready
 	case strings.HasSuffix(s, "ness") && len(s) >= 8:
 		s = search.Stem(s[:len(s)-4])
 	case strings.HasSuffix(s, "ably") && len(s) >= 8, strings.HasSuffix(s, "ibly") && len(s) >= 8:

@@ -116,6 +116,9 @@ type link struct {
 	// hedged: the cause itself is only supposed ("possibly because X",
 	// "probably due to X", "X may be the cause")
 	hedged bool
+	// fixed: a record's "Fixed X: Y", Y explaining the problem X, which
+	// a cited blocker may describe at more length
+	fixed bool
 }
 
 func (c *conj) effective() map[string]bool {
@@ -1552,6 +1555,9 @@ func (s *sent) buildLinks() {
 			}
 		}
 	}()
+	if s.d.source {
+		s.fixedLink()
+	}
 	for i, c := range s.conjs {
 		switch c.role {
 		case roleCause:
@@ -1620,6 +1626,38 @@ func (s *sent) buildLinks() {
 		}
 	}
 }
+
+// fixedLink records a record's "Fixed the OTA rollback: the app never
+// called X" as the explanation after the colon causing the problem
+// before it, up to a semicolon or a consequence ("so ...").
+func (s *sent) fixedLink() {
+	if len(s.conjs) < 2 {
+		return
+	}
+	toks := s.d.toks
+	c0 := s.conjs[0]
+	if len(c0.toks) < 2 || !fixedWords[toks[c0.toks[0]].lower] {
+		return
+	}
+	if end := c0.toks[len(c0.toks)-1] + 1; end >= s.to || toks[end].raw != ":" {
+		return
+	}
+	effect := setOf(c0.own)
+	delete(effect, toks[c0.toks[0]].term)
+	cause := map[string]bool{}
+	for j, c := range s.conjs[1:] {
+		if j > 0 && (c.role != rolePlain || c.toks[0] > 0 && toks[c.toks[0]-1].raw == ";") {
+			break
+		}
+		addAll(cause, setOf(c.own))
+	}
+	if len(effect) > 0 && len(cause) > 0 {
+		s.links = append(s.links, link{cause: cause, effect: effect, fixed: true})
+	}
+}
+
+// fixedWords start a record's sentence that names a problem solved.
+var fixedWords = words("fixed resolved solved")
 
 // fromLinks records "X comes (stems, results) from Y" as Y causing X.
 func (s *sent) fromLinks(c *conj) {
