@@ -169,21 +169,77 @@ func wasBefore(toks []token, k int) bool {
 func markChanged(d *doc, ns []numOcc) {
 	for i, n := range ns {
 		k := n.pos
-		if k < 2 || !d.toks[k-1].isWord("to") || !itWords[d.toks[k-2].lower] {
+		brought := k >= 2 && d.toks[k-1].isWord("to") && itWords[d.toks[k-2].lower]
+		if !brought && !newValue(d, n) {
 			continue
+		}
+		// the old value: in the same sentence or the one before, or two
+		// before for a new value told after its change ("used 1.8 GB.
+		// Switched to a heap; peak memory dropped to 210 MB")
+		back := 1
+		if !brought {
+			back = 2
 		}
 		for j := i - 1; j >= 0; j-- {
 			o := &ns[j]
-			if o.sent < n.sent-1 {
+			if o.sent < n.sent-back {
 				break
 			}
-			if sameKind(n, *o) && !o.old {
-				o.old = true
+			if !brought && d.toks[o.pos].code {
+				continue // a setting's value ("added `--jobs 8`, now about 3")
+			}
+			if (sameKind(n, *o) || !brought && n.unit == "" && o.measure) && !o.old {
+				o.old = o.old || brought
+				if ns[i].pairFrom == "" {
+					ns[i].pairFrom = o.value
+				}
 				break
 			}
 		}
 	}
 }
+
+// newValue reports whether the number is the new value of a change
+// told after the old one: "now about 3" ("took about 9 minutes; added
+// `--jobs 8`, now about 3"), or "to" after a verb of change with no
+// number between them ("peak memory dropped to 210 MB" after "used
+// 1.8 GB").
+func newValue(d *doc, n numOcc) bool {
+	st := d.sents[n.sent]
+	b := n.pos - 1
+	for b >= st.from && approxWords[d.toks[b].lower] {
+		b--
+	}
+	if b < st.from {
+		return false
+	}
+	if d.toks[b].isWord("now") {
+		// "now 38 kB smaller" is a difference, not the new value
+		e := n.pos + 1
+		for e < st.to && d.toks[e].unitWord {
+			e++
+		}
+		return e >= st.to || !comparatives[d.toks[e].lower]
+	}
+	if !d.toks[b].isWord("to") {
+		return false
+	}
+	for j := b - 1; j >= st.from; j-- {
+		t := d.toks[j]
+		if t.kind == tkNumber || t.kind == tkPunct && !t.code {
+			return false
+		}
+		if changeVerbs[t.lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// changeVerbs tell that a value changed to the one after "to".
+var changeVerbs = words(`brought brings dropped drops fell falls cut cuts reduced reduces went goes lowered
+	lowers raised raises increased increases decreased decreases grew grows rose rises climbed climbs
+	shrank shrinks sped speeds improved improves down`)
 
 // oldness tells whether the cited occurrences of a value (with the
 // claim's unit) are all earlier values (1), all later or plain ones (-1),
