@@ -681,6 +681,7 @@ func (k *checker) clause(a *conj) {
 	k.pivotSwap(a, v, phrase)
 	k.fromToSwap(a, best, phrase)
 	k.polarity(a, need, best, phrase)
+	k.failedVerb(a, best, phrase)
 	k.stillTrue(a, need, best, phrase)
 	k.usesRemoved(a, need, best, phrase)
 	k.hedges(a, withNumbers, best, phrase)
@@ -2746,6 +2747,37 @@ func negatedHere(a *conj, sents []*sent, t string) bool {
 		}
 	}
 	return bestNeg >= 2 && bestNeg > bestPos
+}
+
+// failedVerb fails a clause that states as done what its source says
+// fails to happen ("the importer reads X" for "the importer fails to read
+// X"), unless the clause itself says it fails.
+func (k *checker) failedVerb(a *conj, u *unit, phrase string) {
+	if a.negated || a.verbTerm == "" {
+		return
+	}
+	for _, i := range a.toks {
+		if t := k.cd.toks[i]; failWords[t.lower] || failureWords[t.lower] || t.lower == "failure" || t.lower == "error" || t.lower == "errors" || t.lower == "broken" {
+			return
+		}
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			if c.failHead == "" || c.failHead != a.verbTerm {
+				continue
+			}
+			shared := 0
+			for _, t := range a.own {
+				if t != a.verbTerm && !genericLemmas[t] && c.ownSet[t] {
+					shared++
+				}
+			}
+			if shared >= 1 {
+				k.fail(Negation, "%q says it happens; the source says it fails to %s", phrase, a.verbTerm)
+				return
+			}
+		}
+	}
 }
 
 // presenceVerbs say that something is there or in use.

@@ -92,7 +92,7 @@ var photoSources = []support.Source{
 	{ID: "d29", Kind: support.KindDaily, Title: "run-99", Text: "Tried an eager join on `Album::$photos`; album page p95 only dropped from 2.1 s to 1.9 s, still above the 800 ms target. Cache misses on the `//web:gallery` target on every build."},
 	{ID: "d30", Kind: support.KindDaily, Title: "run-100", Text: "`sharp.resize()` lost its `fit: 'fill'` default in 0.34; the worker now passes `fit` explicitly. The `ThumbTests.testCrop` flakiness came from comparing floats with `==`. Upload retries were raised to 5 because the gateway drops idle sockets."},
 	{ID: "m54", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "`ThumbTests.testCrop` is flaky on the ARM runner"},
-	{ID: "d31", Kind: support.KindDaily, Title: "run-101", Text: "`thumbd` took about 40 minutes on the build host; added `--threads 6`, now about 12. The EXIF reader adds 71 kB to the upload bundle; after the switch the bundle is now 38 kB smaller."},
+	{ID: "d31", Kind: support.KindDaily, Title: "run-101", Text: "`thumbd` took about 40 minutes on the build host; added `--threads 6`, now about 12. The EXIF reader adds 71 kB to the upload bundle; after the switch the bundle is now 38 kB smaller. The importer fails to read `.heif` sidecars on Windows."},
 	{ID: "m53", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Release builds are signed with the CI agent's certificate, never with a laptop's; purge protection is enabled on the signing vault"},
 }
 
@@ -121,6 +121,7 @@ func TestMeaningKept(t *testing.T) {
 		{"a consequence of the clause before the semicolon", support.Claim{Content: "`sharp.resize()` lost its `fit: 'fill'` default in 0.34, so the worker now passes `fit` explicitly"}, []string{"d30"}},
 		{"flaky is what flakiness says", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "`ThumbTests.testCrop` is flaky on the ARM runner because it compared floats with `==`"}, []string{"m54", "d30"}},
 		{"a new value told after its change", support.Claim{Content: "Adding `--threads 6` brought `thumbd` on the build host from about 40 minutes down to about 12"}, []string{"d31"}},
+		{"fails to as cannot", support.Claim{Content: "The importer can't read `.heif` sidecars on Windows"}, []string{"d31"}},
 		{"a noun read as a verb in the source", support.Claim{Content: "The `//web:gallery` target misses the cache on every build"}, []string{"d29"}},
 		{"impossible to as could not", support.Claim{Content: "Albums from the v1 schema could not be exported"}, []string{"m8"}},
 		{"a qualified name without its qualifier", support.Claim{Content: "Face grouping reads `taken_at`"}, []string{"m9"}},
@@ -230,6 +231,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a cause from the next sentence when the record names another", support.Claim{Content: "The worker now passes `fit` explicitly because the gateway drops idle sockets"}, []string{"d30"}, support.Causal},
 		{"a fixed problem given another explanation", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "Imported albums had no `caption_en` after the nightly import because album covers did not refresh"}, []string{"m40", "d22"}, ""},
 		{"a difference given as the value", support.Claim{Content: "The EXIF reader adds 38 kB to the upload bundle"}, []string{"d31"}, support.NumberContext},
+		{"what fails to happen said to happen", support.Claim{Content: "The importer reads `.heif` sidecars on Windows"}, []string{"d31"}, support.Negation},
 		{"a removed name still in use", support.Claim{Content: "EXIF is read through the `legacy_exif` flag"}, []string{"m10"}, ""},
 		{"a removed name still supported", support.Claim{Content: "v3 still supports the `legacy_exif` flag"}, []string{"m10"}, ""},
 		{"two steps' numbers exchanged", support.Claim{Content: "Resize to 512 px first, then to 2048 px for the grid"}, []string{"m3"}, support.NumberContext},

@@ -101,6 +101,9 @@ type conj struct {
 	hedged bool
 	// negPronoun is set for a negation of a pronoun only ("without it")
 	negPronoun bool
+	// failHead is the verb after "fails to" ("fails to sync": sync), which
+	// a claim may not state as done
+	failHead string
 }
 
 // link is a causal link stated by a text: the terms of the cause and of
@@ -915,9 +918,9 @@ func (c *conj) read(i int) {
 				negFrom = j
 				break
 			}
-			// "impossible to audit", "unable to connect": the verb after
-			// is negated too
-			if _, neg := negatedLemmas[w]; neg && j+1 < len(masked) && masked[j+1] == "to" {
+			// "impossible to audit", "unable to connect", "fails to
+			// sign": the verb after is negated too
+			if _, neg := negatedLemmas[w]; (neg || failWords[w] && !toks[c.toks[j]].code) && j+1 < len(masked) && masked[j+1] == "to" && j+2 < len(masked) {
 				negFrom, negTo = j, j+2
 				break
 			}
@@ -973,6 +976,7 @@ func (c *conj) read(i int) {
 			}
 		}
 	}
+	failNeg := negFrom >= 0 && negFrom < len(masked) && failWords[masked[negFrom]] && !toks[c.toks[negFrom]].code
 	if c.role == roleRejected {
 		negFrom = 0
 	}
@@ -985,6 +989,15 @@ func (c *conj) read(i int) {
 			c.neg[t.term] = true
 			if c.negHead == "" {
 				c.negHead = t.term
+			}
+			if failNeg {
+				// "X fails to sync" negates the syncing, and "sync of X
+				// fails" says it too: the words may stand either way (the
+				// verb's failure is checked by failedVerb)
+				c.pos[t.term] = true
+				if c.failHead == "" && j == negFrom+2 {
+					c.failHead = t.term
+				}
 			}
 		} else {
 			c.pos[t.term] = true
@@ -1035,6 +1048,10 @@ func (c *conj) read(i int) {
 	c.hedged = c.s.hedgeAll || hasHedge(" "+strings.Join(lower, " ")+" ")
 	_ = i
 }
+
+// failWords negate the verb after their "to" ("fails to resolve",
+// "refused to start").
+var failWords = words("fail fails failed failing refuse refuses refused refusing")
 
 // monthLeads come before the name of a month ("in May").
 var monthLeads = words("in of since until by early late mid last next this from to during through")
