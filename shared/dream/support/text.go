@@ -353,6 +353,23 @@ func (s *sent) analyse() bool {
 	for i, c := range s.conjs {
 		c.read(i)
 	}
+	// "On the CI runners, never run X": a short leading phrase of place
+	// is the setting of the negated clause after it, which is no rejected
+	// alternative
+	for i := 0; i+1 < len(s.conjs); i++ {
+		c, n := s.conjs[i], s.conjs[i+1]
+		// (a short one: its "verb" is a plural noun, "on the staging hosts")
+		if i != 0 || len(c.toks) == 0 || len(c.toks) > 5 || !placePrepositions[toks[c.toks[0]].lower] ||
+			n.role != roleRejected || (n.marker != "never" && n.marker != "not") {
+			continue
+		}
+		n.role = rolePlain
+		for t := range c.pos {
+			c.neg[t] = true
+		}
+		c.pos = map[string]bool{}
+		c.negated = len(c.neg) > 0
+	}
 	// "possibly because X": a hedge alone hedges what follows; "may be
 	// caused by X": the cause of a hedged effect is hedged too
 	for i := 0; i+1 < len(s.conjs); i++ {
@@ -970,7 +987,7 @@ func (c *conj) read(i int) {
 	negEnd := len(c.toks)
 	if negFrom >= 0 && len(masked) == len(c.toks) {
 		for j := negFrom + 2; j < len(masked); j++ {
-			if conditionWords[masked[j]] && masked[j] != "if" {
+			if conditionWords[masked[j]] && masked[j] != "if" || clauseAfter(masked, j) {
 				negEnd = j
 				break
 			}
@@ -1047,6 +1064,32 @@ func (c *conj) read(i int) {
 	c.negated = negFrom >= 0 || passiveStop >= 0 || len(c.neg) > 0
 	c.hedged = c.s.hedgeAll || hasHedge(" "+strings.Join(lower, " ")+" ")
 	_ = i
+}
+
+// placePrepositions start a phrase of place or setting ("on the CI
+// runners", "in production"), not a condition.
+var placePrepositions = words("in on at for with within inside across under over during")
+
+// clauseAfter reports whether a new clause with its own subject starts
+// after the comma or colon at j ("never commit notebooks with outputs,
+// `nbstripout` is installed as a git filter"; "never run it: it wipes
+// the cache"), which a negation before it does not reach.
+func clauseAfter(masked []string, j int) bool {
+	if w := masked[j]; w != "," && w != ":" || j+2 >= len(masked) {
+		return false
+	}
+	if pronouns[masked[j+1]] && masked[j+1] != "that" && masked[j+1] != "which" && masked[j+1] != "who" {
+		return true
+	}
+	for m := j + 2; m <= j+4 && m < len(masked); m++ {
+		if w := masked[m]; w == "," || w == ":" {
+			return false
+		}
+		if auxiliaries[masked[m]] && !determiners[masked[m-1]] && !negationWords[masked[m-1]] && masked[j+1] != "and" && masked[j+1] != "or" {
+			return true
+		}
+	}
+	return false
 }
 
 // failWords negate the verb after their "to" ("fails to resolve",
