@@ -171,6 +171,12 @@ var irregular = map[string]string{
 	"drove": "drive", "driven": "drive", "understood": "understand", "forgot": "forget", "forgotten": "forget",
 	"split": "split", "set": "set", "put": "put", "cut": "cut", "hit": "hit", "shut": "shut", "let": "let",
 	"using": "use", "bought": "buy", "came": "come", "sought": "seek", "won": "win", "wound": "wind",
+	"brought": "bring", "sped": "speed", "shrank": "shrink", "shrunk": "shrink", "drew": "draw", "drawn": "draw",
+	"threw": "throw", "thrown": "throw", "dealt": "deal", "taught": "teach", "woke": "wake", "woken": "wake",
+	"blew": "blow", "blown": "blow", "flew": "fly", "flown": "fly", "tore": "tear", "torn": "tear",
+	"undid": "undo", "undone": "undo", "withdrew": "withdraw", "withdrawn": "withdraw", "overrode": "override",
+	"overridden": "override", "stole": "steal", "stolen": "steal", "rewound": "rewind", "outgrew": "outgrow",
+	"outgrown": "outgrow", "spoke": "speak", "spoken": "speak",
 	"did": "do", "done": "do", "does": "do", "has": "have", "had": "have", "is": "be", "are": "be", "was": "be",
 	"were": "be", "been": "be", "went through": "go", "data": "data", "indices": "index", "analyses": "analysis",
 }

@@ -63,14 +63,15 @@ func (d *doc) numbers() []numOcc {
 					continue
 				}
 				n := numOcc{value: t.value, raw: t.raw, unit: t.unit, measure: t.measure, per: t.per, ctx: c.numberContext(j), clause: c.effTerms(),
-					rejected: c.role == roleRejected, multiplier: t.multiplier, sent: s.idx, pos: k}
+					rejected: c.role == roleRejected && !changedBefore(d.toks, c.toks[:j]), multiplier: t.multiplier, sent: s.idx, pos: k}
 				n.old = afterFrom(d.toks, k) || wasBefore(d.toks, k)
 				n.left = leftName(d.toks, k)
 				n.partOf = partOf(d.toks, k)
 				// "Dropped Python 3.8": a value taken away is an earlier one
 				// ("removed in v3": v3 is when, not what)
 				for b := k - 1; b >= max(0, k-3) && !(b == k-1 && whenWords[d.toks[b].lower]); b-- {
-					if removalWords[d.toks[b].lower] {
+					// ("dropped to 210 MB" is a value that fell, not one taken away)
+					if removalWords[d.toks[b].lower] && !(b+1 < k && quantityLeads[d.toks[b+1].lower]) {
 						n.old = true
 					}
 				}
@@ -180,6 +181,10 @@ func markChanged(d *doc, ns []numOcc) {
 		if !brought {
 			back = 2
 		}
+		// the nearest, or for a change told apart from its old value the
+		// one that shares most words with it ("peak memory" is the 1.8 GB
+		// the worker used, not the 4 GB album)
+		best, bestShared := -1, -1
 		for j := i - 1; j >= 0; j-- {
 			o := &ns[j]
 			if o.sent < n.sent-back {
@@ -189,14 +194,61 @@ func markChanged(d *doc, ns []numOcc) {
 				continue // a setting's value ("added `--jobs 8`, now about 3")
 			}
 			if (sameKind(n, *o) || !brought && n.unit == "" && o.measure) && !o.old {
-				o.old = o.old || brought
-				if ns[i].pairFrom == "" {
-					ns[i].pairFrom = o.value
+				if brought {
+					best = j
+					break
 				}
-				break
+				// a number that names a thing ("the 4 GB test album") is
+				// less likely the value that changed than a measure
+				shared := 2 * sharedContext(n, *o)
+				if !modifier(d, o.pos) {
+					shared++
+				}
+				if shared > bestShared {
+					best, bestShared = j, shared
+				}
+			}
+		}
+		if best >= 0 {
+			ns[best].old = ns[best].old || brought
+			if ns[i].pairFrom == "" {
+				ns[i].pairFrom = ns[best].value
 			}
 		}
 	}
+}
+
+// modifier reports whether the number at k, with its unit, stands before
+// the noun it describes ("4 GB test album").
+func modifier(d *doc, k int) bool {
+	e := k + 1
+	for e < len(d.toks) && d.toks[e].unitWord {
+		e++
+	}
+	return e < len(d.toks) && d.toks[e].kind == tkWord && d.toks[e].term != "" && !d.toks[e].code
+}
+
+// sharedContext counts the words two numbers' contexts share.
+func sharedContext(a, b numOcc) int {
+	n := 0
+	for t := range a.ctx {
+		if !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "<") && b.ctx[t] > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// changedBefore reports whether a verb of change stands before a number
+// of a rejected alternative: "400 instead of 200 brought it to about 11
+// minutes" rejects 200, not the 11 the change brought.
+func changedBefore(toks []token, before []int) bool {
+	for _, i := range before {
+		if t := toks[i]; t.kind == tkWord && !t.code && changeVerbs[t.lower] && t.lower != "down" {
+			return true
+		}
+	}
+	return false
 }
 
 // newValue reports whether the number is the new value of a change
@@ -280,7 +332,25 @@ func earlierSwapped(c numOcc, claim []numOcc, srcs []*source) bool {
 			from = &claim[i]
 		}
 	}
-	return from != nil && oldness(*from, from.value, srcs) < 0 && oldness(c, c.value, srcs) > 0
+	if from == nil {
+		return false
+	}
+	if oldness(*from, from.value, srcs) < 0 && oldness(c, c.value, srcs) > 0 {
+		return true
+	}
+	// a source pairs them the other way: its new value X came after Y
+	reversed, same := false, false
+	for _, s := range srcs {
+		for _, o := range s.nums {
+			switch {
+			case sameValue(o.value, from.value) && sameValue(o.pairFrom, c.value):
+				reversed = true
+			case sameValue(o.value, c.value) && sameValue(o.pairFrom, from.value):
+				same = true
+			}
+		}
+	}
+	return reversed && !same
 }
 
 // earlierWords tell that a claim's number is an earlier value.
