@@ -344,7 +344,8 @@ func (k *checker) identifiers(text string) {
 				break
 			}
 		}
-		if !found && (id.soft && !k.allParts(id.text) || plainHyphenated(id.text) && (k.asPhrase(id.text) || k.sameHyphenated(id.text) || k.partOfHyphenated(id.text))) {
+		if !found && (id.soft && !k.allParts(id.text) || plainHyphenated(id.text) && (k.asPhrase(id.text) || k.sameHyphenated(id.text) || k.partOfHyphenated(id.text)) ||
+			hyphenatedWords(id.text) && !strings.Contains(text, "`"+id.text+"`") && k.asPhrase(id.text)) { // "ARM64-only" for "ARM64 only"
 			continue
 		}
 		if !found {
@@ -418,6 +419,20 @@ func (k *checker) sameHyphenated(w string) bool {
 
 // plainHyphenated reports whether w is words joined by hyphens, letters
 // only ("Push-notification", not "itest-postgres2" or "v1-api.go").
+// hyphenatedWords reports whether w is words and numbers joined by
+// hyphens ("ARM64-only"), not a flag.
+func hyphenatedWords(w string) bool {
+	if !strings.Contains(w, "-") || strings.HasPrefix(w, "-") || strings.HasSuffix(w, "-") {
+		return false
+	}
+	for _, r := range w {
+		if r != '-' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
 func plainHyphenated(w string) bool {
 	if !strings.Contains(w, "-") || strings.HasPrefix(w, "-") || strings.HasSuffix(w, "-") {
 		return false

@@ -42,11 +42,14 @@ func identifiers(text string) []ident {
 		span := strings.Join(strings.Fields(m[1]), " ")
 		add(ident{text: span, fold: strings.ToLower(span) == span})
 	}
-	outside := codeSpan.ReplaceAllString(text, " ")
+	// a code span stays a chunk of its own, so that a command's word
+	// before it does not pair with the word after it ("dbt `meta`
+	// descriptions")
+	outside := codeSpan.ReplaceAllString(text, " `` ")
 	chunks := strings.Fields(outside)
 	for i, ch := range chunks {
 		w := trimChunk(ch)
-		if w == "" {
+		if w == "" || w == "``" || abbreviations[strings.ToLower(w)] {
 			continue
 		}
 		lw := strings.ToLower(w)
@@ -60,7 +63,7 @@ func identifiers(text string) []ident {
 			prose = prose || determiners[prev] || isNumberChunk(prev)
 		}
 		if i+1 < len(chunks) && !prose && (commandWords[lw] || ambiguousCommands[lw] && i > 0 && commandLeads[strings.ToLower(trimChunk(chunks[i-1]))]) {
-			if arg := trimChunk(chunks[i+1]); arg != "" && !isStop(strings.ToLower(arg)) && !strings.ContainsAny(chunks[i], ",;:.") {
+			if arg := trimChunk(chunks[i+1]); arg != "" && arg != "``" && !isStop(strings.ToLower(arg)) && !strings.ContainsAny(chunks[i], ",;:.") {
 				add(ident{text: w + " " + arg, fold: true})
 			}
 		}
@@ -70,6 +73,9 @@ func identifiers(text string) []ident {
 	}
 	return out
 }
+
+// abbreviations of prose are no names ("e.g.", "i.e.").
+var abbreviations = words("e.g i.e e.g. i.e. etc. a.k.a a.k.a. w.r.t w.r.t. cf. vs.")
 
 // trimChunk strips the punctuation around a whitespace-separated chunk.
 func trimChunk(s string) string {

@@ -247,10 +247,10 @@ var synonymGroups = []string{
 // after "run", "via", "using" or "with".
 var (
 	commandWords = words(`npm npx yarn pnpm git kubectl docker helm terraform cargo pip poetry pytest gradle
-		mvn bazel dbt rake bundle brew gcloud cdk flutter xcodebuild fastlane deno bun psql dotnet ansible
-		skaffold tilt nix rustup goreleaser golangci-lint eslint prettier tsc jest vitest playwright detox
-		alembic airflow spark-submit aws az sam kustomize argocd`)
-	ambiguousCommands = words(`make go just task node pod swift mix apt`)
+		mvn bazel dbt rake brew gcloud cdk flutter xcodebuild fastlane deno bun psql dotnet ansible
+		skaffold rustup goreleaser golangci-lint eslint prettier tsc jest vitest playwright detox
+		alembic airflow spark-submit aws az kustomize argocd`)
+	ambiguousCommands = words(`make go just task node pod swift mix apt bundle tilt nix sam`)
 	commandLeads      = words(`run runs ran running via using with use uses`)
 )
 

@@ -95,6 +95,7 @@ var photoSources = []support.Source{
 	{ID: "d31", Kind: support.KindDaily, Title: "run-101", Text: "`thumbd` took about 40 minutes on the build host; added `--threads 6`, now about 12. The EXIF reader adds 71 kB to the upload bundle; after the switch the bundle is now 38 kB smaller. The importer fails to read `.heif` sidecars on Windows."},
 	{ID: "m55", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Never run `photos purge --all` on the staging hosts; it wipes the 40 GB thumbnail cache. Never commit album fixtures with real faces, `facemask` is installed as a pre-commit hook."},
 	{ID: "d32", Kind: support.KindDaily, Title: "run-102", Text: "The resize worker used 1.8 GB of memory on the 4 GB test album. Switched it to streaming decode; peak memory dropped to 210 MB. Set `thumb.workers` to 12 on the nightly job (was 6); it dropped to about 25 minutes."},
+	{ID: "m56", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "dbt `meta` descriptions are not synced to the photo catalog automatically. The web bundle dropped from 310 kB to 185 kB. Thumbnails are built for ARM64 only. Slow decoders such as `libheif` 1.16 time out on HEIC files."},
 	{ID: "m53", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Release builds are signed with the CI agent's certificate, never with a laptop's; purge protection is enabled on the signing vault"},
 }
 
@@ -127,6 +128,10 @@ func TestMeaningKept(t *testing.T) {
 		{"a clause after a comma outside the prohibition before it", support.Claim{Content: "`facemask` is installed as a pre-commit hook"}, []string{"m55"}},
 		{"a value that dropped to another is no value taken away", support.Claim{Content: "Switching the resize worker to streaming decode dropped its peak memory from 1.8 GB to 210 MB"}, []string{"d32"}},
 		{"what a change brought after a rejected alternative", support.Claim{Content: "Setting `thumb.workers` to 12 instead of 6 brought the nightly job to about 25 minutes"}, []string{"d32"}},
+		{"a command's word before a code span", support.Claim{Content: "dbt `meta` descriptions are not synced to the photo catalog automatically"}, []string{"m56"}},
+		{"a command's name as an English word", support.Claim{Content: "The web bundle went down from 310 kB to 185 kB"}, []string{"m56"}},
+		{"words hyphenated into one", support.Claim{Content: "Thumbnail builds are ARM64-only"}, []string{"m56"}},
+		{"an abbreviation of prose", support.Claim{Content: "Slow decoders, e.g. `libheif` 1.16, time out on HEIC files"}, []string{"m56"}},
 		{"fails to as cannot", support.Claim{Content: "The importer can't read `.heif` sidecars on Windows"}, []string{"d31"}},
 		{"a noun read as a verb in the source", support.Claim{Content: "The `//web:gallery` target misses the cache on every build"}, []string{"d29"}},
 		{"impossible to as could not", support.Claim{Content: "Albums from the v1 schema could not be exported"}, []string{"m8"}},
@@ -238,6 +243,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a fixed problem given another explanation", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "Imported albums had no `caption_en` after the nightly import because album covers did not refresh"}, []string{"m40", "d22"}, ""},
 		{"a difference given as the value", support.Claim{Content: "The EXIF reader adds 38 kB to the upload bundle"}, []string{"d31"}, support.NumberContext},
 		{"the earlier value given as the new one", support.Claim{Content: "Switching the resize worker to streaming decode dropped its peak memory from 210 MB to 1.8 GB"}, []string{"d32"}, ""},
+		{"a hyphenated name the sources do not write", support.Claim{Content: "Thumbnail builds are ARM64-native"}, []string{"m56"}, support.IdentifierMissing},
 		{"a prohibition lifted", support.Claim{Content: "On the staging hosts, run `photos purge --all` to wipe the 40 GB thumbnail cache"}, []string{"m55"}, ""},
 		{"what fails to happen said to happen", support.Claim{Content: "The importer reads `.heif` sidecars on Windows"}, []string{"d31"}, support.Negation},
 		{"a removed name still in use", support.Claim{Content: "EXIF is read through the `legacy_exif` flag"}, []string{"m10"}, ""},

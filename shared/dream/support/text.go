@@ -172,7 +172,7 @@ func analyseAs(text string, source bool) *doc {
 				flush(k)
 			}
 		case ".":
-			if t.spaceAfter {
+			if t.spaceAfter && !abbreviationEnd(d.toks, k) {
 				flush(k)
 				depth = 0
 			}
@@ -1069,6 +1069,25 @@ func (c *conj) read(i int) {
 // placePrepositions start a phrase of place or setting ("on the CI
 // runners", "in production"), not a condition.
 var placePrepositions = words("in on at for with within inside across under over during")
+
+// abbreviationEnd reports whether the period at k ends an abbreviation
+// of prose ("e.g.", "i.e.", "etc.", "vs.") rather than a sentence.
+func abbreviationEnd(toks []token, k int) bool {
+	if k < 1 || toks[k-1].kind != tkWord {
+		return false
+	}
+	switch w := toks[k-1].lower; w {
+	case "e.g", "i.e", "a.k.a", "w.r.t":
+		return true
+	case "etc", "vs", "cf":
+		// "etc." at the very end of a sentence still ends it when a
+		// capital follows
+		return k+1 >= len(toks) || w != "etc" || !isCapitalised(toks[k+1].raw)
+	case "g", "e":
+		return k >= 3 && toks[k-2].raw == "." && (toks[k-3].lower == "e" || toks[k-3].lower == "i")
+	}
+	return false
+}
 
 // clauseAfter reports whether a new clause with its own subject starts
 // after the comma or colon at j ("never commit notebooks with outputs,
