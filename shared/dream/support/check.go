@@ -1674,6 +1674,29 @@ func (c *conj) hasAgent() bool {
 	return false
 }
 
+// restatesChoice reports whether the clause's sentence turns down what
+// the source turns down, and nothing the source keeps: a word it shares
+// with the source's rejected phrase is then what both sides are about
+// ("the default lowerCamelCase JSON names"), not the alternative.
+func restatesChoice(a *conj, rejected, kept map[string]bool) bool {
+	shared := false
+	for _, c := range a.s.conjs {
+		if c.role != roleRejected {
+			continue
+		}
+		for _, t := range c.own {
+			if genericLemmas[t] {
+				continue
+			}
+			if kept[t] && !rejected[t] {
+				return false
+			}
+			shared = shared || rejected[t]
+		}
+	}
+	return shared
+}
+
 // nearest is the non-generic term of a side closest to the verb.
 func nearest(side []string, left bool) string {
 	if left {
@@ -1922,6 +1945,9 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 			continue
 		}
 		if rejected[t] && a.role != roleRejected {
+			if restatesChoice(a, rejected, posU) {
+				continue // "JSON names follow the proto names rather than the default lowerCamelCase"
+			}
 			k.fail(RoleSwap, "%q affirms what the source names as the rejected alternative", phrase)
 		} else if !(k.remedy(a) && resolvedNegates(u, t)) {
 			k.fail(Negation, "%q affirms what the source negates", phrase)

@@ -701,7 +701,8 @@ func (s *sent) split() {
 			t := toks[c.toks[j]]
 			byNext := j+1 < len(c.toks) && toks[c.toks[j+1]].isWord("by")
 			past := verbLemmas[t.term] && (strings.HasSuffix(t.lower, "ed") || irregular[t.lower] != "") &&
-				!passiveLeads[toks[c.toks[j-1]].lower] // "instead of being dropped"
+				!passiveLeads[toks[c.toks[j-1]].lower] && // "instead of being dropped"
+				!slices.ContainsFunc(c.toks[:j], func(i int) bool { return causativeWords[toks[i].lower] }) // "rather than having X injected"
 			// "MLD instead of CH for the truck profile": a phrase that
 			// starts with a preposition and a determiner speaks of the
 			// whole sentence, not of the rejected alternative
@@ -732,6 +733,10 @@ func (s *sent) split() {
 	}
 	s.conjs = kept
 }
+
+// causativeWords make the participle after their object part of the
+// alternative ("rather than having `AppDbContext` injected directly").
+var causativeWords = words("having getting keeping leaving")
 
 // rejectedEnds are the words that, before a verb in -ing, start a clause
 // of the whole sentence after a rejected alternative.
