@@ -394,11 +394,19 @@ func (k *checker) sameHyphenated(w string) bool {
 	parts := strings.Split(strings.ToLower(w), "-")
 	for _, s := range k.srcs {
 		for _, t := range s.d.toks {
-			if t.kind != tkWord || !strings.Contains(t.raw, "-") {
+			// "exactly-once" for `EXACTLY_ONCE`, "read-committed" for
+			// `read_committed`
+			if t.kind != tkWord || !strings.ContainsAny(t.raw, "-_") {
 				continue
 			}
-			sp := strings.Split(t.lower, "-")
-			if len(sp) != len(parts) {
+			// the whole word, or the end of a qualified name in code
+			// (`DeliveryGuarantee.EXACTLY_ONCE`)
+			sp := strings.FieldsFunc(t.lower, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+			switch {
+			case len(sp) == len(parts):
+			case t.code && len(sp) > len(parts):
+				sp = sp[len(sp)-len(parts):]
+			default:
 				continue
 			}
 			same := true

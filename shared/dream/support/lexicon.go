@@ -28,7 +28,8 @@ var functionWords = words(`single also just only every each any many much more m
 	although whether however etc yet still already again ever even anyway instead rather quite
 	really actually basically currently now today tonight yesterday tomorrow lot lots bit back
 	one ones anyone everyone someone something everything anything thing things way ways kind sort
-	around approximately roughly about e.g i.e vs via let lets once whenever unless anymore otherwise behind beside beyond inside outside near along despite except unlike versus`)
+	around approximately roughly about e.g i.e vs via let lets once whenever unless anymore otherwise behind beside beyond inside outside near along despite except unlike versus
+	whereas whilst`)
 
 // genericTerms are content words so common in engineering notes that they
 // neither support nor betray a claim: a rewrite may add or drop them.

@@ -98,6 +98,8 @@ var photoSources = []support.Source{
 	{ID: "m56", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "dbt `meta` descriptions are not synced to the photo catalog automatically. The web bundle dropped from 310 kB to 185 kB. Thumbnails are built for ARM64 only. Slow decoders such as `libheif` 1.16 time out on HEIC files."},
 	{ID: "m57", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Use `sharp` with `fit: 'inside'` instead of the default cover crop for album thumbnails", Rationale: "covers cut faces off group photos"},
 	{ID: "m58", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Use `ThumbClientFactory` in workers instead of injecting `ThumbClient` directly"},
+	{ID: "m59", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Keep thumbnails in WebP instead of AVIF", Rationale: "WebP decodes on every supported browser; AVIF needed a polyfill on Safari 15"},
+	{ID: "m60", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Uploads use `UploadMode.EXACTLY_ONCE` with a 15-minute token"},
 	{ID: "m53", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Release builds are signed with the CI agent's certificate, never with a laptop's; purge protection is enabled on the signing vault"},
 }
 
@@ -136,6 +138,8 @@ func TestMeaningKept(t *testing.T) {
 		{"an abbreviation of prose", support.Claim{Content: "Slow decoders, e.g. `libheif` 1.16, time out on HEIC files"}, []string{"m56"}},
 		{"a choice restated with both sides", support.Claim{Type: agentmem.TypeDecision, Content: "Album thumbnail crops use `fit: 'inside'` in `sharp` rather than the default cover"}, []string{"m57"}},
 		{"an alternative with a causative", support.Claim{Type: agentmem.TypeDecision, Content: "Workers get their client from `ThumbClientFactory` rather than having `ThumbClient` injected directly"}, []string{"m58"}},
+		{"both clauses of a rationale with a semicolon", support.Claim{Type: agentmem.TypeDecision, Content: "Thumbnails stay in WebP rather than AVIF", Rationale: "WebP decodes on every supported browser, whereas AVIF needed a polyfill on Safari 15"}, []string{"m59"}},
+		{"a hyphenated word for the end of a name in code", support.Claim{Content: "Uploads are exactly-once with a 15-minute token"}, []string{"m60"}},
 		{"fails to as cannot", support.Claim{Content: "The importer can't read `.heif` sidecars on Windows"}, []string{"d31"}},
 		{"a noun read as a verb in the source", support.Claim{Content: "The `//web:gallery` target misses the cache on every build"}, []string{"d29"}},
 		{"impossible to as could not", support.Claim{Content: "Albums from the v1 schema could not be exported"}, []string{"m8"}},
@@ -249,6 +253,8 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"the earlier value given as the new one", support.Claim{Content: "Switching the resize worker to streaming decode dropped its peak memory from 210 MB to 1.8 GB"}, []string{"d32"}, ""},
 		{"a hyphenated name the sources do not write", support.Claim{Content: "Thumbnail builds are ARM64-native"}, []string{"m56"}, support.IdentifierMissing},
 		{"a choice restated the other way round", support.Claim{Type: agentmem.TypeDecision, Content: "Album thumbnail crops use the default cover rather than `fit: 'inside'` in `sharp`"}, []string{"m57"}, ""},
+		{"a reason the rationale does not give", support.Claim{Type: agentmem.TypeDecision, Content: "Thumbnails stay in WebP rather than AVIF", Rationale: "AVIF encodes too slowly on the resize workers"}, []string{"m59"}, ""},
+		{"a hyphenated name that is not the end of the code name", support.Claim{Content: "Uploads are upload-mode with a 15-minute token"}, []string{"m60"}, support.IdentifierMissing},
 		{"a prohibition lifted", support.Claim{Content: "On the staging hosts, run `photos purge --all` to wipe the 40 GB thumbnail cache"}, []string{"m55"}, ""},
 		{"what fails to happen said to happen", support.Claim{Content: "The importer reads `.heif` sidecars on Windows"}, []string{"d31"}, support.Negation},
 		{"a removed name still in use", support.Claim{Content: "EXIF is read through the `legacy_exif` flag"}, []string{"m10"}, ""},

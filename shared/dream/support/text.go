@@ -162,7 +162,12 @@ func analyseAs(text string, source bool) *doc {
 			depth++
 		case ")", "]":
 			depth = max(0, depth-1)
-		case ";", "\n", "!", "?":
+		case ";":
+			// "(why: A; B)": a rationale's clauses stay in its parenthesis
+			if depth == 0 {
+				flush(k)
+			}
+		case "\n", "!", "?":
 			flush(k)
 			depth = 0
 		case ":":
