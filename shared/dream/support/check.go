@@ -1682,6 +1682,34 @@ func (c *conj) hasAgent() bool {
 	return false
 }
 
+// categoryOnly reports whether every word a rejected alternative negates
+// is also on its sentence's chosen side, with a number to tell the two
+// apart ("4 cores instead of 2 cores").
+func categoryOnly(a *conj) bool {
+	chosen := map[string]bool{}
+	for _, c := range a.s.conjs {
+		if c.role != roleRejected && c.role != roleParen {
+			addAll(chosen, c.pos)
+		}
+	}
+	number, words := false, 0
+	for _, i := range a.toks {
+		if t := a.s.d.toks[i]; t.kind == tkNumber {
+			number = true
+		}
+	}
+	for t := range a.neg {
+		if genericLemmas[t] {
+			continue
+		}
+		if !chosen[t] {
+			return false
+		}
+		words++
+	}
+	return number && words > 0
+}
+
 // restatesChoice reports whether the clause's sentence turns down what
 // the source turns down, and nothing the source keeps: a word it shares
 // with the source's rejected phrase is then what both sides are about
@@ -1795,6 +1823,11 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 	}
 	if a.role == roleRejected && movedFrom(u, a.neg) {
 		// "Y instead of X" where a source says it "moved from X to Y"
+		return
+	}
+	if a.role == roleRejected && categoryOnly(a) {
+		// "4 cores instead of 2 cores": the noun both sides share is
+		// what they are about; the number tells them apart
 		return
 	}
 	if a.role == roleRejected && insteadAfter(a, u.src) {
