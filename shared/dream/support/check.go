@@ -1946,6 +1946,9 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 	if len(a.neg) > 0 {
 		return
 	}
+	if persistsUnfixed(a, u) {
+		return // "the CI OOM remains" for "did not fix the CI OOM"
+	}
 	onlyNeg := 0
 	for t := range a.pos {
 		if negU[t] && !posPlain[t] && !genericLemmas[t] {
@@ -2376,6 +2379,37 @@ func fixFailed(a *conj, head string, u *unit) bool {
 	}
 	return false
 }
+
+// persistsUnfixed reports whether the clause says a problem persists
+// ("remains", "still") where its source says a fix did not fix it: the
+// same fact from the other side.
+func persistsUnfixed(a *conj, u *unit) bool {
+	persists := false
+	for _, i := range a.toks {
+		if persistWords[a.s.d.toks[i].lower] {
+			persists = true
+		}
+	}
+	if !persists {
+		return false
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			if c.negated && fixVerbs[c.negHead] {
+				return true
+			}
+			for _, i := range c.toks {
+				if t := st.d.toks[i]; c.neg[t.term] && fixVerbs[t.term] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// persistWords say a problem is still there.
+var persistWords = words("remains remain remained persists persist persisted still continues continue continued")
 
 // adds reports whether the clause opens with adding something ("Adding
 // a composite index ...", "Using X ...").

@@ -101,6 +101,7 @@ var photoSources = []support.Source{
 	{ID: "m59", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Keep thumbnails in WebP instead of AVIF", Rationale: "WebP decodes on every supported browser; AVIF needed a polyfill on Safari 15"},
 	{ID: "m60", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Uploads use `UploadMode.EXACTLY_ONCE` with a 15-minute token"},
 	{ID: "m61", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Resize nodes run 8 vCPUs instead of 4; batches finish in 6 minutes"},
+	{ID: "m62", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Raising the CDN TTL to 1 h did not fix the stale album covers"},
 	{ID: "m53", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Release builds are signed with the CI agent's certificate, never with a laptop's; purge protection is enabled on the signing vault"},
 }
 
@@ -142,6 +143,7 @@ func TestMeaningKept(t *testing.T) {
 		{"both clauses of a rationale with a semicolon", support.Claim{Type: agentmem.TypeDecision, Content: "Thumbnails stay in WebP rather than AVIF", Rationale: "WebP decodes on every supported browser, whereas AVIF needed a polyfill on Safari 15"}, []string{"m59"}},
 		{"a hyphenated word for the end of a name in code", support.Claim{Content: "Uploads are exactly-once with a 15-minute token"}, []string{"m60"}},
 		{"the noun both sides of a choice share", support.Claim{Content: "Resize nodes run 8 vCPUs instead of 4 vCPUs, and batches finish in 6 minutes"}, []string{"m61"}},
+		{"a problem that remains for one a fix did not fix", support.Claim{Content: "The CDN TTL was raised to 1 h, but the stale album covers remain"}, []string{"m62"}},
 		{"fails to as cannot", support.Claim{Content: "The importer can't read `.heif` sidecars on Windows"}, []string{"d31"}},
 		{"a noun read as a verb in the source", support.Claim{Content: "The `//web:gallery` target misses the cache on every build"}, []string{"d29"}},
 		{"impossible to as could not", support.Claim{Content: "Albums from the v1 schema could not be exported"}, []string{"m8"}},
@@ -258,6 +260,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a reason the rationale does not give", support.Claim{Type: agentmem.TypeDecision, Content: "Thumbnails stay in WebP rather than AVIF", Rationale: "AVIF encodes too slowly on the resize workers"}, []string{"m59"}, ""},
 		{"a hyphenated name that is not the end of the code name", support.Claim{Content: "Uploads are upload-mode with a 15-minute token"}, []string{"m60"}, support.IdentifierMissing},
 		{"the two numbers of a choice exchanged", support.Claim{Content: "Resize nodes run 4 vCPUs instead of 8 vCPUs"}, []string{"m61"}, ""},
+		{"a fix that did not fix said to fix", support.Claim{Content: "Raising the CDN TTL to 1 h fixed the stale album covers"}, []string{"m62"}, ""},
 		{"a prohibition lifted", support.Claim{Content: "On the staging hosts, run `photos purge --all` to wipe the 40 GB thumbnail cache"}, []string{"m55"}, ""},
 		{"what fails to happen said to happen", support.Claim{Content: "The importer reads `.heif` sidecars on Windows"}, []string{"d31"}, support.Negation},
 		{"a removed name still in use", support.Claim{Content: "EXIF is read through the `legacy_exif` flag"}, []string{"m10"}, ""},
