@@ -936,6 +936,9 @@ func (c *conj) read(i int) {
 			if j > 0 && masked[j-1] == "to" && (w == "none" || w == "nothing") {
 				continue // "from 12 a day to none": a value
 			}
+			if toks[c.toks[j]].code {
+				continue // an error message quoted in code: "`does not match any of the checksums`"
+			}
 			if negationWords[w] {
 				negFrom = j
 				break
