@@ -145,7 +145,7 @@ func TestMeaningKept(t *testing.T) {
 		{"a hyphenated word for the end of a name in code", support.Claim{Content: "Uploads are exactly-once with a 15-minute token"}, []string{"m60"}},
 		{"the noun both sides of a choice share", support.Claim{Content: "Resize nodes run 8 vCPUs instead of 4 vCPUs, and batches finish in 6 minutes"}, []string{"m61"}},
 		{"a problem that remains for one a fix did not fix", support.Claim{Content: "The CDN TTL was raised to 1 h, but the stale album covers remain"}, []string{"m62"}},
-		{"a negation inside a quoted error message", support.Claim{Content: "Imports fail after a bucket rename"}, []string{"m63"}},
+		{"a negation inside a quoted error message", support.Claim{Content: "Imports fail with a manifest mismatch after a bucket rename"}, []string{"m63"}},
 		{"fails to as cannot", support.Claim{Content: "The importer can't read `.heif` sidecars on Windows"}, []string{"d31"}},
 		{"a noun read as a verb in the source", support.Claim{Content: "The `//web:gallery` target misses the cache on every build"}, []string{"d29"}},
 		{"impossible to as could not", support.Claim{Content: "Albums from the v1 schema could not be exported"}, []string{"m8"}},
