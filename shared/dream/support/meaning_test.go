@@ -103,6 +103,7 @@ var photoSources = []support.Source{
 	{ID: "m61", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Resize nodes run 8 vCPUs instead of 4; batches finish in 6 minutes"},
 	{ID: "m62", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Raising the CDN TTL to 1 h did not fix the stale album covers"},
 	{ID: "m63", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Imports fail with `object key does not match the manifest` after a bucket rename"},
+	{ID: "m64", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "`useAlbums` runs only in the browser, never during SSR; data for the album grid must come from the `+page.server.ts` load function"},
 	{ID: "m53", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Release builds are signed with the CI agent's certificate, never with a laptop's; purge protection is enabled on the signing vault"},
 }
 
@@ -146,6 +147,7 @@ func TestMeaningKept(t *testing.T) {
 		{"the noun both sides of a choice share", support.Claim{Content: "Resize nodes run 8 vCPUs instead of 4 vCPUs, and batches finish in 6 minutes"}, []string{"m61"}},
 		{"a problem that remains for one a fix did not fix", support.Claim{Content: "The CDN TTL was raised to 1 h, but the stale album covers remain"}, []string{"m62"}},
 		{"a negation inside a quoted error message", support.Claim{Content: "Imports fail with a manifest mismatch after a bucket rename"}, []string{"m63"}},
+		{"a requirement with come from is no cause", support.Claim{Type: agentmem.TypeLearning, Content: "Data for the album grid must come from the `+page.server.ts` load function, since `useAlbums` runs only in the browser and never during SSR"}, []string{"m64"}},
 		{"fails to as cannot", support.Claim{Content: "The importer can't read `.heif` sidecars on Windows"}, []string{"d31"}},
 		{"a noun read as a verb in the source", support.Claim{Content: "The `//web:gallery` target misses the cache on every build"}, []string{"d29"}},
 		{"impossible to as could not", support.Claim{Content: "Albums from the v1 schema could not be exported"}, []string{"m8"}},

@@ -739,6 +739,9 @@ func (s *sent) split() {
 	s.conjs = kept
 }
 
+// modalWords before "come from" make it a requirement, not a cause.
+var modalWords = words("must should shall can cannot cant could may might will would need needs")
+
 // causativeWords make the participle after their object part of the
 // alternative ("rather than having `AppDbContext` injected directly").
 var causativeWords = words("having getting keeping leaving")
@@ -1763,6 +1766,9 @@ func (s *sent) fromLinks(c *conj) {
 		}
 		if !toks[c.toks[j+1]].isWord("from") {
 			continue
+		}
+		if j > 0 && (modalWords[toks[c.toks[j-1]].lower] || toks[c.toks[j-1]].isWord("to")) {
+			continue // "data must come from the load functions": where it is taken from
 		}
 		effect, cause := map[string]bool{}, map[string]bool{}
 		for i, k := range c.toks {
