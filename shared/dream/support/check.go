@@ -2,6 +2,7 @@ package support
 
 import (
 	"fmt"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -164,6 +165,9 @@ func checkTraced(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus
 		for _, c := range s.conjs {
 			k.clause(c)
 		}
+	}
+	if len(k.problems) == 0 {
+		k.triedFix()
 	}
 	k.causes()
 	k.superlatives()
@@ -3747,6 +3751,72 @@ func (k *checker) status() {
 var pendingPhrases = []string{"not yet", "yet to", "untested", "not tested", "not rolled out", "not merged", "not deployed", "in a quick test"}
 
 // pendingFix reports whether a sentence says its fix is not in place yet.
+// triedFix fails a claim that says something fixed a problem when the
+// cited sources that speak of it only tried it: "Tried X; the wrong rate
+// still appeared", "X might help", "looks fixed, but only tested on two
+// boards" do not say X fixed it.
+func (k *checker) triedFix() {
+	for _, t := range k.cd.toks {
+		if attemptWords[t.lower] || t.lower == "try" {
+			return // the claim says it was tried
+		}
+	}
+	fixes := false
+	for _, s := range k.cd.sents {
+		for _, c := range s.conjs {
+			if c.negated || c.hedged || c.role == roleRejected {
+				continue
+			}
+			for _, i := range c.toks {
+				// "fix" is the verb before what it fixes ("fix the drops")
+				w := k.cd.toks[i].lower
+				if fixClaimWords[w] || (w == "fix" || w == "resolve" || w == "solve") && i+1 < len(k.cd.toks) && determiners[k.cd.toks[i+1].lower] {
+					fixes = true
+				}
+			}
+		}
+	}
+	if !fixes {
+		return
+	}
+	about := distinctiveSet(k.claimTerms)
+	tried := false
+	for _, s := range k.srcs {
+		if overlapCount(about, s.all) < 2 {
+			continue
+		}
+		if s.Kind == KindMemory && s.Type == agentmem.TypeBlocker && s.Status == agentmem.StatusResolved {
+			return
+		}
+		for _, st := range s.d.sents {
+			if overlapCount(about, st.terms) == 0 {
+				continue
+			}
+			text := strings.ToLower(st.d.raw[st.d.toks[st.from].start:st.d.toks[st.to-1].end])
+			if (st.resolved || workedRe.MatchString(text) && !notWorkedRe.MatchString(text)) && !st.hedged && !pendingFix(text) {
+				return // a source says it was fixed, or that it worked
+			}
+			first := st.d.toks[st.from].lower
+			if attemptWords[first] || st.hedged || pendingFix(text) || strings.Contains(text, "still") || strings.Contains(text, "not enough") {
+				tried = true
+			}
+		}
+	}
+	if tried {
+		k.fail(Modality, "the claim says it fixed the problem; the cited sources only tried it")
+	}
+}
+
+// fixClaimWords say in a claim that something fixed a problem ("fix"
+// alone is often the noun: "the fix was tried").
+var fixClaimWords = words("fixes fixed resolves resolved solves solved cures cured")
+
+// workedRe and notWorkedRe find a record saying what it tried worked.
+var (
+	workedRe    = regexp.MustCompile(`\b(worked|works|helped|did the trick)\b`)
+	notWorkedRe = regexp.MustCompile(`\b(not|never|nt|didnt|doesnt|hasnt|barely|partly|partially)\b[^.;]{0,12}\b(worked|works|helped)\b`)
+)
+
 func pendingFix(lower string) bool {
 	for _, p := range pendingPhrases {
 		if strings.Contains(lower, p) {

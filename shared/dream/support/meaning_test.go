@@ -104,6 +104,7 @@ var photoSources = []support.Source{
 	{ID: "m62", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Raising the CDN TTL to 1 h did not fix the stale album covers"},
 	{ID: "m63", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Imports fail with `object key does not match the manifest` after a bucket rename"},
 	{ID: "m64", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "`useAlbums` runs only in the browser, never during SSR; data for the album grid must come from the `+page.server.ts` load function"},
+	{ID: "d33", Kind: support.KindDaily, Title: "run-103", Text: "Tried `--max-old-space-size=4096` for the thumbnail build; it worked on all 3 runners."},
 	{ID: "m53", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Release builds are signed with the CI agent's certificate, never with a laptop's; purge protection is enabled on the signing vault"},
 }
 
@@ -148,6 +149,7 @@ func TestMeaningKept(t *testing.T) {
 		{"a problem that remains for one a fix did not fix", support.Claim{Content: "The CDN TTL was raised to 1 h, but the stale album covers remain"}, []string{"m62"}},
 		{"a negation inside a quoted error message", support.Claim{Content: "Imports fail with a manifest mismatch after a bucket rename"}, []string{"m63"}},
 		{"a requirement with come from is no cause", support.Claim{Type: agentmem.TypeLearning, Content: "Data for the album grid must come from the `+page.server.ts` load function, since `useAlbums` runs only in the browser and never during SSR"}, []string{"m64"}},
+		{"what a record tried and says worked fixed it", support.Claim{Content: "`--max-old-space-size=4096` fixed the thumbnail build on all 3 runners"}, []string{"d33"}},
 		{"fails to as cannot", support.Claim{Content: "The importer can't read `.heif` sidecars on Windows"}, []string{"d31"}},
 		{"a noun read as a verb in the source", support.Claim{Content: "The `//web:gallery` target misses the cache on every build"}, []string{"d29"}},
 		{"impossible to as could not", support.Claim{Content: "Albums from the v1 schema could not be exported"}, []string{"m8"}},
@@ -265,6 +267,8 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a hyphenated name that is not the end of the code name", support.Claim{Content: "Uploads are upload-mode with a 15-minute token"}, []string{"m60"}, support.IdentifierMissing},
 		{"the two numbers of a choice exchanged", support.Claim{Content: "Resize nodes run 4 vCPUs instead of 8 vCPUs"}, []string{"m61"}, ""},
 		{"a fix that did not fix said to fix", support.Claim{Content: "Raising the CDN TTL to 1 h fixed the stale album covers"}, []string{"m62"}, ""},
+		{"what was only tried said to fix", support.Claim{Content: "Raising the CDN cache TTL to 1 h fixed the stale covers"}, []string{"d15"}, ""},
+		{"what might help said to fix", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Moving the EXIF sync from every 5 minutes to every 15 minutes fixes the `429 Too Many Requests` failures"}, []string{"m30"}, ""},
 		{"a prohibition lifted", support.Claim{Content: "On the staging hosts, run `photos purge --all` to wipe the 40 GB thumbnail cache"}, []string{"m55"}, ""},
 		{"what fails to happen said to happen", support.Claim{Content: "The importer reads `.heif` sidecars on Windows"}, []string{"d31"}, support.Negation},
 		{"a removed name still in use", support.Claim{Content: "EXIF is read through the `legacy_exif` flag"}, []string{"m10"}, ""},
