@@ -2305,6 +2305,10 @@ func (k *checker) restriction(a *conj, need []cterm, u *unit, phrase string) {
 		}
 	}
 	claimTerms := a.effTerms()
+	if widens && !claimHas && k.widensOnly(a) {
+		k.fail(Negation, "%q widens what the source restricts with \"only\"", phrase)
+		return
+	}
 	for _, st := range u.sents {
 		srcOnly, srcHas := firstOnly(st.d.toks, st.from, st.to)
 		if !srcHas {
@@ -2328,6 +2332,47 @@ func (k *checker) restriction(a *conj, need []cterm, u *unit, phrase string) {
 			return
 		}
 	}
+}
+
+// widensOnly reports whether the noun after the clause's "any" ("any
+// team may deploy the job") is what a cited sentence
+// restricts with "only" ("only the fraud-platform team may deploy the
+// job"), with the clause's verb or another of its words there too.
+func (k *checker) widensOnly(a *conj) bool {
+	toks := k.cd.toks
+	noun := ""
+	for j, i := range a.toks {
+		if !anyWords[toks[i].lower] {
+			continue
+		}
+		for _, n := range a.toks[j+1 : min(j+4, len(a.toks))] {
+			if t := toks[n]; t.term != "" && !genericLemmas[t.term] {
+				noun = t.term
+				break
+			}
+		}
+		break
+	}
+	if noun == "" {
+		return false
+	}
+	for _, s := range k.srcs {
+		for _, st := range s.d.sents {
+			if _, has := firstOnly(st.d.toks, st.from, st.to); !has || !st.terms[noun] {
+				continue
+			}
+			others := 0
+			for _, t := range a.own {
+				if t != noun && !genericLemmas[t] && st.terms[t] {
+					others++
+				}
+			}
+			if others >= 1 && (a.verbTerm == "" || st.terms[a.verbTerm] || others >= 2) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ownTerms are the terms of the conjunct's own words, compound parts

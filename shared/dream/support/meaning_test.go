@@ -105,6 +105,7 @@ var photoSources = []support.Source{
 	{ID: "m63", Kind: support.KindMemory, Type: agentmem.TypeFinding, Text: "Imports fail with `object key does not match the manifest` after a bucket rename"},
 	{ID: "m64", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "`useAlbums` runs only in the browser, never during SSR; data for the album grid must come from the `+page.server.ts` load function"},
 	{ID: "d33", Kind: support.KindDaily, Title: "run-103", Text: "Tried `--max-old-space-size=4096` for the thumbnail build; it worked on all 3 runners."},
+	{ID: "m65", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Only the `photo-ops` team may run the purge job; run it with `photos purge --dry-run` first, never without a backup"},
 	{ID: "m53", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Release builds are signed with the CI agent's certificate, never with a laptop's; purge protection is enabled on the signing vault"},
 }
 
@@ -269,6 +270,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a fix that did not fix said to fix", support.Claim{Content: "Raising the CDN TTL to 1 h fixed the stale album covers"}, []string{"m62"}, ""},
 		{"what was only tried said to fix", support.Claim{Content: "Raising the CDN cache TTL to 1 h fixed the stale covers"}, []string{"d15"}, ""},
 		{"what might help said to fix", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Moving the EXIF sync from every 5 minutes to every 15 minutes fixes the `429 Too Many Requests` failures"}, []string{"m30"}, ""},
+		{"a restriction in another sentence widened to anyone", support.Claim{Content: "Any team may run the purge job with `photos purge --dry-run` first"}, []string{"m65"}, support.Negation},
 		{"a prohibition lifted", support.Claim{Content: "On the staging hosts, run `photos purge --all` to wipe the 40 GB thumbnail cache"}, []string{"m55"}, ""},
 		{"what fails to happen said to happen", support.Claim{Content: "The importer reads `.heif` sidecars on Windows"}, []string{"d31"}, support.Negation},
 		{"a removed name still in use", support.Claim{Content: "EXIF is read through the `legacy_exif` flag"}, []string{"m10"}, ""},
