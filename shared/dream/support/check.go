@@ -2787,21 +2787,12 @@ func removedAt(st *sent) map[int]bool {
 
 // removedName reports whether the sentence says the thing named by term
 // was removed (see removedAt).
-func removedName(st *sent, term string) bool {
-	at := removedAt(st)
-	for i := range at {
-		if st.d.toks[i].term == term {
-			return true
-		}
-	}
-	return false
-}
+func removedName(st *sent, term string) bool { return removedSome(st, []string{term}) }
 
 // removedSome reports whether the sentence says a thing named by one of
 // terms was removed.
 func removedSome(st *sent, terms []string) bool {
-	at := removedAt(st)
-	for i := range at {
+	for i := range removedAt(st) {
 		if t := st.d.toks[i].term; t != "" && slices.Contains(terms, t) {
 			return true
 		}
