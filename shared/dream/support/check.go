@@ -349,7 +349,8 @@ func (k *checker) identifiers(text string) {
 			}
 		}
 		if !found && (id.soft && !k.allParts(id.text) || plainHyphenated(id.text) && (k.asPhrase(id.text) || k.sameHyphenated(id.text) || k.partOfHyphenated(id.text)) ||
-			hyphenatedWords(id.text) && !strings.Contains(text, "`"+id.text+"`") && k.asPhrase(id.text)) { // "ARM64-only" for "ARM64 only"
+			hyphenatedWords(id.text) && !strings.Contains(text, "`"+id.text+"`") && (k.asPhrase(id.text) || k.affixed(id.text)) || // "ARM64-only" for "ARM64 only"
+			!strings.Contains(text, "`"+id.text+"`") && k.namePair(id.text)) {
 			continue
 		}
 		if !found {
@@ -431,6 +432,63 @@ func (k *checker) sameHyphenated(w string) bool {
 
 // plainHyphenated reports whether w is words joined by hyphens, letters
 // only ("Push-notification", not "itest-postgres2" or "v1-api.go").
+// affixed reports whether a hyphenated word is a word of a cited source
+// with a prefix or suffix of English prose ("per-chat", "multi-MB",
+// "Packer-built"), not a name built from two of its words.
+func (k *checker) affixed(w string) bool {
+	parts := strings.Split(strings.ToLower(w), "-")
+	if len(parts) != 2 {
+		return false
+	}
+	var word string
+	switch {
+	case affixPrefixes[parts[0]]:
+		word = parts[1]
+	case affixSuffixes[parts[1]]:
+		word = parts[0]
+	default:
+		return false
+	}
+	for _, s := range k.srcs {
+		if containsWord(s.lower, word) {
+			return true
+		}
+	}
+	return false
+}
+
+// affixPrefixes and affixSuffixes make prose compounds of a word.
+var (
+	affixPrefixes = words("per multi non pre post re self semi anti sub co cross inter intra")
+	affixSuffixes = words("based built only wide specific level side style like free aware driven friendly safe ready heavy bound related facing")
+)
+
+// namePair reports whether w is two or three capitalised words joined by
+// "/" ("EU/US", "Android/iOS"), each of them in a cited source: a pair of
+// names, not a path.
+func (k *checker) namePair(w string) bool {
+	parts := strings.Split(w, "/")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || !isLetters(p) || !unicode.IsUpper([]rune(p)[0]) && !(len(p) > 1 && unicode.IsUpper([]rune(p)[1])) {
+			return false
+		}
+		found := false
+		for _, s := range k.srcs {
+			if containsWord(s.text, p) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
 // hyphenatedWords reports whether w is words and numbers joined by
 // hyphens ("ARM64-only"), not a flag.
 func hyphenatedWords(w string) bool {
