@@ -1976,7 +1976,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				addAll(posS, c.pos)
 			}
 		}
-		agrees := k.prohibitsFailure(a, u) || fixFailed(a, head, u) || negatedAlike(a, u) ||
+		agrees := k.prohibitsFailure(a, u) || fixFailed(a, head, u) || negatedAlike(a, u) || otherwiseRestated(a, u) || laterNegated(head, u) ||
 			a.role == roleRejected && head != "" && rejected[head]
 		for t := range a.neg {
 			if t != head && negS[t] && !posS[t] && !genericLemmas[t] {
@@ -2081,6 +2081,74 @@ func negatedAlike(a *conj, u *unit) bool {
 			if overlapCount(distinctiveSet(c.neg), want) > 0 && share(want, union(union(c.neg, c.pos), setOf(c.inherited))) >= 0.6 {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// otherwiseRestated reports whether a negated clause restates, as what
+// does not happen, what its source says happens "otherwise" ("so staging
+// and production don't share keys" for "unique per environment,
+// otherwise staging and production share keys").
+func otherwiseRestated(a *conj, u *unit) bool {
+	want := distinctiveSet(union(a.neg, a.pos))
+	if len(want) < 2 {
+		return false
+	}
+	// the claim states the rule too ("give each environment its own
+	// prefix so ..."), not only the negated consequence
+	claim := map[string]bool{}
+	for _, st := range a.s.d.sents {
+		addAll(claim, st.terms)
+	}
+	for _, st := range u.src.d.sents {
+		before, after := map[string]bool{}, map[string]bool{}
+		in := false
+		for i := st.from; i < st.to; i++ {
+			t := st.d.toks[i]
+			switch {
+			case otherwiseWords[t.lower] && !t.code:
+				in = true
+			case t.term == "":
+			case in:
+				after[t.term] = true
+			default:
+				before[t.term] = true
+			}
+		}
+		if in && share(want, after) >= 0.6 && overlapCount(distinctiveSet(minus(before, after)), claim) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// otherwiseWords open what happens when a condition is not met.
+var otherwiseWords = words("otherwise else")
+
+// laterNegated reports whether a sentence of the unit's source after the
+// unit negates the clause's head with a word of state: the record's later
+// state ("X was still enabled; disabled it").
+func laterNegated(head string, u *unit) bool {
+	if head == "" || len(u.sents) == 0 {
+		return false
+	}
+	last := u.sents[len(u.sents)-1]
+	after := false
+	for _, st := range u.src.d.sents {
+		if after {
+			// by a word of state ("disabled it", "unset"), not by a
+			// condition ("without it")
+			for _, c := range st.conjs {
+				for _, i := range c.toks {
+					if t := st.d.toks[i]; t.negLex && t.term == head && c.role != roleRejected {
+						return true
+					}
+				}
+			}
+		}
+		if st == last {
+			after = true
 		}
 	}
 	return false
@@ -3230,6 +3298,21 @@ func (k *checker) opposites(a *conj, u *unit, phrase string) {
 	for _, st := range u.sents {
 		for i := st.from; i < st.to; i++ {
 			srcWords[st.d.toks[i].lower] = true
+		}
+	}
+	// and a word of state of its source after it: the state a record ends
+	// with ("was still enabled. Disabled it")
+	if len(u.sents) > 0 {
+		after := false
+		for _, st := range u.src.d.sents {
+			if after {
+				for i := st.from; i < st.to; i++ {
+					if st.d.toks[i].negLex {
+						srcWords[st.d.toks[i].lower] = true
+					}
+				}
+			}
+			after = after || st == u.sents[len(u.sents)-1]
 		}
 	}
 	// a hyphenated word is rare enough to be looked for in the whole

@@ -107,6 +107,8 @@ var photoSources = []support.Source{
 	{ID: "d33", Kind: support.KindDaily, Title: "run-103", Text: "Tried `--max-old-space-size=4096` for the thumbnail build; it worked on all 3 runners."},
 	{ID: "m65", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Only the `photo-ops` team may run the purge job; run it with `photos purge --dry-run` first, never without a backup"},
 	{ID: "m66", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Thumbnail workers run on images built with Packer for the EU and US regions; upload quotas are set per album"},
+	{ID: "m67", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "`CDN_PREFIX` has to differ per environment, otherwise staging and production share cached covers"},
+	{ID: "d34", Kind: support.KindDaily, Title: "run-104", Text: "Lazy thumbnails were still enabled in the share view as a second layer. Disabled them; the CDN already defers the images."},
 	{ID: "m53", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Release builds are signed with the CI agent's certificate, never with a laptop's; purge protection is enabled on the signing vault"},
 }
 
@@ -153,6 +155,8 @@ func TestMeaningKept(t *testing.T) {
 		{"a requirement with come from is no cause", support.Claim{Type: agentmem.TypeLearning, Content: "Data for the album grid must come from the `+page.server.ts` load function, since `useAlbums` runs only in the browser and never during SSR"}, []string{"m64"}},
 		{"what a record tried and says worked fixed it", support.Claim{Content: "`--max-old-space-size=4096` fixed the thumbnail build on all 3 runners"}, []string{"d33"}},
 		{"prose compounds and a pair of names", support.Claim{Content: "Thumbnail workers run on Packer-built images for the EU/US regions, with per-album upload quotas"}, []string{"m66"}},
+		{"what happens otherwise, said as what the rule prevents", support.Claim{Content: "Give each environment its own `CDN_PREFIX` so staging and production don't share cached covers"}, []string{"m67"}},
+		{"the state a record ends with", support.Claim{Content: "Lazy thumbnails are disabled in the share view; the CDN already defers the images"}, []string{"d34"}},
 		{"fails to as cannot", support.Claim{Content: "The importer can't read `.heif` sidecars on Windows"}, []string{"d31"}},
 		{"a noun read as a verb in the source", support.Claim{Content: "The `//web:gallery` target misses the cache on every build"}, []string{"d29"}},
 		{"impossible to as could not", support.Claim{Content: "Albums from the v1 schema could not be exported"}, []string{"m8"}},
@@ -274,6 +278,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"what might help said to fix", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Moving the EXIF sync from every 5 minutes to every 15 minutes fixes the `429 Too Many Requests` failures"}, []string{"m30"}, ""},
 		{"a restriction in another sentence widened to anyone", support.Claim{Content: "Any team may run the purge job with `photos purge --dry-run` first"}, []string{"m65"}, support.Negation},
 		{"a name built from two words of the source", support.Claim{Content: "Thumbnail workers run on the EU-packer images"}, []string{"m66"}, support.IdentifierMissing},
+		{"what happens otherwise said not to happen anyway", support.Claim{Content: "Staging and production never share cached covers"}, []string{"m67"}, ""},
 		{"a prohibition lifted", support.Claim{Content: "On the staging hosts, run `photos purge --all` to wipe the 40 GB thumbnail cache"}, []string{"m55"}, ""},
 		{"what fails to happen said to happen", support.Claim{Content: "The importer reads `.heif` sidecars on Windows"}, []string{"d31"}, support.Negation},
 		{"a removed name still in use", support.Claim{Content: "EXIF is read through the `legacy_exif` flag"}, []string{"m10"}, ""},
