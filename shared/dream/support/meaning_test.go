@@ -109,6 +109,8 @@ var photoSources = []support.Source{
 	{ID: "m66", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Thumbnail workers run on images built with Packer for the EU and US regions; upload quotas are set per album"},
 	{ID: "m67", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "`CDN_PREFIX` has to differ per environment, otherwise staging and production share cached covers"},
 	{ID: "d34", Kind: support.KindDaily, Title: "run-104", Text: "Lazy thumbnails were still enabled in the share view as a second layer. Disabled them; the CDN already defers the images."},
+	{ID: "m68", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "Upgrading `album-rds` to v4 replaces the parameter group in 6 workspaces; a `moved` block might avoid it"},
+	{ID: "m69", Kind: support.KindMemory, Type: agentmem.TypePattern, Text: "Checksum mismatch after a schema split", Trigger: "the import service fails to start with `FlywayValidateException` for version 14", Solution: "run `flywayRepair` on the new database only"},
 	{ID: "m53", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Release builds are signed with the CI agent's certificate, never with a laptop's; purge protection is enabled on the signing vault"},
 }
 
@@ -157,6 +159,8 @@ func TestMeaningKept(t *testing.T) {
 		{"prose compounds and a pair of names", support.Claim{Content: "Thumbnail workers run on Packer-built images for the EU/US regions, with per-album upload quotas"}, []string{"m66"}},
 		{"what happens otherwise, said as what the rule prevents", support.Claim{Content: "Give each environment its own `CDN_PREFIX` so staging and production don't share cached covers"}, []string{"m67"}},
 		{"the state a record ends with", support.Claim{Content: "Lazy thumbnails are disabled in the share view; the CDN already defers the images"}, []string{"d34"}},
+		{"a passive of avoiding", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Upgrading `album-rds` to v4 replaces the parameter group in 6 workspaces; this might be avoided with a `moved` block"}, []string{"m68"}},
+		{"a failure named by its exception", support.Claim{Type: agentmem.TypePattern, Content: "Checksum mismatch after a schema split", Trigger: "`FlywayValidateException` for version 14 when the import service starts", Solution: "run `flywayRepair` on the new database only"}, []string{"m69"}},
 		{"fails to as cannot", support.Claim{Content: "The importer can't read `.heif` sidecars on Windows"}, []string{"d31"}},
 		{"a noun read as a verb in the source", support.Claim{Content: "The `//web:gallery` target misses the cache on every build"}, []string{"d29"}},
 		{"impossible to as could not", support.Claim{Content: "Albums from the v1 schema could not be exported"}, []string{"m8"}},

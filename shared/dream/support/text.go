@@ -971,13 +971,19 @@ func (c *conj) read(i int) {
 			}
 		}
 	}
+	// "this might be avoided with a `moved` block": a passive of avoiding
+	// negates its subject, not the means after it
+	avoidedAt := -1
+	if negFrom >= 1 && len(masked) == len(lower) && masked[negFrom] == "avoided" && passiveBe[masked[negFrom-1]] {
+		avoidedAt, negFrom = negFrom-1, -1
+	}
 	if negFrom >= 0 && lackWords[masked[negFrom]] {
 		c.lacks = true
 	}
 	// "trading is stopped by the kill switch" says what "stops trading"
 	// says: a verb of stopping in the passive negates its subject
-	passiveStop := -1
-	if negFrom < 0 && len(masked) == len(lower) {
+	passiveStop := avoidedAt
+	if negFrom < 0 && passiveStop < 0 && len(masked) == len(lower) {
 		for j := 1; j < len(masked); j++ {
 			if stoppedWords[masked[j]] && passiveAux[masked[j-1]] && j >= 2 {
 				passiveStop = j - 1
