@@ -87,6 +87,13 @@ func (d *doc) numbers() []numOcc {
 			}
 		}
 	}
+	// "from 3 min 50 s": the seconds of an earlier duration are earlier too
+	for i := 1; i < len(out); i++ {
+		if p := out[i-1]; p.old && !out[i].old && out[i].sent == p.sent && out[i].pos-p.pos <= 2 && p.measure && out[i].measure &&
+			dimension(p.unit) == dimension(out[i].unit) {
+			out[i].old = true
+		}
+	}
 	markChanged(d, out)
 	anchors := map[int]map[string]bool{}
 	for _, a := range d.numberAnchors() {
@@ -161,7 +168,8 @@ func wasBefore(toks []token, k int) bool {
 	if k > 0 && formerlyWords[toks[k-1].lower] {
 		return true
 	}
-	return k > 1 && toks[k-1].isWord("was") && toks[k-2].raw == "("
+	// "(was 200)", "takes 47 min, was 52 min"
+	return k > 1 && (toks[k-1].isWord("was") || toks[k-1].isWord("were")) && (toks[k-2].raw == "(" || toks[k-2].raw == "," || toks[k-2].raw == ";")
 }
 
 // markChanged marks as old the numbers a change replaces: "900 ms;
