@@ -169,6 +169,9 @@ func checkTraced(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus
 	if len(k.problems) == 0 {
 		k.triedFix()
 	}
+	if len(k.problems) == 0 {
+		k.transposed()
+	}
 	k.causes()
 	k.superlatives()
 	if total > 0 && overlap < minOverlap {

@@ -112,6 +112,7 @@ var photoSources = []support.Source{
 	{ID: "m68", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "Upgrading `album-rds` to v4 replaces the parameter group in 6 workspaces; a `moved` block might avoid it"},
 	{ID: "m69", Kind: support.KindMemory, Type: agentmem.TypePattern, Text: "Checksum mismatch after a schema split", Trigger: "the import service fails to start with `FlywayValidateException` for version 14", Solution: "run `flywayRepair` on the new database only"},
 	{ID: "d35", Kind: support.KindDaily, Title: "run-105", Text: "The nightly export went from 3 min 50 s to 2 min 30 s. A full reindex takes 47 min on the big node, was 52 min."},
+	{ID: "m70", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "Extract the albums service first, then comments; likes stay in the monolith until Q3", Rationale: "albums has the fewest inbound calls"},
 	{ID: "m53", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Release builds are signed with the CI agent's certificate, never with a laptop's; purge protection is enabled on the signing vault"},
 }
 
@@ -164,6 +165,7 @@ func TestMeaningKept(t *testing.T) {
 		{"a failure named by its exception", support.Claim{Type: agentmem.TypePattern, Content: "Checksum mismatch after a schema split", Trigger: "`FlywayValidateException` for version 14 when the import service starts", Solution: "run `flywayRepair` on the new database only"}, []string{"m69"}},
 		{"an earlier duration of minutes and seconds", support.Claim{Content: "The nightly export now takes 2 min 30 s instead of 3 min 50 s"}, []string{"d35"}},
 		{"an earlier value after was", support.Claim{Content: "A full reindex on the big node takes 47 min instead of 52 min"}, []string{"d35"}},
+		{"two words of a list in the other order", support.Claim{Content: "Added `NO_CAPTURE` to the share and album screens so screenshots and screen recording are blocked"}, []string{"d24"}},
 		{"fails to as cannot", support.Claim{Content: "The importer can't read `.heif` sidecars on Windows"}, []string{"d31"}},
 		{"a noun read as a verb in the source", support.Claim{Content: "The `//web:gallery` target misses the cache on every build"}, []string{"d29"}},
 		{"impossible to as could not", support.Claim{Content: "Albums from the v1 schema could not be exported"}, []string{"m8"}},
@@ -287,6 +289,8 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a name built from two words of the source", support.Claim{Content: "Thumbnail workers run on the EU-packer images"}, []string{"m66"}, support.IdentifierMissing},
 		{"what happens otherwise said not to happen anyway", support.Claim{Content: "Staging and production never share cached covers"}, []string{"m67"}, ""},
 		{"the earlier value given as the current one", support.Claim{Content: "A full reindex on the big node takes 52 min instead of 47 min"}, []string{"d35"}, ""},
+		{"two words of a sentence exchanged", support.Claim{Content: "Only spot nodes run the face indexer; on-demand nodes run the thumbnailers"}, []string{"m20"}, support.RoleSwap},
+		{"two names of an order exchanged", support.Claim{Type: agentmem.TypeDecision, Content: "Extract the comments service first, then albums; likes stay in the monolith until Q3"}, []string{"m70"}, support.RoleSwap},
 		{"a prohibition lifted", support.Claim{Content: "On the staging hosts, run `photos purge --all` to wipe the 40 GB thumbnail cache"}, []string{"m55"}, ""},
 		{"what fails to happen said to happen", support.Claim{Content: "The importer reads `.heif` sidecars on Windows"}, []string{"d31"}, support.Negation},
 		{"a removed name still in use", support.Claim{Content: "EXIF is read through the `legacy_exif` flag"}, []string{"m10"}, ""},

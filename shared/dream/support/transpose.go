@@ -1,0 +1,71 @@
+package support
+
+// Two words of a source's sentence exchanged and nothing else changed:
+// "Extract the inventory module first, then billing" for "Extract the
+// billing module first, then inventory". A restatement that only puts
+// two words of a list in another order ("billing and inventory") keeps
+// them side by side across "and", "or" or a comma, which is no exchange.
+
+// words of a sentence, as compared: lower-case words and numbers.
+func sentenceWords(st *sent) []string {
+	var out []string
+	for i := st.from; i < st.to; i++ {
+		switch t := st.d.toks[i]; t.kind {
+		case tkWord:
+			out = append(out, t.lower)
+		case tkNumber:
+			out = append(out, "#"+t.value)
+		}
+	}
+	return out
+}
+
+// transposed fails a claim with a sentence that a cited source's sentence
+// (or a stretch of one) states with two of its words exchanged.
+func (k *checker) transposed() {
+	for _, cs := range k.cd.sents {
+		cw := sentenceWords(cs)
+		if len(cw) < 4 {
+			continue
+		}
+		for _, s := range k.srcs {
+			for _, ss := range s.d.sents {
+				sw := sentenceWords(ss)
+				for off := 0; off+len(cw) <= len(sw); off++ {
+					if a, b, ok := exchange(cw, sw[off:off+len(cw)]); ok {
+						k.fail(RoleSwap, "%q and %q are exchanged: a cited source says it the other way round", cw[a], cw[b])
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// exchange reports whether c is s with exactly two words exchanged, and
+// which; words joined only by "and", "or", "," are a list, not exchanged.
+func exchange(c, s []string) (int, int, bool) {
+	var diff []int
+	for i := range c {
+		if c[i] != s[i] {
+			diff = append(diff, i)
+			if len(diff) > 2 {
+				return 0, 0, false
+			}
+		}
+	}
+	if len(diff) != 2 {
+		return 0, 0, false
+	}
+	a, b := diff[0], diff[1]
+	if c[a] != s[b] || c[b] != s[a] || isStop(c[a]) || isStop(c[b]) {
+		return 0, 0, false
+	}
+	list := true
+	for _, w := range c[a+1 : b] {
+		if w != "and" && w != "or" && w != "nor" && w != "as" && w != "well" {
+			list = false
+		}
+	}
+	return a, b, !list
+}
