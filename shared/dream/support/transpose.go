@@ -30,6 +30,9 @@ func (k *checker) transposed() {
 		}
 		for _, s := range k.srcs {
 			for _, ss := range s.d.sents {
+				if share(cs.terms, ss.terms) < 1 {
+					continue // a sentence without every word of the claim's
+				}
 				sw := sentenceWords(ss)
 				for off := 0; off+len(cw) <= len(sw); off++ {
 					if a, b, ok := exchange(cw, sw[off:off+len(cw)]); ok {
