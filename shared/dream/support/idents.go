@@ -105,7 +105,7 @@ func identKind(w string) identClass {
 		return notIdent // "$1.8k", "~35%", "+0.4", "8.1+", "~$38/month"
 	}
 	if strings.ContainsAny(w, "/_=@#~$<>\\") || strings.Contains(w, "::") ||
-		(strings.HasPrefix(w, "-") && len(w) > 1 && unicode.IsLetter(rune(strings.TrimLeft(w, "-")[0]))) {
+		(strings.HasPrefix(w, "-") && strings.TrimLeft(w, "-") != "" && unicode.IsLetter(rune(strings.TrimLeft(w, "-")[0]))) {
 		return strictIdent
 	}
 	if joinedBy(w, ".:") {
