@@ -28,7 +28,17 @@ func (k *checker) transposed() {
 		if len(cw) < 4 {
 			continue
 		}
-		for _, s := range k.srcs {
+		// the sources that have the claim sentence's rarest word
+		rare := ""
+		for t := range cs.terms {
+			if rare == "" || len(k.corpus.postings[t]) < len(k.corpus.postings[rare]) {
+				rare = t
+			}
+		}
+		for _, s := range k.corpus.postings[rare] {
+			if k.cited != nil && !k.cited[s] || share(cs.terms, s.all) < 1 {
+				continue
+			}
 			for _, ss := range s.d.sents {
 				if share(cs.terms, ss.terms) < 1 {
 					continue // a sentence without every word of the claim's
