@@ -23,13 +23,13 @@ var (
 
 // labelledFiles are the labelled sets under testdata: claims.json (split
 // tune and holdout), tune2-11.json (split tune) and fresh.json to
-// fresh38.json (splits fresh to fresh38), each written by someone who had
+// fresh42.json (splits fresh to fresh42), each written by someone who had
 // not read this package, and measured once before anything was tuned on
 // it (docs/BENCHMARKS.md gives each set's first-sight figures). fresh to
-// fresh34 were tuned on after that first measure (fresh5, fresh8,
+// fresh38 were tuned on after that first measure (fresh5, fresh8,
 // fresh11, fresh14, fresh17 to fresh19, fresh22 to fresh26 and fresh31 to
-// fresh34 only in round 7); fresh35 to fresh38 never were.
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json", "testdata/fresh6.json", "testdata/fresh7.json", "testdata/fresh8.json", "testdata/fresh9.json", "testdata/fresh10.json", "testdata/fresh11.json", "testdata/fresh12.json", "testdata/fresh13.json", "testdata/fresh14.json", "testdata/fresh15.json", "testdata/fresh16.json", "testdata/fresh17.json", "testdata/fresh18.json", "testdata/fresh19.json", "testdata/fresh20.json", "testdata/fresh21.json", "testdata/fresh22.json", "testdata/fresh23.json", "testdata/fresh24.json", "testdata/fresh25.json", "testdata/fresh26.json", "testdata/fresh27.json", "testdata/fresh28.json", "testdata/fresh29.json", "testdata/fresh30.json", "testdata/fresh31.json", "testdata/fresh32.json", "testdata/fresh33.json", "testdata/fresh34.json", "testdata/fresh35.json", "testdata/fresh36.json", "testdata/fresh37.json", "testdata/fresh38.json"}
+// fresh38 only in round 7); fresh39 to fresh42 never were.
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json", "testdata/fresh6.json", "testdata/fresh7.json", "testdata/fresh8.json", "testdata/fresh9.json", "testdata/fresh10.json", "testdata/fresh11.json", "testdata/fresh12.json", "testdata/fresh13.json", "testdata/fresh14.json", "testdata/fresh15.json", "testdata/fresh16.json", "testdata/fresh17.json", "testdata/fresh18.json", "testdata/fresh19.json", "testdata/fresh20.json", "testdata/fresh21.json", "testdata/fresh22.json", "testdata/fresh23.json", "testdata/fresh24.json", "testdata/fresh25.json", "testdata/fresh26.json", "testdata/fresh27.json", "testdata/fresh28.json", "testdata/fresh29.json", "testdata/fresh30.json", "testdata/fresh31.json", "testdata/fresh32.json", "testdata/fresh33.json", "testdata/fresh34.json", "testdata/fresh35.json", "testdata/fresh36.json", "testdata/fresh37.json", "testdata/fresh38.json", "testdata/fresh39.json", "testdata/fresh40.json", "testdata/fresh41.json", "testdata/fresh42.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.
@@ -155,7 +155,7 @@ func (cs corpora) get(project string, pool []support.Source) *support.Corpus {
 }
 
 // TestLabelledSetFigures runs the support test over the labelled sets
-// (labelledFiles: 5,502 claims from 261 projects) in three modes: against
+// (labelledFiles: 5,982 claims from 285 projects) in three modes: against
 // the sources each claim cites, against its project's every source (what
 // a dream without citations checks against), and against every project's
 // sources at once (a crowded scope; every third claim, see crowdSample).
@@ -214,7 +214,7 @@ func TestLabelledSetFigures(t *testing.T) {
 	}
 	// The aim is at least 85% of fabrications dropped with at least 95%
 	// of faithful claims kept. It is met on the claims the test was tuned
-	// on; on the sets it was never tuned on (fresh35 to fresh38) it keeps
+	// on; on the sets it was never tuned on (fresh39 to fresh42) it keeps
 	// fewer faithful claims (docs/BENCHMARKS.md). Each row is a floor a
 	// little under the figure measured, so that a regression fails; the
 	// last column checks the sets stay hard for the word-overlap guard.
@@ -227,8 +227,8 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"tune", "pool", 95, 94, 20},
 		{"holdout", "cited", 99, 94, 20},
 		{"holdout", "pool", 99, 94, 20},
-		{"fresh", "cited", 95, 93, 20},
-		{"fresh", "pool", 95, 92, 20},
+		{"fresh", "cited", 95, 95, 20},
+		{"fresh", "pool", 95, 93, 20},
 		{"fresh2", "cited", 89, 97, 20},
 		{"fresh2", "pool", 85, 97, 20},
 		{"fresh3", "cited", 94, 90, 20},
@@ -237,8 +237,8 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"fresh4", "pool", 95, 97, 20},
 		{"fresh6", "cited", 95, 92, 20},
 		{"fresh6", "pool", 94, 90, 20},
-		{"fresh7", "cited", 85, 85, 20},
-		{"fresh7", "pool", 84, 84, 20},
+		{"fresh7", "cited", 85, 87, 20},
+		{"fresh7", "pool", 84, 85, 20},
 		{"fresh9", "cited", 89, 85, 20},
 		{"fresh9", "pool", 87, 87, 20},
 		{"fresh10", "cited", 95, 87, 20},
@@ -247,22 +247,22 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"fresh12", "pool", 95, 92, 20},
 		{"fresh13", "cited", 90, 90, 20},
 		{"fresh13", "pool", 89, 90, 20},
-		{"fresh15", "cited", 94, 92, 20},
-		{"fresh15", "pool", 94, 92, 20},
+		{"fresh15", "cited", 94, 95, 20},
+		{"fresh15", "pool", 94, 95, 20},
 		{"fresh16", "cited", 94, 84, 20},
 		{"fresh16", "pool", 94, 84, 20},
-		{"fresh20", "cited", 85, 87, 20},
-		{"fresh20", "pool", 84, 89, 20},
+		{"fresh20", "cited", 85, 89, 20},
+		{"fresh20", "pool", 84, 90, 20},
 		{"fresh21", "cited", 89, 85, 20},
 		{"fresh21", "pool", 84, 84, 20},
-		{"fresh27", "cited", 94, 84, 20},
-		{"fresh27", "pool", 94, 85, 20},
-		{"fresh28", "cited", 92, 84, 20},
-		{"fresh28", "pool", 92, 84, 20},
+		{"fresh27", "cited", 94, 85, 20},
+		{"fresh27", "pool", 94, 87, 20},
+		{"fresh28", "cited", 92, 85, 20},
+		{"fresh28", "pool", 92, 85, 20},
 		{"fresh29", "cited", 92, 94, 20},
 		{"fresh29", "pool", 92, 94, 20},
-		{"fresh30", "cited", 87, 92, 20},
-		{"fresh30", "pool", 84, 90, 20},
+		{"fresh30", "cited", 87, 95, 20},
+		{"fresh30", "pool", 84, 94, 20},
 		{"fresh31", "cited", 82, 87, 20},
 		{"fresh31", "pool", 80, 85, 20},
 		{"fresh32", "cited", 84, 89, 20},
@@ -271,25 +271,25 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"fresh33", "pool", 69, 82, 20},
 		{"fresh34", "cited", 85, 84, 20},
 		{"fresh34", "pool", 85, 84, 20},
-		{"fresh35", "cited", 79, 90, 20},
-		{"fresh35", "pool", 75, 87, 20},
-		{"fresh36", "cited", 92, 85, 20},
-		{"fresh36", "pool", 92, 84, 20},
-		{"fresh37", "cited", 82, 89, 20},
-		{"fresh37", "pool", 82, 89, 20},
-		{"fresh38", "cited", 82, 84, 20},
-		{"fresh38", "pool", 80, 82, 20},
+		{"fresh35", "cited", 82, 90, 20},
+		{"fresh35", "pool", 79, 87, 20},
+		{"fresh36", "cited", 95, 85, 20},
+		{"fresh36", "pool", 95, 84, 20},
+		{"fresh37", "cited", 85, 89, 20},
+		{"fresh37", "pool", 84, 89, 20},
+		{"fresh38", "cited", 89, 85, 20},
+		{"fresh38", "pool", 85, 84, 20},
 		// never tuned on: the shortfall on unseen claims, documented
 		{"fresh5", "cited", 85, 89, 20},
 		{"fresh5", "pool", 82, 85, 20},
-		{"fresh8", "cited", 87, 87, 20},
-		{"fresh8", "pool", 87, 85, 20},
+		{"fresh8", "cited", 87, 89, 20},
+		{"fresh8", "pool", 87, 87, 20},
 		{"fresh11", "cited", 89, 84, 20},
 		{"fresh11", "pool", 87, 84, 20},
-		{"fresh14", "cited", 89, 85, 20},
-		{"fresh14", "pool", 87, 82, 20},
-		{"fresh17", "cited", 82, 87, 20},
-		{"fresh17", "pool", 82, 85, 20},
+		{"fresh14", "cited", 90, 85, 20},
+		{"fresh14", "pool", 89, 82, 20},
+		{"fresh17", "cited", 82, 89, 20},
+		{"fresh17", "pool", 82, 87, 20},
 		{"fresh18", "cited", 90, 87, 20},
 		{"fresh18", "pool", 90, 85, 20},
 		{"fresh19", "cited", 85, 87, 20},
@@ -298,14 +298,22 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"fresh22", "pool", 87, 82, 20},
 		{"fresh23", "cited", 90, 84, 20},
 		{"fresh23", "pool", 90, 82, 20},
-		{"fresh24", "cited", 90, 79, 20},
-		{"fresh24", "pool", 90, 77, 20},
+		{"fresh24", "cited", 92, 79, 20},
+		{"fresh24", "pool", 92, 77, 20},
 		{"fresh25", "cited", 90, 87, 20},
 		{"fresh25", "pool", 89, 87, 20},
 		{"fresh26", "cited", 94, 89, 20},
 		{"fresh26", "pool", 92, 89, 20},
-		{"all", "cited", 90, 88, 20},
-		{"all", "crowd", 81, 82, 20},
+		{"fresh39", "cited", 94, 89, 20},
+		{"fresh39", "pool", 90, 85, 20},
+		{"fresh40", "cited", 77, 89, 20},
+		{"fresh40", "pool", 79, 87, 20},
+		{"fresh41", "cited", 74, 94, 20},
+		{"fresh41", "pool", 74, 94, 20},
+		{"fresh42", "cited", 77, 90, 20},
+		{"fresh42", "pool", 75, 87, 20},
+		{"all", "cited", 90, 89, 20},
+		{"all", "crowd", 82, 82, 20},
 	}
 	for _, fl := range floors {
 		f, o := sum(js, fl.split, fl.mode), sum(old, fl.split, fl.mode)
