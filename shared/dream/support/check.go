@@ -433,8 +433,6 @@ func (k *checker) sameHyphenated(w string) bool {
 	return false
 }
 
-// plainHyphenated reports whether w is words joined by hyphens, letters
-// only ("Push-notification", not "itest-postgres2" or "v1-api.go").
 // affixed reports whether a hyphenated word is a word of a cited source
 // with a prefix or suffix of English prose ("per-chat", "multi-MB",
 // "Packer-built"), not a name built from two of its words.
@@ -506,6 +504,8 @@ func hyphenatedWords(w string) bool {
 	return true
 }
 
+// plainHyphenated reports whether w is words joined by hyphens, letters
+// only ("Push-notification", not "itest-postgres2" or "v1-api.go").
 func plainHyphenated(w string) bool {
 	if !strings.Contains(w, "-") || strings.HasPrefix(w, "-") || strings.HasSuffix(w, "-") {
 		return false
@@ -3931,7 +3931,6 @@ func (k *checker) status() {
 // pendingPhrases say a fix is not in place yet.
 var pendingPhrases = []string{"not yet", "yet to", "untested", "not tested", "not rolled out", "not merged", "not deployed", "in a quick test"}
 
-// pendingFix reports whether a sentence says its fix is not in place yet.
 // triedFix fails a claim that says something fixed a problem when the
 // cited sources that speak of it only tried it: "Tried X; the wrong rate
 // still appeared", "X might help", "looks fixed, but only tested on two
@@ -3998,6 +3997,7 @@ var (
 	notWorkedRe = regexp.MustCompile(`\b(not|never|nt|didnt|doesnt|hasnt|barely|partly|partially)\b[^.;]{0,12}\b(worked|works|helped)\b`)
 )
 
+// pendingFix reports whether a sentence says its fix is not in place yet.
 func pendingFix(lower string) bool {
 	for _, p := range pendingPhrases {
 		if strings.Contains(lower, p) {

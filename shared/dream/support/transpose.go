@@ -6,7 +6,8 @@ package support
 // two words of a list in another order ("billing and inventory") keeps
 // them side by side across "and", "or" or a comma, which is no exchange.
 
-// words of a sentence, as compared: lower-case words and numbers.
+// sentenceWords are the words of a sentence as compared: lower-case
+// words and numbers.
 func sentenceWords(st *sent) []string {
 	var out []string
 	for i := st.from; i < st.to; i++ {
