@@ -450,8 +450,14 @@ func (k *checker) affixed(w string) bool {
 	default:
 		return false
 	}
+	return k.citedWord(word, true)
+}
+
+// citedWord reports whether a cited source has w as a whole word, in
+// its own case or (fold) in lower case.
+func (k *checker) citedWord(w string, fold bool) bool {
 	for _, s := range k.srcs {
-		if containsWord(s.lower, word) {
+		if fold && containsWord(s.lower, w) || !fold && containsWord(s.text, w) {
 			return true
 		}
 	}
@@ -473,17 +479,7 @@ func (k *checker) namePair(w string) bool {
 		return false
 	}
 	for _, p := range parts {
-		if p == "" || !isLetters(p) || !unicode.IsUpper([]rune(p)[0]) && !(len(p) > 1 && unicode.IsUpper([]rune(p)[1])) {
-			return false
-		}
-		found := false
-		for _, s := range k.srcs {
-			if containsWord(s.text, p) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if p == "" || !isLetters(p) || !unicode.IsUpper([]rune(p)[0]) && !(len(p) > 1 && unicode.IsUpper([]rune(p)[1])) || !k.citedWord(p, false) {
 			return false
 		}
 	}
@@ -507,15 +503,7 @@ func hyphenatedWords(w string) bool {
 // plainHyphenated reports whether w is words joined by hyphens, letters
 // only ("Push-notification", not "itest-postgres2" or "v1-api.go").
 func plainHyphenated(w string) bool {
-	if !strings.Contains(w, "-") || strings.HasPrefix(w, "-") || strings.HasSuffix(w, "-") {
-		return false
-	}
-	for _, r := range w {
-		if r != '-' && !unicode.IsLetter(r) {
-			return false
-		}
-	}
-	return true
+	return hyphenatedWords(w) && !strings.ContainsFunc(w, unicode.IsDigit)
 }
 
 func isWordByte(b byte) bool {
@@ -575,7 +563,6 @@ func (k *checker) numbers(v *Verdict) {
 		if class == "" {
 			continue
 		}
-
 		if class == RoleSwap && !n.rejected && n.pairFrom == "" && comparesKept(n, kept) {
 			continue
 		}
@@ -1979,7 +1966,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				addAll(posS, c.pos)
 			}
 		}
-		agrees := k.prohibitsFailure(a, u) || fixFailed(a, head, u) || negatedAlike(a, u) || otherwiseRestated(a, u) || laterNegated(head, u) ||
+		agrees := k.prohibitsFailure(a, u) || fixFailed(a, head, u) || negatedAlike(a, u) || k.otherwiseRestated(a, u) || laterNegated(head, u) ||
 			a.role == roleRejected && head != "" && rejected[head]
 		for t := range a.neg {
 			if t != head && negS[t] && !posS[t] && !genericLemmas[t] {
@@ -2093,16 +2080,10 @@ func negatedAlike(a *conj, u *unit) bool {
 // does not happen, what its source says happens "otherwise" ("so staging
 // and production don't share keys" for "unique per environment,
 // otherwise staging and production share keys").
-func otherwiseRestated(a *conj, u *unit) bool {
+func (k *checker) otherwiseRestated(a *conj, u *unit) bool {
 	want := distinctiveSet(union(a.neg, a.pos))
 	if len(want) < 2 {
 		return false
-	}
-	// the claim states the rule too ("give each environment its own
-	// prefix so ..."), not only the negated consequence
-	claim := map[string]bool{}
-	for _, st := range a.s.d.sents {
-		addAll(claim, st.terms)
 	}
 	for _, st := range u.src.d.sents {
 		before, after := map[string]bool{}, map[string]bool{}
@@ -2119,7 +2100,9 @@ func otherwiseRestated(a *conj, u *unit) bool {
 				before[t.term] = true
 			}
 		}
-		if in && share(want, after) >= 0.6 && overlapCount(distinctiveSet(minus(before, after)), claim) > 0 {
+		// the claim states the rule too ("give each environment its own
+		// prefix so ..."), not only the negated consequence
+		if in && share(want, after) >= 0.6 && overlapCount(distinctiveSet(minus(before, after)), k.claimTerms) > 0 {
 			return true
 		}
 	}
@@ -2133,28 +2116,35 @@ var otherwiseWords = words("otherwise else")
 // unit negates the clause's head with a word of state: the record's later
 // state ("X was still enabled; disabled it").
 func laterNegated(head string, u *unit) bool {
-	if head == "" || len(u.sents) == 0 {
+	if head == "" {
 		return false
 	}
-	last := u.sents[len(u.sents)-1]
-	after := false
-	for _, st := range u.src.d.sents {
-		if after {
-			// by a word of state ("disabled it", "unset"), not by a
-			// condition ("without it")
-			for _, c := range st.conjs {
-				for _, i := range c.toks {
-					if t := st.d.toks[i]; t.negLex && t.term == head && c.role != roleRejected {
-						return true
-					}
+	// by a word of state ("disabled it", "unset"), not by a condition
+	// ("without it")
+	for _, st := range u.after() {
+		for _, c := range st.conjs {
+			for _, i := range c.toks {
+				if t := st.d.toks[i]; t.negLex && t.term == head && c.role != roleRejected {
+					return true
 				}
 			}
 		}
-		if st == last {
-			after = true
-		}
 	}
 	return false
+}
+
+// after is the sentences of the unit's source after the unit's last one.
+func (u *unit) after() []*sent {
+	if len(u.sents) == 0 {
+		return nil
+	}
+	last := u.sents[len(u.sents)-1]
+	for i, st := range u.src.d.sents {
+		if st == last {
+			return u.src.d.sents[i+1:]
+		}
+	}
+	return nil
 }
 
 // statesAbsence reports whether the claim says what happens without
@@ -2576,8 +2566,8 @@ func persistsUnfixed(a *conj, u *unit) bool {
 			if c.negated && fixVerbs[c.negHead] {
 				return true
 			}
-			for _, i := range c.toks {
-				if t := st.d.toks[i]; c.neg[t.term] && fixVerbs[t.term] {
+			for t := range c.neg {
+				if fixVerbs[t] {
 					return true
 				}
 			}
@@ -3306,17 +3296,11 @@ func (k *checker) opposites(a *conj, u *unit, phrase string) {
 	}
 	// and a word of state of its source after it: the state a record ends
 	// with ("was still enabled. Disabled it")
-	if len(u.sents) > 0 {
-		after := false
-		for _, st := range u.src.d.sents {
-			if after {
-				for i := st.from; i < st.to; i++ {
-					if st.d.toks[i].negLex {
-						srcWords[st.d.toks[i].lower] = true
-					}
-				}
+	for _, st := range u.after() {
+		for i := st.from; i < st.to; i++ {
+			if st.d.toks[i].negLex {
+				srcWords[st.d.toks[i].lower] = true
 			}
-			after = after || st == u.sents[len(u.sents)-1]
 		}
 	}
 	// a hyphenated word is rare enough to be looked for in the whole
@@ -3611,12 +3595,8 @@ func (k *checker) causeElsewhere(s *source, cause map[string]bool) bool {
 // endsClause reports whether the sentence ends with a semicolon: the
 // next one is a clause of the same sentence.
 func endsClause(st *sent) bool {
-	for i := st.to; i < len(st.d.toks) && i <= st.to; i++ {
-		if st.d.toks[i].raw == ";" {
-			return true
-		}
-	}
-	return st.to > st.from && st.d.toks[st.to-1].raw == ";"
+	toks := st.d.toks
+	return st.to < len(toks) && toks[st.to].raw == ";" || st.to > st.from && toks[st.to-1].raw == ";"
 }
 
 // causeElsewhereFor reports whether the source states another cause for
@@ -3902,7 +3882,7 @@ func (k *checker) status() {
 			if !st.resolved || st.hedged {
 				continue // "seems to fix it", "not confirmed yet": not solved
 			}
-			text := strings.ToLower(st.d.raw[st.d.toks[st.from].start:st.d.toks[st.to-1].end])
+			text := st.rawLower()
 			if pendingFix(text) {
 				continue // a fix tried, "not yet rolled out": not solved
 			}
@@ -3972,7 +3952,7 @@ func (k *checker) triedFix() {
 			if overlapCount(about, st.terms) == 0 {
 				continue
 			}
-			text := strings.ToLower(st.d.raw[st.d.toks[st.from].start:st.d.toks[st.to-1].end])
+			text := st.rawLower()
 			if (st.resolved || workedRe.MatchString(text) && !notWorkedRe.MatchString(text)) && !st.hedged && !pendingFix(text) {
 				return // a source says it was fixed, or that it worked
 			}

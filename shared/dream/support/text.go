@@ -394,6 +394,11 @@ func (s *sent) analyse() bool {
 	return true
 }
 
+// rawLower is the sentence as written, in lower case.
+func (s *sent) rawLower() string {
+	return strings.ToLower(s.d.raw[s.d.toks[s.from].start:s.d.toks[s.to-1].end])
+}
+
 // lowerText is the sentence's words, lower case, one space apart, with
 // the neutral phrases ("no more than") blanked.
 func (s *sent) lowerText() string {
@@ -1098,14 +1103,14 @@ func abbreviationEnd(toks []token, k int) bool {
 	if k < 1 || toks[k-1].kind != tkWord {
 		return false
 	}
-	switch w := toks[k-1].lower; w {
-	case "e.g", "i.e", "a.k.a", "w.r.t":
-		return true
-	case "etc", "vs", "cf":
+	switch w := toks[k-1].lower; {
+	case w == "etc":
 		// "etc." at the very end of a sentence still ends it when a
 		// capital follows
-		return k+1 >= len(toks) || w != "etc" || !isCapitalised(toks[k+1].raw)
-	case "g", "e":
+		return k+1 >= len(toks) || !isCapitalised(toks[k+1].raw)
+	case abbreviations[w] || abbreviations[w+"."]:
+		return true
+	case w == "g" || w == "e":
 		return k >= 3 && toks[k-2].raw == "." && (toks[k-3].lower == "e" || toks[k-3].lower == "i")
 	}
 	return false
