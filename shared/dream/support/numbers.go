@@ -229,11 +229,18 @@ func markChanged(d *doc, ns []numOcc) {
 // modifier reports whether the number at k, with its unit, stands before
 // the noun it describes ("4 GB test album").
 func modifier(d *doc, k int) bool {
+	e := pastUnit(d.toks, k, len(d.toks))
+	return e < len(d.toks) && d.toks[e].kind == tkWord && d.toks[e].term != "" && !d.toks[e].code
+}
+
+// pastUnit is the index of the first token after the number at k and the
+// words of its unit, at most to.
+func pastUnit(toks []token, k, to int) int {
 	e := k + 1
-	for e < len(d.toks) && d.toks[e].unitWord {
+	for e < to && toks[e].unitWord {
 		e++
 	}
-	return e < len(d.toks) && d.toks[e].kind == tkWord && d.toks[e].term != "" && !d.toks[e].code
+	return e
 }
 
 // sharedContext counts the words two numbers' contexts share.
@@ -275,10 +282,7 @@ func newValue(d *doc, n numOcc) bool {
 	}
 	if d.toks[b].isWord("now") {
 		// "now 38 kB smaller" is a difference, not the new value
-		e := n.pos + 1
-		for e < st.to && d.toks[e].unitWord {
-			e++
-		}
+		e := pastUnit(d.toks, n.pos, st.to)
 		return e >= st.to || !comparatives[d.toks[e].lower]
 	}
 	if !d.toks[b].isWord("to") {

@@ -958,7 +958,7 @@ func (c *conj) read(i int) {
 			}
 			// "impossible to audit", "unable to connect", "fails to
 			// sign": the verb after is negated too
-			if _, neg := negatedLemmas[w]; (neg || failWords[w] && !toks[c.toks[j]].code) && j+1 < len(masked) && masked[j+1] == "to" && j+2 < len(masked) {
+			if _, neg := negatedLemmas[w]; (neg || failWords[w]) && j+1 < len(masked) && masked[j+1] == "to" && j+2 < len(masked) {
 				negFrom, negTo = j, j+2
 				break
 			}
@@ -1020,7 +1020,7 @@ func (c *conj) read(i int) {
 			}
 		}
 	}
-	failNeg := negFrom >= 0 && negFrom < len(masked) && failWords[masked[negFrom]] && !toks[c.toks[negFrom]].code
+	failNeg := negFrom >= 0 && failWords[masked[negFrom]]
 	if c.role == roleRejected {
 		negFrom = 0
 	}
@@ -1124,14 +1124,17 @@ func clauseAfter(masked []string, j int) bool {
 	if w := masked[j]; w != "," && w != ":" || j+2 >= len(masked) {
 		return false
 	}
-	if pronouns[masked[j+1]] && masked[j+1] != "that" && masked[j+1] != "which" && masked[j+1] != "who" {
+	switch next := masked[j+1]; {
+	case pronouns[next] && next != "that" && next != "which" && next != "who":
 		return true
+	case next == "and" || next == "or":
+		return false
 	}
 	for m := j + 2; m <= j+4 && m < len(masked); m++ {
 		if w := masked[m]; w == "," || w == ":" {
 			return false
 		}
-		if auxiliaries[masked[m]] && !determiners[masked[m-1]] && !negationWords[masked[m-1]] && masked[j+1] != "and" && masked[j+1] != "or" {
+		if auxiliaries[masked[m]] && !determiners[masked[m-1]] && !negationWords[masked[m-1]] {
 			return true
 		}
 	}
