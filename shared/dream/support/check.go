@@ -170,6 +170,12 @@ func checkTraced(claim Claim, srcs []*source, minOverlap float64, corpus *Corpus
 		k.triedFix()
 	}
 	if len(k.problems) == 0 {
+		k.didNotHelp()
+	}
+	if len(k.problems) == 0 {
+		k.beyondOnly()
+	}
+	if len(k.problems) == 0 {
 		k.transposed()
 	}
 	k.causes()
@@ -1007,7 +1013,7 @@ func (k *checker) clauseNumbers(a *conj, u *unit, phrase string) {
 		from := afterFrom(toks, i)
 		for _, s := range k.srcs {
 			for _, o := range s.nums {
-				if sameValue(o.value, t.value) {
+				if sameValue(o.value, t.value) && !k.sameSubject(a, u.src, s, 5) {
 					elsewhere = true
 				}
 			}
@@ -1218,6 +1224,13 @@ func (t cterm) distinctive() bool {
 func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase string) {
 	veff := v.effTerms()
 	aTerms := a.effTerms()
+	// a parenthesis of the clause's sentence is part of it: "X (page
+	// size 1,000) 14 min" keeps the page size
+	for _, w := range a.s.conjs {
+		if w.role == roleParen && w != a {
+			aTerms = union(aTerms, w.ownSet)
+		}
+	}
 	// what the best conjunct says that the clause dropped
 	var dropped []string
 	var droppedTerms []cterm
@@ -1241,6 +1254,7 @@ func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase s
 	}
 	vSubject := len(nonGeneric(v.subject)) > 0 || v.speaker
 	var added []string
+	addedKeys := map[string]bool{}
 	var foreign []cterm
 	sibling, sameSource := false, false
 	for _, t := range need {
@@ -1260,7 +1274,7 @@ func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase s
 				}
 				inUnit = true
 				if parallel(v, w) || k.exchanged(a, droppedTerms, u.src, t) {
-					added = append(added, t.raw)
+					added, addedKeys[t.key] = append(added, t.raw), true
 					sibling = true
 				}
 			}
@@ -1274,7 +1288,7 @@ func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase s
 			for _, st := range u.src.d.sents {
 				for _, w := range st.conjs {
 					if t.in(w.effTerms()) && (parallel(v, w) || k.exchanged(a, droppedTerms, u.src, t)) {
-						added = append(added, t.raw)
+						added, addedKeys[t.key] = append(added, t.raw), true
 						sameSource = true
 					}
 				}
@@ -1293,17 +1307,31 @@ func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase s
 	// thing as the clause; a single common word is a paraphrase
 	if len(foreign) > 1 {
 		for _, t := range foreign {
-			added = append(added, t.raw)
+			added, addedKeys[t.key] = append(added, t.raw), true
 		}
 	} else if len(foreign) == 1 {
 		t := foreign[0]
 		if t.code || len(t.parts) > 1 || isCapitalWord(t.raw) || isAcronym(t.raw) || k.pivot(a, need, t) {
-			added = append(added, t.raw)
+			added, addedKeys[t.key] = append(added, t.raw), true
 		}
 	}
 	if len(added) == 0 {
 		k.nameVariant(need, droppedTerms, phrase)
 		return
+	}
+	if !sibling && !sameSource {
+		// a detail from a source about the same thing: a merge
+		related := true
+		for _, t := range foreign {
+			for _, s := range k.srcs {
+				if k.inSource(t, s) && !k.sameSubject(a, u.src, s, 4) {
+					related = false
+				}
+			}
+		}
+		if related && len(foreign) > 0 {
+			return
+		}
 	}
 	if sibling || sameSource {
 		if !swapShaped(droppedTerms, added) {
@@ -1311,6 +1339,9 @@ func (k *checker) substitution(a *conj, need []cterm, u *unit, v *conj, phrase s
 		}
 		if k.mergedWith(a, v, added) {
 			return // two statements said in one clause, each in its own order
+		}
+		if listItem(a, v, droppedTerms, addedKeys) {
+			return // "3 servers and 24 clients" said in another order
 		}
 		k.fail(RoleSwap, "%q puts %s where the source has %s", phrase, quoteList(added), quoteList(dropped))
 		return
@@ -1850,6 +1881,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				}
 			}
 		}
+		addAll(negU, zeroCounted(st))
 		for i, t := range st.counterNeg {
 			negU[t] = true
 			if i == 0 {
@@ -1936,6 +1968,13 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 			namesRejected = true
 		}
 	}
+	for t := range a.pos {
+		// "Firefox does not reproduce it" for "reproduces in Chrome, not
+		// in Firefox": the clause is about the rejected side
+		if rejected[t] && !genericLemmas[t] {
+			namesRejected = true
+		}
+	}
 	for t := range inheritedNeg {
 		if !negU[t] && (namesRejected || len(a.neg) == 0) {
 			negU[t] = true
@@ -1966,7 +2005,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				addAll(posS, c.pos)
 			}
 		}
-		agrees := k.prohibitsFailure(a, u) || fixFailed(a, head, u) || negatedAlike(a, u) || k.otherwiseRestated(a, u) || laterNegated(head, u) ||
+		agrees := k.bareNegation(a, head) || k.prohibitsFailure(a, u) || fixFailed(a, head, u) || negatedAlike(a, u) || k.otherwiseRestated(a, u) || laterNegated(head, u) ||
 			a.role == roleRejected && head != "" && rejected[head]
 		for t := range a.neg {
 			if t != head && negS[t] && !posS[t] && !genericLemmas[t] {
@@ -2050,6 +2089,26 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		}
 		return
 	}
+}
+
+// bareNegation reports whether a clause that is no more than a negated
+// verb ("but is not deployed yet") negates what a cited sentence negates
+// too: with one word, the best unit is a guess, so any cited sentence
+// that shares the claim's other words may speak for it.
+func (k *checker) bareNegation(a *conj, head string) bool {
+	if head == "" || len(distinctiveSet(union(a.neg, a.pos))) > 1 {
+		return false
+	}
+	for _, s := range k.srcs {
+		for _, st := range s.d.sents {
+			for _, c := range st.conjs {
+				if c.neg[head] && !c.negPronoun && overlapCount(distinctiveSet(s.all), k.claimTerms) >= 2 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // negatedAlike reports whether a negated conjunct of the unit has most
@@ -3469,6 +3528,14 @@ func (k *checker) causeStated(cause, effect map[string]bool) bool {
 				k.used[s] = true
 				return true
 			}
+			// the same link with its words grouped otherwise: "vars
+			// relying on init order broke in 3 scenes" for "vars broke
+			// in 3 scenes that relied on init order"
+			whole := union(l.cause, l.effect)
+			if len(l.cause) > 0 && share(distinctiveSet(l.cause), cause) == 1 && share(effect, whole) == 1 && share(cause, whole) >= 0.8 {
+				k.used[s] = true
+				return true
+			}
 		}
 	}
 	for _, s := range k.srcs {
@@ -3664,6 +3731,9 @@ func steps(st *sent) []map[string]bool {
 	toks := st.d.toks
 	from := st.from
 	for i := st.from; i < st.to; i++ {
+		if toks[i].raw == "(" {
+			break // "(why: ...)" is no label of the steps
+		}
 		if toks[i].raw == ":" {
 			from = i + 1
 			break
@@ -3671,8 +3741,15 @@ func steps(st *sent) []map[string]bool {
 	}
 	side := func(from, to int) map[string]bool {
 		m := map[string]bool{}
+		depth := 0 // "(why: ...)" belongs to no step
 		for i := from; i < to; i++ {
-			if t := toks[i]; t.term != "" && !genericLemmas[t.term] && !orderWords[t.lower] {
+			switch toks[i].raw {
+			case "(":
+				depth++
+			case ")":
+				depth = max(0, depth-1)
+			}
+			if t := toks[i]; depth == 0 && t.term != "" && !genericLemmas[t.term] && !orderWords[t.lower] {
 				m[t.term] = true
 				if t.code || t.compound {
 					m[nameMark+t.term] = true
@@ -3699,8 +3776,24 @@ func steps(st *sent) []map[string]bool {
 					}
 				}
 			}
+			if len(out) == 0 && toks[i-1].raw != "," {
+				// "two jobs, `core` then `apps`": the first step starts
+				// after the comma, the words before it are about both
+				for j := i - 1; j > cut; j-- {
+					if toks[j].raw == "," {
+						cut = j + 1
+						break
+					}
+				}
+			}
 			out = append(out, side(cut, i))
 			cut = i + 1
+		case "and":
+			// "A first, then B, and C last": a step after the steps
+			if len(out) > 0 && toks[i-1].raw == "," {
+				out = append(out, side(cut, i-1))
+				cut = i + 1
+			}
 		case "before":
 			if len(out) == 0 {
 				return []map[string]bool{side(cut, i), side(i+1, nextComma(toks, i, st.to))}
@@ -3865,7 +3958,7 @@ func (k *checker) status() {
 		if s.Kind == KindMemory && s.Type == agentmem.TypeBlocker {
 			// the memory of the blocker: most of the claim is in it, or
 			// most of it is in a claim that adds how it was fixed
-			if share(about, s.all) >= 0.5 || share(distinctiveSet(s.all), about) >= 0.7 {
+			if share(about, s.all) >= 0.5 || share(distinctiveSet(s.all), about) >= 0.7 || problemRestated(s, about) {
 				if s.Status == agentmem.StatusResolved {
 					resolved = true
 				}
@@ -3878,13 +3971,16 @@ func (k *checker) status() {
 		// a record about the blocker: solved if a sentence about it, or
 		// one closing "the blocker", says so
 		solved := false
-		for _, st := range s.d.sents {
+		for i, st := range s.d.sents {
 			if !st.resolved || st.hedged {
 				continue // "seems to fix it", "not confirmed yet": not solved
 			}
 			text := st.rawLower()
-			if pendingFix(text) {
+			if pendingFix(text) || i+1 < len(s.d.sents) && pendingFix(s.d.sents[i+1].rawLower()) {
 				continue // a fix tried, "not yet rolled out": not solved
+			}
+			if partialFix(text) {
+				continue // "gone on macOS, but iOS still shows it": not solved
 			}
 			if overlapCount(about, st.terms) > 0 || strings.Contains(text, "blocker") {
 				solved = true
@@ -3908,8 +4004,28 @@ func (k *checker) status() {
 	}
 }
 
+// problemRestated reports whether a claim restates the problem a blocker
+// memory opens with (its first clause: "/health returned 200 before the
+// model loaded"), whatever else it adds about the fix.
+func problemRestated(s *source, about map[string]bool) bool {
+	if len(s.d.sents) == 0 || len(s.d.sents[0].conjs) == 0 {
+		return false
+	}
+	first := distinctiveSet(s.d.sents[0].conjs[0].ownSet)
+	return len(first) >= 3 && share(first, about) >= 0.6
+}
+
 // pendingPhrases say a fix is not in place yet.
-var pendingPhrases = []string{"not yet", "yet to", "untested", "not tested", "not rolled out", "not merged", "not deployed", "in a quick test"}
+var pendingPhrases = []string{"not yet", "yet to", "untested", "not tested", "not rolled out", "not merged", "not deployed", "in a quick test",
+	"works around", "worked around", "work around", "a workaround", "as a stopgap"}
+
+// partialFix reports whether a sentence that says a problem is gone says
+// in the same breath that part of it stays ("gone on macOS, but iOS
+// Safari still shows a black screen").
+func partialFix(lower string) bool {
+	i := strings.Index(lower, " but ")
+	return i >= 0 && strings.Contains(lower[i:], " still ")
+}
 
 // triedFix fails a claim that says something fixed a problem when the
 // cited sources that speak of it only tried it: "Tried X; the wrong rate
@@ -4106,3 +4222,213 @@ var returnWords = words("back again")
 
 // relationWords relate two things in an order, which a converse states from the other end.
 var relationWords = words("before after above below over under older newer earlier later")
+
+// distinctTerms are the distinctive terms of a conjunct, in order.
+func distinctTerms(c *conj) []string {
+	var out []string
+	for j, i := range c.toks {
+		t := c.s.d.toks[i]
+		if t.term == "" || t.unitWord {
+			continue
+		}
+		if ct := termAt(c.s.d.toks, c.toks, j); ct.distinctive() {
+			out = append(out, t.term)
+		}
+	}
+	return out
+}
+
+// listItem reports whether a clause restates an item of a list its best
+// conjunct v starts: "24 clients on Nomad 1.7.7" for "The cluster runs
+// Nomad 1.7.7 with 3 servers and 24 clients", where the conjunct "24
+// clients" (w: no verb, no subject) carries what the clause added. v's
+// last terms, as many as w has, are v's own item; the rest is the head
+// both items share. The clause keeps the head and w's item, drops only
+// v's item and takes nothing of it: no item is given another's place.
+func listItem(a, v *conj, dropped []cterm, added map[string]bool) bool {
+	for _, w := range v.s.conjs {
+		if w == v || w.verb >= 0 || len(w.subject) > 0 {
+			continue
+		}
+		wt := distinctTerms(w)
+		if !slices.ContainsFunc(wt, func(t string) bool { return added[t] }) {
+			continue
+		}
+		vt := distinctTerms(v)
+		if len(wt) >= len(vt) {
+			continue
+		}
+		item := setOf(vt[len(vt)-len(wt):])
+		wset := setOf(wt)
+		ok := !slices.ContainsFunc(dropped, func(d cterm) bool { return !item[d.key] })
+		for _, t := range distinctTerms(a) {
+			if item[t] && !wset[t] {
+				ok = false
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// zeroCounted are the terms a sentence counts as zero ("showed 0
+// replacements"): what "had no replacements" says.
+func zeroCounted(st *sent) map[string]bool {
+	out := map[string]bool{}
+	toks := st.d.toks
+	for _, c := range st.conjs {
+		for j, i := range c.toks {
+			if t := toks[i]; (t.lower == "0" || t.lower == "zero") && j+1 < len(c.toks) {
+				if n := toks[c.toks[j+1]]; n.term != "" && n.kind == tkWord {
+					out[n.term] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// sameSubject reports whether two cited sources speak of what the clause
+// speaks of: at least min of its distinctive terms are in both (the
+// ETA truncation of a blocker and of the record that fixed it), so that a
+// clause may take a detail from each.
+func (k *checker) sameSubject(a *conj, x, y *source, min int) bool {
+	if x == y {
+		return true
+	}
+	n := 0
+	for _, t := range k.terms(a) {
+		if t.distinctive() && k.inSource(t, x) && k.inSource(t, y) {
+			n++
+		}
+	}
+	return n >= min
+}
+
+// uselessWords are what a record says of a measure that changed nothing:
+// "adding consumers did not help".
+var uselessLemmas = lemmaSet("help improve matter change work fix")
+
+// didNotHelp fails a claim that gives an effect to a measure a cited
+// source says did not help ("adding consumers brought the lag down" for
+// "adding consumers did not help").
+func (k *checker) didNotHelp() {
+	for _, s := range k.srcs {
+		for _, st := range s.d.sents {
+			for _, c := range st.conjs {
+				if !c.negated || !uselessLemmas[c.negHead] {
+					continue
+				}
+				measure := distinctiveSet(setOf(c.subject))
+				if len(measure) < 2 {
+					continue
+				}
+				for _, cs := range k.cd.sents {
+					for _, a := range cs.conjs {
+						if a.negated || a.hedged {
+							continue
+						}
+						// the words before the verb of effect: the measure
+						before := map[string]bool{}
+						effect := false
+						for _, i := range a.toks {
+							if t := k.cd.toks[i]; agentVerbs[t.lower] {
+								effect = true
+								break
+							} else if t.term != "" {
+								before[t.term] = true
+							}
+						}
+						if effect && share(measure, before) == 1 {
+							k.fail(Negation, "a cited source says %s did not help", quoteList(sortedKeys(measure)))
+							return
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// beyondOnly fails a claim that adds a member to what a cited sentence
+// restricts with "only": "billing has been migrated together with
+// portal-shell and claims" for "only portal-shell and claims have been
+// migrated; billing still uses *ngIf", "read in client components and in
+// server/ routes" for "read only in server/ routes".
+func (k *checker) beyondOnly() {
+	for _, s := range k.srcs {
+		for _, st := range s.d.sents {
+			toks := st.d.toks
+			for _, c := range st.conjs {
+				at := -1
+				for j, i := range c.toks {
+					if toks[i].isWord("only") && !toks[i].code {
+						at = j
+						break
+					}
+				}
+				if at < 0 || c.negated {
+					continue
+				}
+				// what "only" keeps: up to the verb after it, or the end
+				end := len(c.toks)
+				for j := at + 1; j < len(c.toks); j++ {
+					if c.toks[j] == c.verb {
+						end = j
+						break
+					}
+				}
+				kept, rest := map[string]bool{}, map[string]bool{}
+				for j, i := range c.toks {
+					if t := toks[i]; t.term != "" && !genericLemmas[t.term] {
+						if j > at && j < end {
+							kept[t.term] = true
+						} else {
+							rest[t.term] = true
+						}
+					}
+				}
+				addAll(rest, distinctiveSet(setOf(c.inherited)))
+				if len(kept) == 0 || len(rest) < 2 {
+					continue
+				}
+				for _, cs := range k.cd.sents {
+					if restricts(cs) {
+						continue // the claim keeps a restriction of its own
+					}
+					for _, a := range cs.conjs {
+						if a.negated || a.hedged {
+							continue
+						}
+						own := distinctiveSet(a.ownSet)
+						if share(rest, a.effTerms()) < 0.6 || overlapCount(kept, own) == 0 {
+							continue
+						}
+						for t := range own {
+							if !st.terms[t] && !kept[t] && !rest[t] && s.all[t] {
+								k.fail(Negation, "the claim adds %q to what a cited source restricts with \"only\"", t)
+								return
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// restrictWords restrict what a sentence says to some of its kind.
+var restrictWords = words("only restricted restrict restricts limited limit limits exclusively solely just except unless")
+
+// restricts reports whether a sentence has a word of restriction.
+func restricts(st *sent) bool {
+	toks := st.d.toks
+	for i := st.from; i < st.to; i++ {
+		if restrictWords[toks[i].lower] && !toks[i].code {
+			return true
+		}
+	}
+	return false
+}

@@ -105,7 +105,8 @@ var opposites = pairs(`before:after above:below over:under more:less higher:lowe
 	always:sometimes always:occasionally always:intermittently always:often always:usually always:rarely
 	always:mostly always:once every:sometimes never:sometimes never:occasionally never:rarely every:some
 	single-use:multi-use single-threaded:multi-threaded single:multiple accepted:rejected
-	survives:lost survive:lost survived:lost persists:lost works:broke work:broke works:breaks worked:broke`)
+	survives:lost survive:lost survived:lost persists:lost works:broke work:broke works:breaks worked:broke
+	works:failed work:fail works:fails worked:failed working:failing succeeds:breaks`)
 
 func pairs(s string) map[string][]string {
 	m := map[string][]string{}
@@ -224,8 +225,8 @@ var synonymGroups = []string{
 	"e2e end-to-end",
 	"finish complete",
 	"happen occur",
-	"raise increase",
-	"reduce decrease lower shrink",
+	"raise increase grow rise",
+	"reduce decrease lower shrink cut fall",
 	"flag mark",
 	"switch move migrate",
 	"over above",
@@ -240,6 +241,16 @@ var synonymGroups = []string{
 	"behaviour behavior",
 	"split partition",
 	"ci pipeline",
+	"bug defect",
+	"choose pick select",
+	"replace substitute",
+	"hang freeze stall",
+	"flaky intermittent",
+	"outage downtime",
+	"find discover notice observe",
+	"add introduce",
+	"ship deploy",
+	"attempt try",
 }
 
 // commandWords name programs whose first argument is part of the command

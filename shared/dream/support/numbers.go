@@ -692,12 +692,13 @@ func checkNumber(c numOcc, sentNums []numOcc, srcs []*source) (Class, string) {
 	type cand struct {
 		o numOcc
 		v []float64
+		s *source
 	}
 	var ones []cand
 	for _, s := range srcs {
 		for _, o := range s.nums {
 			if sameValue(o.value, c.value) && unitsAgree(c, o) {
-				ones = append(ones, cand{o, vec(o)})
+				ones = append(ones, cand{o, vec(o), s})
 			}
 		}
 	}
@@ -777,6 +778,13 @@ func checkNumber(c numOcc, sentNums []numOcc, srcs []*source) (Class, string) {
 				// a part of a whole the claim states ("9 of the 23 steps"):
 				// the whole's words are the part's too
 				if c.partOf != "" && sameValue(c.partOf, o2.value) {
+					any = true
+					continue
+				}
+				// a rival the claim states in the same sentence, next to it
+				// in the source too: both numbers are the source's, each in
+				// its place unless the two are exchanged (exchangedItems)
+				if o1.s == s && abs(o1.o.sent-o2.sent) <= 1 && pairedWith(c, sentNums, o2) {
 					any = true
 					continue
 				}
@@ -1130,3 +1138,17 @@ var formerlyWords = words("previously formerly originally")
 
 // itWords are the pronouns of "brought it to 450 ms".
 var itWords = words("it them")
+
+// pairedWith reports whether the claim pairs c with o's value as the two
+// sides of a change ("from 71 to 94").
+func pairedWith(c numOcc, ns []numOcc, o numOcc) bool {
+	if c.pairFrom != "" && sameValue(c.pairFrom, o.value) {
+		return true
+	}
+	for _, n := range ns {
+		if sameValue(n.value, o.value) && n.pairFrom != "" && sameValue(n.pairFrom, c.value) {
+			return true
+		}
+	}
+	return false
+}

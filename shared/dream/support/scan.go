@@ -95,6 +95,15 @@ func scan(s string) []token {
 			toks[k].term = ""
 		}
 	}
+	toks = splitRanges(toks)
+	// "for one day" says what "a one-day trial" says
+	for k := 0; k+1 < len(toks); k++ {
+		if toks[k].kind == tkWord && toks[k].lower == "one" && !toks[k].code && toks[k+1].kind == tkWord {
+			if _, ok := measureUnits[toks[k+1].lower]; ok && len(toks[k+1].lower) > 2 {
+				toks[k] = number(toks[k], "1", "")
+			}
+		}
+	}
 	attachUnits(toks)
 	shareUnits(toks)
 	readSwitchStates(toks)
@@ -242,6 +251,10 @@ func makeWord(s string, i, j int, code bool) token {
 	raw := s[i:j]
 	t := token{kind: tkWord, raw: raw, start: i, end: j, code: code}
 	t.lower = lowerNoApostrophe(raw)
+	if hexPattern.MatchString(raw) {
+		t.term = t.lower // "0xFFFF" is a value to quote, a name more than a number
+		return t
+	}
 	if unicode.IsDigit(rune(raw[0])) {
 		if m := numberPattern.FindStringSubmatch(raw); m != nil {
 			rest := m[2]
@@ -359,6 +372,12 @@ func number(t token, value, unit string) token {
 		}
 	}
 	t.value = strings.TrimLeft(value, "vV")
+	switch unit {
+	case "M":
+		unit = "million" // "2M rows" is "2 million rows"; minutes are "m"
+	case "B", "bn":
+		unit = "billion"
+	}
 	if unit != "" {
 		if u, ok := measureUnits[strings.ToLower(unit)]; ok {
 			t.unit, t.measure = u, true
@@ -388,6 +407,12 @@ func attachUnits(toks []token) {
 			next.unitWord, next.term = true, ""
 			continue
 		}
+		if next.lower == "million" || next.lower == "billion" {
+			// "2 million rows" is "2M rows": the word is the number's
+			n.unit = next.lower
+			next.unitWord, next.term = true, ""
+			continue
+		}
 		if u, ok := measureUnits[next.lower]; ok && (!next.compound || isLetters(next.raw)) { // "MiB" is camelCase
 			n.unit, n.measure = u, true
 			next.unitWord, next.term = true, ""
@@ -395,7 +420,9 @@ func attachUnits(toks []token) {
 		}
 		// a version counts nothing ("v1.4.0 took 3 days"), and a verb in
 		// the past is no noun
-		version := strings.Count(n.value, ".") >= 2 || strings.HasPrefix(strings.ToLower(n.raw), "v")
+		version := strings.Count(n.value, ".") >= 2 || strings.HasPrefix(strings.ToLower(n.raw), "v") ||
+			// "GUT 9.2 tests": a decimal after a name is the name's version
+			strings.Count(n.value, ".") == 1 && k > 0 && toks[k-1].kind == tkWord && (isCapitalWord(toks[k-1].raw) || isAcronym(toks[k-1].raw))
 		if next.term != "" && !next.compound && !strings.HasSuffix(next.lower, "ed") && !version && !pastVerbs[next.lower] {
 			n.unit = next.term // "20 requests": after a number, a noun
 		}
@@ -517,3 +544,28 @@ func thousands(value string) (string, bool) {
 
 // multiplierVerbs say "n times" as a verb ("tripled" is 3x).
 var multiplierVerbs = words(`doubled doubles doubling tripled triples tripling quadrupled quadruples`)
+
+// hexPattern is a hexadecimal literal.
+var hexPattern = regexp.MustCompile(`^0[xX][0-9a-fA-F]+$`)
+
+// rangePattern is a range of two plain numbers written with a hyphen.
+var rangePattern = regexp.MustCompile(`^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$`)
+
+// splitRanges reads "9-12 minutes" as "9 to 12 minutes", the way a source
+// may write it.
+func splitRanges(toks []token) []token {
+	var out []token
+	for _, t := range toks {
+		m := rangePattern.FindStringSubmatch(t.raw)
+		if t.kind != tkNumber || t.code || m == nil {
+			out = append(out, t)
+			continue
+		}
+		mid := t.start + len(m[1])
+		lo := token{kind: tkWord, raw: m[1], lower: m[1], start: t.start, end: mid}
+		to := token{kind: tkWord, raw: "to", lower: "to", start: mid, end: mid + 1}
+		hi := token{kind: tkWord, raw: m[2], lower: m[2], start: mid + 1, end: t.end, spaceAfter: t.spaceAfter}
+		out = append(out, number(lo, m[1], ""), to, number(hi, m[2], ""))
+	}
+	return out
+}

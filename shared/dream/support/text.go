@@ -629,6 +629,12 @@ func (s *sent) split() {
 					if w == "since" && !causalSince(toks, k+2, s.to) {
 						continue
 					}
+					if w == "not" && k+2 < s.to && toks[k+2].isWord("even") && cur.negatedWord() {
+						// "did not fit, not even at batch size 1": the
+						// negation goes on, no alternative is rejected
+						newConj(w, rolePlain)
+						continue
+					}
 					newConj(w, markerRole(w))
 					continue
 				}
@@ -809,11 +815,25 @@ func (s *sent) phraseMarker(k int) (role, int) {
 				break
 			}
 		}
+		if ok && len(m.words) == 2 && m.words[0] == "so" && m.words[1] == "that" && thatDeterminer(toks, k+2, s.to) {
+			return 0, 0 // "so that code moved to _ready": "so", then "that code"
+		}
 		if ok {
 			return m.role, len(m.words)
 		}
 	}
 	return 0, 0
+}
+
+// thatDeterminer reports whether the "that" before k points at a noun
+// whose verb is in the past ("so that code moved"), not a purpose ("so
+// that the job can retry").
+func thatDeterminer(toks []token, k, to int) bool {
+	if k+1 >= to || toks[k].kind != tkWord || toks[k].term == "" {
+		return false
+	}
+	v := toks[k+1]
+	return v.kind == tkWord && (strings.HasSuffix(v.lower, "ed") || pastVerbs[v.lower])
 }
 
 func (s *sent) isPhraseMarkerAt(k int) bool { _, n := s.phraseMarker(k); return n > 0 }
@@ -908,6 +928,9 @@ func (s *sent) labelAt(from int) (string, int) {
 	toks := s.d.toks
 	for k := from; k < s.to && k < from+4; k++ {
 		t := toks[k]
+		if t.kind == tkNumber {
+			return "", from // "GUT 9.2: 212 tests pass": a name and version, not a label
+		}
 		if t.kind == tkPunct {
 			if t.raw == ":" && k > from {
 				return strings.Join(lowerWords(toks[from:k]), " "), k + 1
@@ -1073,6 +1096,15 @@ func (c *conj) read(i int) {
 			}
 		}
 		c.negPronoun = only
+	}
+	// "the new cookie changed nothing": a verb whose object is "nothing"
+	// is what is negated, not the words before it
+	if last := len(masked) - 1; negFrom == last && last > 0 && len(masked) == len(c.toks) && (masked[last] == "nothing" || masked[last] == "none") && c.role != roleRejected {
+		if t := toks[c.toks[last-1]]; t.term != "" && (strings.HasSuffix(t.lower, "ed") || irregular[t.lower] != "") {
+			delete(c.pos, t.term)
+			c.neg[t.term] = true
+			c.negHead = t.term
+		}
 	}
 	// "automation does not": the ellipsis negates what stands before
 	if negFrom >= 0 && len(c.neg) == 0 && c.role != roleRejected && !c.negPronoun {
@@ -1745,7 +1777,7 @@ func (s *sent) fixedLink() {
 	}
 	toks := s.d.toks
 	c0 := s.conjs[0]
-	if len(c0.toks) < 2 || !fixedWords[toks[c0.toks[0]].lower] {
+	if len(c0.toks) < 2 || !fixedWords[toks[c0.toks[0]].lower] && !explainedWords[toks[c0.toks[0]].lower] {
 		return
 	}
 	if end := c0.toks[len(c0.toks)-1] + 1; end >= s.to || toks[end].raw != ":" {
@@ -1767,6 +1799,11 @@ func (s *sent) fixedLink() {
 
 // fixedWords start a record's sentence that names a problem solved.
 var fixedWords = words("fixed resolved solved")
+
+// explainedWords start a record's sentence that names a problem and,
+// after a colon, what causes it ("Found the memory growth: a new client
+// was created per upload").
+var explainedWords = words("found traced diagnosed explained")
 
 // fromLinks records "X comes (stems, results) from Y" as Y causing X.
 func (s *sent) fromLinks(c *conj) {
@@ -1863,7 +1900,7 @@ var attemptWords = words("tried trying attempted tested")
 var pendingWords = words("before until pending")
 
 // preventVerbs keep something from happening ("keep X from filling").
-var preventVerbs = words("keep keeps prevent prevents block blocks protect protects")
+var preventVerbs = words("keep keeps kept keeping prevent prevents prevented preventing block blocks blocked blocking protect protects protected protecting")
 
 // sinceTimes after "since" make it a time ("since Monday").
 var sinceTimes = words("then last yesterday monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december the")
@@ -1873,3 +1910,13 @@ var pronounWords = words("it them this that")
 
 // nothingWords negate by naming no thing ("nothing from X is sent").
 var nothingWords = words("nothing nobody none neither noone no")
+
+// negatedWord reports whether the conjunct so far has a negation word.
+func (c *conj) negatedWord() bool {
+	for _, k := range c.toks {
+		if negationWords[c.s.d.toks[k].lower] {
+			return true
+		}
+	}
+	return false
+}
