@@ -496,6 +496,13 @@ func findCommand(env Env, args []string) (cmd *Command, path string, rest []stri
 		return nil, "", nil, code
 	}
 	sub := lookup(cmd.Subcommands, rest[0])
+	if sub == nil && strings.HasPrefix(rest[0], "-") {
+		// A flag where the subcommand goes: say so, rather than call the
+		// flag an unknown command.
+		fmt.Fprintf(env.Stderr, "agentmem: %s needs a command before %s: %s (see agentmem %s --help)\n",
+			path, rest[0], strings.Join(commandNames(cmd.Subcommands), ", "), path)
+		return nil, "", nil, ExitUsage
+	}
 	if sub == nil {
 		fmt.Fprintf(env.Stderr, "agentmem: unknown command %q%s (see agentmem %s --help)\n",
 			path+" "+rest[0], didYouMean(rest[0], commandNames(cmd.Subcommands)), path)
