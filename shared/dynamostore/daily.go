@@ -103,9 +103,27 @@ func (s *Store) appendDaily(ctx context.Context, r agentmem.DailyRecord, once *O
 // DailyRecords returns the records of agent+project dated in [from, to),
 // oldest first.
 func (s *Store) DailyRecords(ctx context.Context, agentName, projectID string, from, to time.Time) ([]agentmem.DailyRecord, error) {
+	return s.dailyRecords(ctx, agentName, projectID, dynamo.Between, agentmem.FormatTime(from), agentmem.FormatTime(to))
+}
+
+// DailyDay returns the records of one UTC day ("YYYY-MM-DD"), oldest
+// first; an empty slice for a day with nothing. A day's records are those
+// whose sort key starts with the day: a range up to the next midnight
+// would be refused for 9999-12-31, whose next day ("10000-01-01...")
+// sorts before it.
+func (s *Store) DailyDay(ctx context.Context, agentName, projectID, date string) ([]agentmem.DailyRecord, error) {
+	if _, err := agentmem.ParseDate(date); err != nil {
+		return nil, err
+	}
+	return s.dailyRecords(ctx, agentName, projectID, dynamo.BeginsWith, date+"T")
+}
+
+// dailyRecords returns the records of agent+project whose sort key
+// satisfies op with values, oldest first.
+func (s *Store) dailyRecords(ctx context.Context, agentName, projectID string, op dynamo.Operator, values ...any) ([]agentmem.DailyRecord, error) {
 	var items []dailyItem
 	err := s.journal.Get("pk", dailyPK(agentName, projectID)).
-		Range("sk", dynamo.Between, agentmem.FormatTime(from), agentmem.FormatTime(to)).
+		Range("sk", op, values...).
 		Order(dynamo.Ascending).Consistent(true).
 		All(ctx, &items)
 	if err != nil {
@@ -116,14 +134,4 @@ func (s *Store) DailyRecords(ctx context.Context, agentName, projectID string, f
 		out = append(out, it.DailyRecord)
 	}
 	return out, nil
-}
-
-// DailyDay returns the records of one UTC day ("YYYY-MM-DD"), oldest
-// first; an empty slice for a day with nothing.
-func (s *Store) DailyDay(ctx context.Context, agentName, projectID, date string) ([]agentmem.DailyRecord, error) {
-	day, err := agentmem.ParseDate(date)
-	if err != nil {
-		return nil, err
-	}
-	return s.DailyRecords(ctx, agentName, projectID, day, day.AddDate(0, 0, 1))
 }

@@ -76,6 +76,36 @@ func TestAppendDailyReadsBackByDayInTimeOrder(t *testing.T) {
 	}
 }
 
+// TestDailyDayAtTheEdgesOfTheCalendar: every day ParseDate accepts reads
+// as a day, the last one of year 9999 (whose next midnight, year 10000,
+// sorts before it) included.
+func TestDailyDayAtTheEdgesOfTheCalendar(t *testing.T) {
+	t.Parallel()
+	st := dynamotest.NewStore(t)
+	fixedClock(st, time.Date(2026, 11, 23, 1, 0, 0, 0, time.UTC))
+	ctx := context.Background()
+	if _, err := st.AppendDaily(ctx, record("nori", "p", "late", "2026-11-22T23:59:59.999Z")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		date string
+		want int
+	}{
+		{"0000-01-01", 0},
+		{"2026-11-21", 0},
+		{"2026-11-22", 1},
+		{"2026-11-23", 0},
+		{"9999-12-30", 0},
+		{"9999-12-31", 0},
+	}
+	for _, tt := range tests {
+		got, err := st.DailyDay(ctx, "nori", "p", tt.date)
+		if err != nil || len(got) != tt.want {
+			t.Errorf("DailyDay(%s): got %d records (err %v), want %d", tt.date, len(got), err, tt.want)
+		}
+	}
+}
+
 func TestAppendDailyMarksTheScopePending(t *testing.T) {
 	t.Parallel()
 	st := dynamotest.NewStore(t)

@@ -153,7 +153,30 @@ func tableCell(s string) string {
 	for i, l := range lines {
 		lines[i] = strings.TrimSpace(l)
 	}
-	return strings.ReplaceAll(strings.Join(lines, "<br>"), "|", `\|`)
+	return cellPipes(strings.Join(lines, "<br>"))
+}
+
+// cellPipes escapes every "|" of s so that no table cell ends at it: a
+// pipe after an even number of backslashes (none included) gets one more.
+// "\\|" is an escaped backslash and then the cell's end to renderers
+// that count the backslashes (marked's splitCells, for one), while an odd
+// count is an escaped pipe to every renderer.
+func cellPipes(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	backslashes := 0
+	for _, r := range s {
+		if r == '|' && backslashes%2 == 0 {
+			b.WriteByte('\\')
+		}
+		if r == '\\' {
+			backslashes++
+		} else {
+			backslashes = 0
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // paragraph keeps session notes inert (SafeText): no heading, fence or

@@ -75,6 +75,51 @@ Second session.
 	}
 }
 
+// TestDecisionStaysInItsCells: whatever backslashes and pipes a decision
+// holds, its row of the Decisions table has exactly its four cells, by the
+// rule of the renderers that count backslashes (a "|" after an even number
+// of them ends a cell).
+func TestDecisionStaysInItsCells(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, content, rationale string }{
+		{"plain pipe", "ORM: sqlc | GORM", "a | b"},
+		{"escaped pipe", `ORM: sqlc \| GORM`, `a \| b`},
+		{"escaped backslash", `ORM: sqlc \\| GORM`, `a \\| b`},
+		{"three backslashes", `ORM: sqlc \\\| GORM`, `a \\\| b`},
+		{"trailing backslash", `ORM: sqlc \`, `b \`},
+		{"pipe after a line break", "ORM: sqlc\n| GORM |", "x\n\\| y"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := mem(agentmem.TypeDecision, "2026-02-01T10:00:00.000000000Z", tt.content)
+			m.Rationale = tt.rationale
+			doc := markdown.Document("nori", "p", []agentmem.Memory{m}, time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
+			_, rest, _ := strings.Cut(doc, "|------|\n")
+			row, _, _ := strings.Cut(rest, "\n")
+			if got := cellEnds(row); got != 5 {
+				t.Errorf("row %q has %d cell boundaries, want 5 (four cells)", row, got)
+			}
+		})
+	}
+}
+
+// cellEnds counts the pipes of a table row that end a cell: those after an
+// even number of backslashes.
+func cellEnds(row string) int {
+	n, backslashes := 0, 0
+	for _, r := range row {
+		if r == '|' && backslashes%2 == 0 {
+			n++
+		}
+		if r == '\\' {
+			backslashes++
+		} else {
+			backslashes = 0
+		}
+	}
+	return n
+}
+
 func TestDocumentEmpty(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 3, 1, 15, 0, 0, 0, time.UTC)

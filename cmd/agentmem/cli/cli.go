@@ -42,6 +42,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
@@ -377,11 +378,13 @@ func (in *Invocation) WithTimeout(ctx context.Context) (context.Context, context
 func (in *Invocation) Timeout() time.Duration { return in.timeout }
 
 // Printf writes to standard output.
-func (in *Invocation) Printf(format string, args ...any) { fmt.Fprintf(in.Stdout, format, args...) }
+func (in *Invocation) Printf(format string, args ...any) {
+	fmt.Fprint(in.Stdout, printable(fmt.Sprintf(format, args...)))
+}
 
 // Notef writes an informational line to standard error.
 func (in *Invocation) Notef(format string, args ...any) {
-	fmt.Fprintf(in.Stderr, "agentmem: "+format+"\n", args...)
+	fmt.Fprint(in.Stderr, printable(fmt.Sprintf("agentmem: "+format+"\n", args...)))
 }
 
 // IsSet reports whether the flag name was given on the command line.
@@ -493,6 +496,13 @@ func findCommand(env Env, args []string) (cmd *Command, path string, rest []stri
 		return nil, "", nil, code
 	}
 	sub := lookup(cmd.Subcommands, rest[0])
+	if sub == nil && strings.HasPrefix(rest[0], "-") {
+		// A flag where the subcommand goes: say so, rather than call the
+		// flag an unknown command.
+		fmt.Fprintf(env.Stderr, "agentmem: %s needs a command before %s: %s (see agentmem %s --help)\n",
+			path, rest[0], strings.Join(commandNames(cmd.Subcommands), ", "), path)
+		return nil, "", nil, ExitUsage
+	}
 	if sub == nil {
 		fmt.Fprintf(env.Stderr, "agentmem: unknown command %q%s (see agentmem %s --help)\n",
 			path+" "+rest[0], didYouMean(rest[0], commandNames(cmd.Subcommands)), path)
@@ -684,10 +694,28 @@ func (in *Invocation) PrintDoc(doc string) {
 	if doc != "" && !strings.HasSuffix(doc, "\n") {
 		doc += "\n"
 	}
-	fmt.Fprint(in.Stdout, doc)
+	fmt.Fprint(in.Stdout, printable(doc))
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine renders text on one printable line: printable, with every run of
+// white space (line breaks included) made one space.
+func oneLine(s string) string { return strings.Join(strings.Fields(printable(s)), " ") }
+
+// printable drops the characters that act on a terminal instead of being
+// shown: control characters other than tab and newline (ESC starts the
+// sequences that recolour, move the cursor, rename the window or write the
+// clipboard; CR and backspace overwrite what was printed). Stored text is
+// written by agents from runs over untrusted content (docs/SECURITY.md), so
+// the CLI prints none of it for people without this; --json escapes them
+// and session-context get --raw prints a value's bytes as stored.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r != '\n' && r != '\t' && unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
 
 func firstNonEmpty(vals ...string) string {
 	for _, v := range vals {

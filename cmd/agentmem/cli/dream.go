@@ -443,7 +443,7 @@ func writeDreamPlans(w io.Writer, day agentmem.DreamDay) {
 		}{{"Written", d.Written}, {"Replaced (a revert puts these back)", d.Replaced}} {
 			fmt.Fprintf(w, "\n### %s: %d\n", part.title, len(part.list))
 			for _, m := range part.list {
-				fmt.Fprintf(w, "- [%s] %s `%s`\n", m.Type, strings.Join(strings.Fields(m.Content), " "), m.ID)
+				fmt.Fprintf(w, "- [%s] %s `%s`\n", m.Type, oneLine(m.Content), m.ID)
 			}
 		}
 	}

@@ -108,7 +108,7 @@ func byText(by agentmem.ChangeBy) string {
 		s += " " + by.RunID
 	}
 	if by.Note != "" {
-		s += ": " + strings.Join(strings.Fields(by.Note), " ")
+		s += ": " + oneLine(by.Note)
 	}
 	return s
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
@@ -272,7 +271,7 @@ func summaryLine(m agentmem.Memory, width int) string {
 	if m.Pinned {
 		s = "📌 " + s
 	}
-	s = strings.Join(strings.Fields(s), " ")
+	s = oneLine(s)
 	if utf8.RuneCountInString(s) > width {
 		r := []rune(s)
 		s = string(r[:width-1]) + "…"

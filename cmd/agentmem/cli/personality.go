@@ -145,7 +145,7 @@ func (c *personalityListCommand) Run(ctx context.Context, in *Invocation) error 
 	tw := tabwriter.NewWriter(in.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "AGENT\tDISPLAY NAME\tVOICE\tVERSION\tUPDATED (UTC)")
 	for _, p := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", p.AgentName, p.DisplayName, oneLine(p.Voice), p.Version, shortTime(p.UpdatedAt))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", p.AgentName, oneLine(p.DisplayName), oneLine(p.Voice), p.Version, shortTime(p.UpdatedAt))
 	}
 	return tw.Flush()
 }
@@ -246,7 +246,7 @@ func writePersonality(w io.Writer, p agentmem.Personality) {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	row := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(tw, "%s:\t%s\n", k, v)
+			fmt.Fprintf(tw, "%s:\t%s\n", k, oneLine(v))
 		}
 	}
 	row("agent", p.AgentName)
@@ -258,7 +258,7 @@ func writePersonality(w io.Writer, p agentmem.Personality) {
 	row("version", fmt.Sprintf("%d (updated %s UTC)", p.Version, shortTime(p.UpdatedAt)))
 	_ = tw.Flush()
 	if p.Prompt != "" {
-		fmt.Fprintf(w, "prompt:\n%s\n", indent(p.Prompt, "  "))
+		fmt.Fprintf(w, "prompt:\n%s\n", indent(printable(p.Prompt), "  "))
 	}
 }
 

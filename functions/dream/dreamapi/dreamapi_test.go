@@ -364,6 +364,20 @@ func TestEventAndOutputKeepTheWireFormat(t *testing.T) {
 		}
 	}
 
+	for _, tt := range []struct{ payload, want string }{
+		{`[]`, "the event is not a JSON object"},
+		{`"dispatch"`, "the event is not a JSON object"},
+		{`{}`, "unrecognised event"},
+		{`{"action":5}`, "unrecognised event: want an API Gateway v2 request, {\"action\":\"dispatch\"} or an SQS batch (its action is a number)"},
+		{`{"Records":"x"}`, "unrecognised event: want an API Gateway v2 request, {\"action\":\"dispatch\"} or an SQS batch (its Records is a string)"},
+		{`{"Records":[{"eventSource":"aws:s3"}]}`, "unrecognised event"},
+	} {
+		var ev dreamapi.Event
+		if err := json.Unmarshal([]byte(tt.payload), &ev); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("event %s: got error %v, want one saying %q", tt.payload, err, tt.want)
+		}
+	}
+
 	api := events.APIGatewayV2HTTPResponse{StatusCode: 200, Headers: map[string]string{"Content-Type": "application/json"}, Body: `{"dreams":[]}`}
 	sqs := events.SQSEventResponse{BatchItemFailures: []events.SQSBatchItemFailure{{ItemIdentifier: "m-1"}}}
 	dispatch := dream.DispatchResult{Sent: 2, ItemsRead: 2}

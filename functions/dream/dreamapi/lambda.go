@@ -131,6 +131,11 @@ type probe struct {
 func (e *Event) UnmarshalJSON(raw []byte) error {
 	var p probe
 	if err := json.Unmarshal(raw, &p); err != nil {
+		var field *json.UnmarshalTypeError
+		if errors.As(err, &field) && field.Field != "" {
+			// An object whose action or Records has the wrong type.
+			return fmt.Errorf("%w (its %s is a %s)", errUnrecognised, field.Field, field.Value)
+		}
 		return fmt.Errorf("dream: the event is not a JSON object: %w", err)
 	}
 	*e = Event{}

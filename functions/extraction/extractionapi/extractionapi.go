@@ -165,6 +165,11 @@ func validate(in *agentmem.ExtractionInput) error {
 	if len(in.Summary) > extract.MaxSummaryBytes || !utf8.ValidString(in.Summary) {
 		return agentmem.Errorf(agentmem.EInvalid, "summary must be valid UTF-8 of at most %d bytes", extract.MaxSummaryBytes)
 	}
+	if strings.ContainsRune(in.Summary, 0) {
+		// The daily log refuses it: the run's record would be lost after
+		// its learnings were saved.
+		return agentmem.Errorf(agentmem.EInvalid, "summary contains a NUL character")
+	}
 	return nil
 }
 

@@ -535,6 +535,8 @@ func TestBadInputIs4xxAndWritesNothing(t *testing.T) {
 		{"field of another type", "nori", `{"projectId": "p", "runId": "r", "learnings": [{"type": "finding", "content": "x", "rationale": "y"}]}`, 400, agentmem.EInvalid},
 		{"unknown learning field", "nori", `{"projectId": "p", "runId": "r", "learnings": [{"content": "x", "tags": ["a"]}]}`, 400, agentmem.EInvalid},
 		{"summary too long", "nori", `{"projectId": "p", "runId": "r", "learnings": [], "summary": "` + strings.Repeat("s", 5000) + `"}`, 400, agentmem.EInvalid},
+		{"summary with a NUL", "nori", `{"projectId": "p", "runId": "r", "learnings": [{"type": "finding", "content": "x"}], "summary": "done\u0000"}`, 400, agentmem.EInvalid},
+		{"summary of a NUL alone", "nori", `{"projectId": "p", "runId": "r", "learnings": [], "summary": "\u0000"}`, 400, agentmem.EInvalid},
 		{"body too large", "nori", `{"projectId": "p", "runId": "r", "output": "` + strings.Repeat("x", agentmem.MaxBodyBytes) + `"}`, 413, agentmem.ETooLarge},
 	}
 	a := newAPITest(t)

@@ -139,6 +139,7 @@ func TestJournalBadInputIs4xxAndWritesNothing(t *testing.T) {
 		{"daily: bad agent", "POST", "/api/agents/no%23ri/daily", `{"projectId":"p","title":"t","content":"c"}`, 400},
 		{"daily get: bad date", "GET", "/api/agents/nori/daily?projectId=p&date=22-11-2026", ``, 400},
 		{"daily get: no project", "GET", "/api/agents/nori/daily?date=2026-11-22", ``, 400},
+		{"daily get: the last day of 9999", "GET", "/api/agents/nori/daily?projectId=p&date=9999-12-31", ``, 404},
 		{"session: no value", "PUT", sess, `{}`, 400},
 		{"session: value not a string", "PUT", sess, `{"value":42}`, 400},
 		{"session: value too big", "PUT", sess, `{"value":"` + bigValue + `"}`, 400},
