@@ -1836,6 +1836,9 @@ func nearest(side []string, left bool) string {
 
 // polarity compares what the clause negates with what its source negates.
 func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
+	if k.hypothetical(a) {
+		return // "calling X makes Y raise": what doing X does, not that it is done
+	}
 	negU, posU, posPlain := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	rejected := map[string]bool{}
 	heads := map[string]bool{}
@@ -2070,6 +2073,9 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 			// but says "the admin routes are not logged": the sentence
 			// about the claim's subject negates it
 			if rejected[t] {
+				if rejectedShared(a, t, rejected) {
+					continue // "Pulumi state" where the source rejects "Pulumi Cloud" and affirms "acme-pulumi-state"
+				}
 				k.fail(RoleSwap, "%q affirms what the source names as the rejected alternative", phrase)
 			} else {
 				k.fail(Negation, "%q affirms what the source negates", phrase)
@@ -2313,7 +2319,7 @@ func sameOnly(d *doc, a *conj, u *unit) bool {
 // says "Never run `prisma migrate dev` against the main branch" after a
 // sentence about deploy requests).
 func (k *checker) negatedName(a *conj, u *unit, phrase string) {
-	if a.negated || a.role != rolePlain || k.remedy(a) || k.statesAbsence() || a.has("only") {
+	if a.negated || a.role != rolePlain || k.remedy(a) || k.statesAbsence() || a.has("only") || k.hypothetical(a) {
 		return // a remedy, a condition, a restriction: not the fact negated
 	}
 	for _, i := range a.toks {
@@ -4407,7 +4413,7 @@ func (k *checker) beyondOnly() {
 							continue
 						}
 						for t := range own {
-							if !st.terms[t] && !kept[t] && !rest[t] && s.all[t] {
+							if !st.terms[t] && !kept[t] && !rest[t] && s.all[t] && coordinated(a, t, kept) {
 								k.fail(Negation, "the claim adds %q to what a cited source restricts with \"only\"", t)
 								return
 							}
@@ -4431,4 +4437,83 @@ func restricts(st *sent) bool {
 		}
 	}
 	return false
+}
+
+// coordinatingWords join the members of a list ("X together with Y",
+// "both X and Y").
+var coordinatingWords = words("and or with both plus also together well")
+
+// coordinated reports whether the clause joins the term t to one of the
+// terms of set as members of one list: a coordinating word between them,
+// at most sixteen tokens apart.
+func coordinated(a *conj, t string, set map[string]bool) bool {
+	toks := a.s.d.toks
+	var at, others []int
+	for j, i := range a.toks {
+		switch term := toks[i].term; {
+		case term == t:
+			at = append(at, j)
+		case set[term]:
+			others = append(others, j)
+		}
+	}
+	for _, x := range at {
+		for _, y := range others {
+			lo, hi := min(x, y), max(x, y)
+			if hi-lo > 16 {
+				continue
+			}
+			for j := lo + 1; j < hi; j++ {
+				if coordinatingWords[toks[a.toks[j]].lower] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// consequenceVerbs say what an action leads to.
+var consequenceVerbs = words(`makes make causes cause breaks break loses lose wipes wipe crashes crash fails fail
+	triggers trigger leads lead corrupts corrupt deadlocks deadlock hangs hang drops drop raises throws`)
+
+// hypothetical reports whether a clause says what an action leads to,
+// with the action as its subject ("Calling .get() inside a task makes
+// Celery raise", "Destructuring the store without storeToRefs() loses
+// reactivity"): its words and negations are a condition, which a source
+// that forbids or requires the action states too.
+func (k *checker) hypothetical(a *conj) bool {
+	toks := k.cd.toks
+	first := a.firstWordPos()
+	if first < 0 || a.negated && !a.has("without") {
+		return false
+	}
+	w := toks[a.toks[first]]
+	if !strings.HasSuffix(w.lower, "ing") || len(w.lower) < 6 || w.code {
+		return false
+	}
+	for _, i := range a.toks[first+1:] {
+		if consequenceVerbs[toks[i].lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// rejectedShared reports whether the term t, which a source both affirms
+// and names in a rejected alternative, is only a word the alternative
+// shares with the chosen side: the alternative has other terms and the
+// clause affirms none of them.
+func rejectedShared(a *conj, t string, rejected map[string]bool) bool {
+	others := 0
+	for r := range rejected {
+		if r == t || genericLemmas[r] {
+			continue
+		}
+		if a.pos[r] {
+			return false
+		}
+		others++
+	}
+	return others > 0
 }

@@ -141,6 +141,9 @@ var photoSources = []support.Source{
 	{ID: "m83", Kind: support.KindMemory, Type: agentmem.TypeLearning, Text: "`torch.compile` on the tagger failed with the dynamic shapes of tiled inference"},
 	{ID: "m84", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "Upload lag grows to about 40k entries during the nightly import; adding workers did not help"},
 	{ID: "m85", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Only the `albums` and `shares` libs have been migrated to the new router; `billing` still uses the old one"},
+	{ID: "m86", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Never call `.wait()` on an upload future inside a worker; the event loop deadlocks"},
+	{ID: "m87", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Flash the kiosk with `kiosk-flash --keep-data`, never with `kiosk-flash --wipe`, which erases the album cache"},
+	{ID: "m88", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "One project per album region; state lives in the S3 backend `s3://photos-album-state` with the KMS secrets provider, not Album Cloud"},
 }
 
 // TestMeaningKept: faithful restatements that keep each fact's meaning
@@ -210,6 +213,9 @@ func TestMeaningKept(t *testing.T) {
 		{"a hex value names the problem a fix explains", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "The humidity sensor returned 0xFFFF on cold mornings because a soft reset had left its heater on"}, []string{"m79", "d45"}},
 		{"a detail of a blocker with the record of its fix", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "The album title truncation in the compact widget on iPhone 15 Pro was fixed by switching to `Text(.monospaced)`"}, []string{"m80", "d46"}},
 		{"before and after told as from and to", support.Claim{Content: "Switching the covers to WebP raised mobile Lighthouse from 71 to 94"}, []string{"d46"}},
+		{"what doing a forbidden thing leads to", support.Claim{Content: "Calling `.wait()` on an upload future inside a worker makes the event loop deadlock"}, []string{"m86"}},
+		{"since with a verb the lexicon lacks", support.Claim{Content: "Flash the kiosk with `kiosk-flash --keep-data`; `kiosk-flash --wipe` must never be used, since it erases the album cache"}, []string{"m87"}},
+		{"a word a rejected name shares with a kept one", support.Claim{Type: agentmem.TypeDecision, Content: "Album state lives in the S3 backend `s3://photos-album-state` with the KMS secrets provider, not Album Cloud"}, []string{"m88"}},
 		{"not even as a negation that goes on", support.Claim{Type: agentmem.TypeDecision, Content: "The tagger trains on 256 px crops instead of whole photos", Rationale: "whole photos did not fit into the 16 GB of the GPU, not even at batch size 1"}, []string{"m81"}},
 		{"an earlier value after was", support.Claim{Content: "A full reindex on the big node takes 47 min instead of 52 min"}, []string{"d35"}},
 		{"two words of a list in the other order", support.Claim{Content: "Added `NO_CAPTURE` to the share and album screens so screenshots and screen recording are blocked"}, []string{"d24"}},
@@ -324,6 +330,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"two jobs after a comma put in the other order", support.Claim{Content: "The deploy runs as two jobs, `deploy-apps` then `deploy-core`, so each stays under 30 minutes"}, []string{"d47"}, support.RoleSwap},
 		{"what failed said to work", support.Claim{Content: "`torch.compile` on the tagger works with the dynamic shapes of tiled inference"}, []string{"m83"}, ""},
 		{"a measure that did not help said to help", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Adding workers brought the upload lag down during the nightly import"}, []string{"m84"}, support.Negation},
+		{"doing a forbidden thing said to be fine", support.Claim{Content: "Calling `.wait()` on an upload future inside a worker is safe"}, []string{"m86"}, ""},
 		{"a member added to what only some have", support.Claim{Content: "The `billing` lib has been migrated to the new router together with `albums` and `shares`"}, []string{"m85"}, support.Negation},
 		{"a cause from the next sentence when the record names another", support.Claim{Content: "The worker now passes `fit` explicitly because the gateway drops idle sockets"}, []string{"d30"}, support.Causal},
 		{"a fixed problem given another explanation", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "Imported albums had no `caption_en` after the nightly import because album covers did not refresh"}, []string{"m40", "d22"}, ""},

@@ -873,9 +873,18 @@ func hasVerbAhead(toks []token, from, to int) bool {
 		if auxiliaries[t.lower] || (verbLemmas[t.term] && (strings.HasSuffix(t.lower, "s") || strings.HasSuffix(t.lower, "ed"))) || irregular[t.lower] != "" {
 			return true
 		}
+		// "since it wipes the SoftDevice": a verb the lexicon lacks, after
+		// a subject pronoun
+		if k == from && subjectPronouns[t.lower] && k+1 < to && toks[k+1].kind == tkWord && !toks[k+1].code &&
+			(strings.HasSuffix(toks[k+1].lower, "s") && !strings.HasSuffix(toks[k+1].lower, "ss") || strings.HasSuffix(toks[k+1].lower, "ed")) {
+			return true
+		}
 	}
 	return false
 }
+
+// subjectPronouns stand as a clause's subject.
+var subjectPronouns = words("it they he she we this")
 
 // nounPair reports whether the "and" at k joins two nouns under one
 // determiner ("on the account and card screens"): not two clauses.
