@@ -200,19 +200,33 @@ func isNumberChunk(w string) bool {
 // one, in the words of d).
 func (id ident) found(text, lower string, d *doc) bool {
 	if id.fold {
-		if l := strings.ToLower(id.text); containsWord(lower, l) || lastSegment(lower, l) || qualifierOf(lower, l) {
+		if l := strings.ToLower(id.text); containsWord(lower, l) || lastSegment(lower, l) || qualifierOf(lower, l) || calledWithArguments(lower, l) {
 			return true
 		}
 		if (isUpperAlnum(id.text) || isLowerAlnum(id.text)) && d != nil && hasPart(d, strings.ToLower(id.text)) {
 			return true // "E2E tests", "e2e tests" where a source runs `pnpm test:e2e`
 		}
-	} else if containsWord(text, id.text) || firstFolded(text, id.text) || lastSegment(text, id.text) || qualifierOf(text, id.text) {
+	} else if containsWord(text, id.text) || firstFolded(text, id.text) || lastSegment(text, id.text) || qualifierOf(text, id.text) ||
+		calledWithArguments(text, id.text) {
 		return true
 	}
 	if id.soft {
 		return softFound(id.text, d)
 	}
 	return false
+}
+
+// calledWithArguments reports whether sub is a call written without its
+// arguments ("create_label.delay()") that s writes with them
+// (`create_label.delay(shipment.id)`).
+func calledWithArguments(s, sub string) bool {
+	name, ok := strings.CutSuffix(sub, "()")
+	if !ok || name == "" {
+		return false
+	}
+	return someOccurrence(s, name+"(", func(i, end int) bool {
+		return (i == 0 || !nameByte(s[i-1])) && end < len(s) && s[end] != ')'
+	})
 }
 
 // containsWord reports whether sub occurs in s not as part of a longer
