@@ -1,9 +1,17 @@
 package agentmem
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Name limits (BRIEF §3): '#' separates agent and project in the partition
-// key, so names are restricted to [A-Za-z0-9._-].
+// key, so names are restricted to [A-Za-z0-9._-]. Names are also path
+// segments of the API's routes, so "." and ".." (dot segments) are
+// refused: clients that normalise paths (curl, browsers, SigV4 signers,
+// API Gateway) would resolve them away and never reach what they name.
+// Names that merely hold dots ("v1.2", "a..b", ".hidden", "...") are
+// valid.
 const (
 	MaxAgentNameLen = 64
 	MaxProjectIDLen = 128
@@ -27,6 +35,25 @@ func ValidateSessionID(s string) error { return validateName("sessionId", s, Max
 // ValidateKey checks a session context key.
 func ValidateKey(s string) error { return validateName("key", s, MaxKeyLen) }
 
+// NamePattern is the name rule of ValidateAgentName and friends as a
+// regular expression for names of at most max characters (max ≥ 3): 1 to
+// max characters of [A-Za-z0-9._-], but not "." or "..". It uses no
+// lookahead and escapes '-' in its classes, so RE2 (Go), ECMA-262 with
+// the u or v flag (JSON Schema validators, HTML pattern attributes) read
+// it alike: any 3 to max characters, or one character that is not a dot,
+// or two that are not both dots.
+func NamePattern(max int) string {
+	if max < 3 {
+		panic(fmt.Sprintf("agentmem: NamePattern(%d): the limit must be at least 3", max))
+	}
+	const anyRune, notDot = `[A-Za-z0-9._\-]`, `[A-Za-z0-9_\-]`
+	return fmt.Sprintf(`^(?:%s{3,%d}|%s%s?|\.%s)$`, anyRune, max, notDot, anyRune, notDot)
+}
+
+// IsDotSegment reports whether s is "." or "..", the path segments that
+// URL normalisation removes (RFC 3986 §5.2.4). No name may be one.
+func IsDotSegment(s string) bool { return s == "." || s == ".." }
+
 // ValidateTags checks a tag list: at most MaxTags tags of 1..MaxTagLen
 // characters from [A-Za-z0-9._:/-].
 func ValidateTags(tags []string) error {
@@ -41,6 +68,8 @@ func ValidateTags(tags []string) error {
 	return nil
 }
 
+// validateName is the one name rule (NamePattern says the same as a
+// regular expression; a test holds them together).
 func validateName(field, s string, max int) error {
 	switch {
 	case s == "":
@@ -49,6 +78,8 @@ func validateName(field, s string, max int) error {
 		return Errorf(EInvalid, "%s is %d characters; the limit is %d", field, len(s), max)
 	case strings.IndexFunc(s, func(r rune) bool { return !nameRune(r) }) >= 0:
 		return Errorf(EInvalid, "%s %q may only contain letters, digits, '.', '_' and '-'", field, s)
+	case IsDotSegment(s):
+		return Errorf(EInvalid, "%s %q is a dot segment: \".\" and \"..\" cannot be names, since clients that normalise URL paths (curl, browsers, SigV4 signers) resolve them away; dots beside other characters are fine (\"v1.2\", \".hidden\")", field, s)
 	}
 	return nil
 }

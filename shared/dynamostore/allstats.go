@@ -190,7 +190,7 @@ func (s *Store) EachScope(ctx context.Context, fn func(agentName, projectID stri
 // recounted. The dream function runs it for {"action":"recount"}.
 func (s *Store) RecountAll(ctx context.Context) (drifted []agentmem.Recount, scopes int, err error) {
 	err = s.EachScope(ctx, func(agentName, projectID string) error {
-		r, err := s.RecountScope(ctx, agentName, projectID)
+		r, err := s.recountScope(ctx, agentName, projectID)
 		if err != nil {
 			return err
 		}
@@ -219,8 +219,14 @@ func decodeScopesPosition(pos string) (shard int, scope string, err error) {
 	shard, err = strconv.Atoi(num)
 	agent, project, ok := strings.Cut(scope, "#")
 	if err != nil || shard < 0 || shard >= StatsShards || !ok ||
-		agentmem.ValidateAgentName(agent) != nil || agentmem.ValidateProjectID(project) != nil {
+		!storedName(agentmem.ValidateAgentName(agent), agent) || !storedName(agentmem.ValidateProjectID(project), project) {
 		return 0, "", errBadCursor
 	}
 	return shard, scope, nil
 }
+
+// storedName reports whether a name read back from a sealed cursor or a
+// key is one the store may hold: valid (err nil), or a dot segment
+// ("." or ".."), which the name rule refuses now but which older writes
+// stored, so that a listing can page past such an item.
+func storedName(err error, name string) bool { return err == nil || agentmem.IsDotSegment(name) }

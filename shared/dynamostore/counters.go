@@ -341,6 +341,13 @@ func (s *Store) RecountScope(ctx context.Context, agentName, projectID string) (
 	if err := agentmem.ValidateProjectID(projectID); err != nil {
 		return agentmem.Recount{}, err
 	}
+	return s.recountScope(ctx, agentName, projectID)
+}
+
+// recountScope is RecountScope without the name rule, for scopes read from
+// the store: one written before the rule refused dot segments ("." and
+// "..") is still recounted.
+func (s *Store) recountScope(ctx context.Context, agentName, projectID string) (agentmem.Recount, error) {
 	settled := make([]bool, CounterSlots)
 	before, after := make([]countDelta, CounterSlots), make([]countDelta, CounterSlots)
 	wrote := false

@@ -156,7 +156,7 @@ func (s *Store) ListPersonalities(ctx context.Context, limit int, cursor string)
 		if err != nil {
 			return agentmem.PersonalityPage{}, err
 		}
-		if agentmem.ValidateAgentName(after) != nil {
+		if !storedName(agentmem.ValidateAgentName(after), after) {
 			return agentmem.PersonalityPage{}, errBadCursor
 		}
 		q = q.Range("agentName", dynamo.Greater, after)

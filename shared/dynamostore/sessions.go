@@ -185,7 +185,7 @@ func (s *Store) ListSessionKeys(ctx context.Context, projectID, sessionID string
 		if err != nil {
 			return page, err
 		}
-		if agentmem.ValidateKey(after) != nil {
+		if !storedName(agentmem.ValidateKey(after), after) {
 			return page, errBadCursor
 		}
 		// Every character a key may hold sorts after '#', so the

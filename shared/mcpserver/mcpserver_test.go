@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -246,7 +247,7 @@ func TestListTools(t *testing.T) {
 	}{
 		{mcpserver.ToolStore, "scope", "enum", []any{"session", "project"}},
 		{mcpserver.ToolStore, "key", "maxLength", 128.0},
-		{mcpserver.ToolStore, "key", "pattern", "^[A-Za-z0-9._-]+$"},
+		{mcpserver.ToolStore, "key", "pattern", agentmem.NamePattern(agentmem.MaxKeyLen)},
 		{mcpserver.ToolStore, "value", "type", "string"},
 		{mcpserver.ToolStore, "ttl_seconds", "minimum", 60.0},
 		{mcpserver.ToolStore, "ttl_seconds", "maximum", 604800.0},
@@ -276,6 +277,21 @@ func TestListTools(t *testing.T) {
 		p, _ := props[b.prop].(map[string]any)
 		if got := p[b.key]; !equalJSON(got, b.want) {
 			t.Errorf("%s.%s %s = %v, want %v", b.tool, b.prop, b.key, got, b.want)
+		}
+	}
+	// The key pattern refuses the dot segments and nothing else the API
+	// takes.
+	for _, tool := range []string{mcpserver.ToolStore, mcpserver.ToolRecall} {
+		p, _ := schemaOf(t, tools[tool].InputSchema)["properties"].(map[string]any)["key"].(map[string]any)
+		pat, _ := p["pattern"].(string)
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			t.Fatalf("%s.key pattern %q: %v", tool, pat, err)
+		}
+		for _, key := range []string{".", "..", "...", "v1.2", "a..b", ".hidden", "a.", "auth-patterns", "a#b", "a/b"} {
+			if got, want := re.MatchString(key), agentmem.ValidateKey(key) == nil; got != want {
+				t.Errorf("%s.key pattern %s on %q: matches %v, the API accepts %v", tool, pat, key, got, want)
+			}
 		}
 	}
 }

@@ -109,8 +109,9 @@ func typed(p *jsonschema.Schema, typ string) *jsonschema.Schema {
 	return p
 }
 
-// namePattern is the character set of agentmem names (keys).
-const namePattern = `^[A-Za-z0-9._-]+$`
+// keyPattern is the name rule of a session context key
+// (agentmem.ValidateKey), so that a client can check a key before calling.
+var keyPattern = agentmem.NamePattern(agentmem.MaxKeyLen)
 
 func (s *server) addTools(srv *mcp.Server) {
 	closed := ptr(false)
@@ -131,7 +132,7 @@ Returns the stored entry (a memory's id, a key's expiry).`, session, scope),
 		InputSchema: inputSchema[StoreInput](func(prop func(string) *jsonschema.Schema) {
 			prop("scope").Enum = enum(ScopeSession, ScopeProject)
 			k := prop("key")
-			k.MinLength, k.MaxLength, k.Pattern = ptr(1), ptr(agentmem.MaxKeyLen), namePattern
+			k.MinLength, k.MaxLength, k.Pattern = ptr(1), ptr(agentmem.MaxKeyLen), keyPattern
 			typed(prop("value"), "string").MaxLength = ptr(agentmem.MaxSessionValueBytes)
 			ttl := prop("ttl_seconds")
 			ttl.Minimum, ttl.Maximum = ptr(agentmem.MinSessionTTL.Seconds()), ptr(agentmem.MaxSessionTTL.Seconds())
@@ -157,7 +158,7 @@ Returns the stored entry (a memory's id, a key's expiry).`, session, scope),
 		Annotations: &mcp.ToolAnnotations{Title: "Recall a session value", ReadOnlyHint: true, OpenWorldHint: closed},
 		InputSchema: inputSchema[RecallInput](func(prop func(string) *jsonschema.Schema) {
 			k := prop("key")
-			k.MinLength, k.MaxLength, k.Pattern = ptr(1), ptr(agentmem.MaxKeyLen), namePattern
+			k.MinLength, k.MaxLength, k.Pattern = ptr(1), ptr(agentmem.MaxKeyLen), keyPattern
 			sc := prop("scope")
 			sc.Enum, sc.Default = enum(ScopeSession), json.RawMessage(`"session"`)
 		}),

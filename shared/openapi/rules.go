@@ -36,10 +36,18 @@ func stringsOf[T ~string](list []T) []string {
 	return out
 }
 
-// Name patterns: '#' separates agent and project in the partition key, so
-// names are letters, digits, '.', '_' and '-' (agentmem.ValidateAgentName
-// and friends).
-func namePattern(max int) string { return fmt.Sprintf("^[A-Za-z0-9._-]{1,%d}$", max) }
+// Name patterns: agentmem.NamePattern, the rule of
+// agentmem.ValidateAgentName and friends (letters, digits, '.', '_' and
+// '-', but not the dot segments "." and "..").
+func namePattern(max int) string { return agentmem.NamePattern(max) }
+
+// name is the rule of a name of at most max characters: its pattern, and
+// the rule in words, which the pattern does not make plain.
+func name(max int) []rule {
+	return []rule{pattern(namePattern(max)), func(s *object) {
+		appendDoc(s, fmt.Sprintf(`1 to %d letters, digits, '.', '_' and '-', but not "." or ".." (URL dot segments, which clients normalise away).`, max))
+	}}
+}
 
 // memoryIDPattern is a ULID in Crockford's base32 (the memories' ids).
 const memoryIDPattern = "^[0-9A-HJKMNP-TV-Z]{26}$"
@@ -114,11 +122,11 @@ var (
 // nameRules apply to every string property and path or query parameter of
 // that name.
 var nameRules = map[string][]rule{
-	"agentName": {pattern(namePattern(agentmem.MaxAgentNameLen))},
-	"projectId": {pattern(namePattern(agentmem.MaxProjectIDLen))},
-	"runId":     {pattern(namePattern(agentmem.MaxRunIDLen))},
-	"sessionId": {pattern(namePattern(agentmem.MaxSessionIDLen))},
-	"key":       {pattern(namePattern(agentmem.MaxKeyLen))},
+	"agentName": name(agentmem.MaxAgentNameLen),
+	"projectId": name(agentmem.MaxProjectIDLen),
+	"runId":     name(agentmem.MaxRunIDLen),
+	"sessionId": name(agentmem.MaxSessionIDLen),
+	"key":       name(agentmem.MaxKeyLen),
 
 	"createdAt":      {dateTime},
 	"updatedAt":      {dateTime},

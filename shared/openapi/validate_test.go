@@ -242,6 +242,7 @@ func TestPatternsAgreeWithTheDomain(t *testing.T) {
 		samples = append(samples, "a"+string(c)+"b", string(c))
 	}
 	samples = append(samples, "", "é", "a\nb", "nori", "checkout-service",
+		".", "..", "...", ".a", "a.", "-.", "._", "v1.2", "a..b", ".hidden", "..a", "a..", strings.Repeat(".", 64),
 		strings.Repeat("x", 64), strings.Repeat("x", 65), strings.Repeat("x", 128), strings.Repeat("x", 129))
 	tests := []struct {
 		component, property string

@@ -2,6 +2,7 @@
 // optimistic concurrency by version, delete).
 import { h, route, uid, fill } from '../ui/dom.js';
 import { APIError } from '../api/http.js';
+import { AGENT_NAME_PATTERN, NAME_RULE } from '../api/names.js';
 import * as personalities from '../api/personalities.js';
 import { sortable } from '../ui/table.js';
 import { time } from '../ui/format.js';
@@ -24,7 +25,7 @@ export async function renderList(main, _params, ctx) {
     caption: 'Personalities, one per agent (shared by its projects)',
     empty: 'No personalities yet.',
   });
-  const agentInput = h('input', { type: 'text', id: uid('agent'), required: true, pattern: '[A-Za-z0-9._\\-]{1,64}', placeholder: 'agent name' });
+  const agentInput = h('input', { type: 'text', id: uid('agent'), required: true, pattern: AGENT_NAME_PATTERN, title: `An agent name: 1 to 64 ${NAME_RULE}.`, placeholder: 'agent name' });
   fill(main, h('h1', {}, 'Personalities'),
     h('p', { class: 'note' }, 'What agentmem inject prepends to CLAUDE.md as the "# Personality" section, and the git identity of the agent\'s commits.'),
     table.element,

@@ -9,6 +9,7 @@ import { bootstrap } from '../api/bootstrap.js';
 import * as memories from '../api/memories.js';
 import * as daily from '../api/daily.js';
 import * as sessions from '../api/sessions.js';
+import { SESSION_ID_PATTERN, KEY_PATTERN, NAME_RULE } from '../api/names.js';
 import { sortable } from '../ui/table.js';
 import { render as markdown } from '../ui/markdown.js';
 import { bytes, count, countsText, time, today, addDays, ago, plural } from '../ui/format.js';
@@ -209,6 +210,12 @@ async function sessionTab(body, { project, stats }, ctx) {
     if (!session.value.trim() || !key.value.trim()) {
       fill(out, h('p', { class: 'error' }, 'Name the session and the key.'));
       return false;
+    }
+    for (const [input, what, pattern] of [[session, 'session id', SESSION_ID_PATTERN], [key, 'key', KEY_PATTERN]]) {
+      if (!new RegExp(pattern).test(input.value.trim())) {
+        fill(out, h('p', { class: 'error' }, `The ${what} "${input.value.trim()}" is not a name: 1 to 128 ${NAME_RULE}.`));
+        return false;
+      }
     }
     ctx.setQuery({ session: session.value.trim(), key: key.value.trim() });
     return true;
