@@ -143,6 +143,9 @@ var photoSources = []support.Source{
 	{ID: "m85", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Only the `albums` and `shares` libs have been migrated to the new router; `billing` still uses the old one"},
 	{ID: "m86", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Never call `.wait()` on an upload future inside a worker; the event loop deadlocks"},
 	{ID: "m87", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Flash the kiosk with `kiosk-flash --keep-data`, never with `kiosk-flash --wipe`, which erases the album cache"},
+	{ID: "m89", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Album migrations run at startup; never edit an applied migration, add a new one with `photos migrate add`"},
+	{ID: "m90", Kind: support.KindMemory, Type: agentmem.TypePattern, Text: "Kiosk stops advertising after some hours", Trigger: "the kiosk beacon is restarted every minute", Solution: "update the payload in place"},
+	{ID: "d48", Kind: support.KindDaily, Title: "run-118", Text: "Album jobs silently stop scheduling after the migration. Chunking the captions at sentence boundaries worked: the OOMs stopped on the 12 test albums."},
 	{ID: "m88", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "One project per album region; state lives in the S3 backend `s3://photos-album-state` with the KMS secrets provider, not Album Cloud"},
 }
 
@@ -216,6 +219,10 @@ func TestMeaningKept(t *testing.T) {
 		{"what doing a forbidden thing leads to", support.Claim{Content: "Calling `.wait()` on an upload future inside a worker makes the event loop deadlock"}, []string{"m86"}},
 		{"since with a verb the lexicon lacks", support.Claim{Content: "Flash the kiosk with `kiosk-flash --keep-data`; `kiosk-flash --wipe` must never be used, since it erases the album cache"}, []string{"m87"}},
 		{"a word a rejected name shares with a kept one", support.Claim{Type: agentmem.TypeDecision, Content: "Album state lives in the S3 backend `s3://photos-album-state` with the KMS secrets provider, not Album Cloud"}, []string{"m88"}},
+		{"a command after a prohibition and a comma", support.Claim{Content: "Never edit an applied migration; add a new one with `photos migrate add`"}, []string{"m89"}},
+		{"a subject that stops", support.Claim{Type: agentmem.TypePattern, Content: "Kiosk advertising stops after some hours", Trigger: "the kiosk beacon is restarted every minute", Solution: "update the payload in place"}, []string{"m90"}},
+		{"stop being done", support.Claim{Content: "Album jobs stop being scheduled after the migration"}, []string{"d48"}},
+		{"what stopped the problems", support.Claim{Content: "Chunking the captions at sentence boundaries stopped the OOMs on the 12 test albums"}, []string{"d48"}},
 		{"not even as a negation that goes on", support.Claim{Type: agentmem.TypeDecision, Content: "The tagger trains on 256 px crops instead of whole photos", Rationale: "whole photos did not fit into the 16 GB of the GPU, not even at batch size 1"}, []string{"m81"}},
 		{"an earlier value after was", support.Claim{Content: "A full reindex on the big node takes 47 min instead of 52 min"}, []string{"d35"}},
 		{"two words of a list in the other order", support.Claim{Content: "Added `NO_CAPTURE` to the share and album screens so screenshots and screen recording are blocked"}, []string{"d24"}},

@@ -29,7 +29,7 @@ var (
 // fresh38 were tuned on after that first measure (fresh5, fresh8,
 // fresh11, fresh14, fresh17 to fresh19, fresh22 to fresh26 and fresh31 to
 // fresh38 only in round 7); fresh39 to fresh42 never were.
-var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json", "testdata/fresh6.json", "testdata/fresh7.json", "testdata/fresh8.json", "testdata/fresh9.json", "testdata/fresh10.json", "testdata/fresh11.json", "testdata/fresh12.json", "testdata/fresh13.json", "testdata/fresh14.json", "testdata/fresh15.json", "testdata/fresh16.json", "testdata/fresh17.json", "testdata/fresh18.json", "testdata/fresh19.json", "testdata/fresh20.json", "testdata/fresh21.json", "testdata/fresh22.json", "testdata/fresh23.json", "testdata/fresh24.json", "testdata/fresh25.json", "testdata/fresh26.json", "testdata/fresh27.json", "testdata/fresh28.json", "testdata/fresh29.json", "testdata/fresh30.json", "testdata/fresh31.json", "testdata/fresh32.json", "testdata/fresh33.json", "testdata/fresh34.json", "testdata/fresh35.json", "testdata/fresh36.json", "testdata/fresh37.json", "testdata/fresh38.json", "testdata/fresh39.json", "testdata/fresh40.json", "testdata/fresh41.json", "testdata/fresh42.json"}
+var labelledFiles = []string{"testdata/claims.json", "testdata/tune2.json", "testdata/tune3.json", "testdata/tune4.json", "testdata/tune5.json", "testdata/tune6.json", "testdata/tune7.json", "testdata/tune8.json", "testdata/tune9.json", "testdata/tune10.json", "testdata/tune11.json", "testdata/fresh.json", "testdata/fresh2.json", "testdata/fresh3.json", "testdata/fresh4.json", "testdata/fresh5.json", "testdata/fresh6.json", "testdata/fresh7.json", "testdata/fresh8.json", "testdata/fresh9.json", "testdata/fresh10.json", "testdata/fresh11.json", "testdata/fresh12.json", "testdata/fresh13.json", "testdata/fresh14.json", "testdata/fresh15.json", "testdata/fresh16.json", "testdata/fresh17.json", "testdata/fresh18.json", "testdata/fresh19.json", "testdata/fresh20.json", "testdata/fresh21.json", "testdata/fresh22.json", "testdata/fresh23.json", "testdata/fresh24.json", "testdata/fresh25.json", "testdata/fresh26.json", "testdata/fresh27.json", "testdata/fresh28.json", "testdata/fresh29.json", "testdata/fresh30.json", "testdata/fresh31.json", "testdata/fresh32.json", "testdata/fresh33.json", "testdata/fresh34.json", "testdata/fresh35.json", "testdata/fresh36.json", "testdata/fresh37.json", "testdata/fresh38.json", "testdata/fresh39.json", "testdata/fresh40.json", "testdata/fresh41.json", "testdata/fresh42.json", "testdata/fresh43.json", "testdata/fresh44.json", "testdata/fresh45.json", "testdata/fresh46.json"}
 
 // loadLabelled reads the labelled sets of files into one, and the pools of
 // sources by project.
@@ -312,6 +312,10 @@ func TestLabelledSetFigures(t *testing.T) {
 		{"fresh41", "pool", 74, 94, 20},
 		{"fresh42", "cited", 77, 90, 20},
 		{"fresh42", "pool", 75, 87, 20},
+		{"fresh43", "cited", 0, 0, 20},
+		{"fresh44", "cited", 0, 0, 20},
+		{"fresh45", "cited", 0, 0, 20},
+		{"fresh46", "cited", 0, 0, 20},
 		{"all", "cited", 90, 89, 20},
 		{"all", "crowd", 82, 82, 20},
 	}

@@ -1006,6 +1006,16 @@ func (c *conj) read(i int) {
 				negFrom = j
 				break
 			}
+			// "chunking stopped the OOMs" says what "the OOMs stopped" says
+			if (w == "stopped" || w == "stops") && j > 0 && j+2 < len(masked) && articles[masked[j+1]] && !slices.Contains(masked[j+2:min(j+6, len(masked))], "from") {
+				negFrom = j
+				break
+			}
+			// "DAGs stop being scheduled" says they are no longer scheduled
+			if (w == "stop" || w == "stops" || w == "stopped") && j+2 < len(masked) && masked[j+1] == "being" {
+				negFrom = j + 1
+				break
+			}
 		}
 	}
 	// "this might be avoided with a `moved` block": a passive of avoiding
@@ -1024,6 +1034,12 @@ func (c *conj) read(i int) {
 		for j := 1; j < len(masked); j++ {
 			if stoppedWords[masked[j]] && passiveAux[masked[j-1]] && j >= 2 {
 				passiveStop = j - 1
+				break
+			}
+			// "advertising stops after some hours": a subject that stops
+			// is what no longer happens
+			if intransitiveStops[masked[j]] && (j+1 == len(masked) || timePrepositions[masked[j+1]]) && toks[c.toks[j-1]].term != "" {
+				passiveStop = j
 				break
 			}
 		}
@@ -1170,6 +1186,8 @@ func clauseAfter(masked []string, j int) bool {
 		return true
 	case next == "and" || next == "or":
 		return false
+	case masked[j] == "," && imperativeVerbs[next] && (determiners[masked[j+2]] || articles[masked[j+2]]):
+		return true // "never edit an applied migration, add a new one"
 	}
 	for m := j + 2; m <= j+4 && m < len(masked); m++ {
 		if w := masked[m]; w == "," || w == ":" {
@@ -1929,3 +1947,13 @@ func (c *conj) negatedWord() bool {
 	}
 	return false
 }
+
+// imperativeVerbs open a command of their own after a comma ("never edit
+// an applied migration, add a new one").
+var imperativeVerbs = words("add use run create write keep set pass call put make open start move")
+
+// intransitiveStops are verbs of stopping said of their subject.
+var intransitiveStops = words("stops stopped halts halted ceases ceased")
+
+// timePrepositions open a phrase of time or condition after a verb.
+var timePrepositions = words("after when once until during at on in for while whenever within")
