@@ -2817,6 +2817,9 @@ func (k *checker) recommendsFailure(a *conj, u *unit, phrase string) {
 			before := map[string]bool{}
 			for _, i := range c.toks {
 				t := st.d.toks[i]
+				if t.lower == "otherwise" || t.lower == "else" || t.lower == "unless" {
+					break // "run X after every upgrade, otherwise the app crashes": what fails without it
+				}
 				if failureWords[t.lower] {
 					if share(what, union(before, c.effTerms())) >= 0.6 && overlapCount(what, before) > 0 {
 						k.fail(Negation, "%q recommends what the source says %s", phrase, t.lower)
@@ -4027,10 +4030,20 @@ var pendingPhrases = []string{"not yet", "yet to", "untested", "not tested", "no
 
 // partialFix reports whether a sentence that says a problem is gone says
 // in the same breath that part of it stays ("gone on macOS, but iOS
-// Safari still shows a black screen").
+// Safari still shows a black screen") or came back ("finished once and
+// failed once").
 func partialFix(lower string) bool {
-	i := strings.Index(lower, " but ")
-	return i >= 0 && strings.Contains(lower[i:], " still ")
+	for _, join := range []string{" but ", " and "} {
+		i := strings.Index(lower, join)
+		if i < 0 {
+			continue
+		}
+		rest := lower[i:]
+		if strings.Contains(rest, " still ") || strings.Contains(rest, " failed ") || strings.Contains(rest, " fails ") {
+			return true
+		}
+	}
+	return false
 }
 
 // triedFix fails a claim that says something fixed a problem when the

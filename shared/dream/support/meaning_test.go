@@ -146,6 +146,10 @@ var photoSources = []support.Source{
 	{ID: "m89", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Album migrations run at startup; never edit an applied migration, add a new one with `photos migrate add`"},
 	{ID: "m90", Kind: support.KindMemory, Type: agentmem.TypePattern, Text: "Kiosk stops advertising after some hours", Trigger: "the kiosk beacon is restarted every minute", Solution: "update the payload in place"},
 	{ID: "d48", Kind: support.KindDaily, Title: "run-118", Text: "Album jobs silently stop scheduling after the migration. Chunking the captions at sentence boundaries worked: the OOMs stopped on the 12 test albums."},
+	{ID: "d49", Kind: support.KindDaily, Title: "run-119", Text: "Tried a retry with backoff around the album reindex. The reindex finished once and failed once at page 4,200."},
+	{ID: "m91", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "The album reindex hits HTTP 429s from the storage API"},
+	{ID: "m92", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "libvips is a native module: run `pnpm rebuild sharp` after every Node upgrade, otherwise the worker crashes at start"},
+	{ID: "d50", Kind: support.KindDaily, Title: "run-120", Text: "Upload lag comes from the `uploads_lag` metric of the exporter; the alert fires when lag stays above 10k for 5 minutes."},
 	{ID: "m88", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "One project per album region; state lives in the S3 backend `s3://photos-album-state` with the KMS secrets provider, not Album Cloud"},
 }
 
@@ -223,6 +227,9 @@ func TestMeaningKept(t *testing.T) {
 		{"a subject that stops", support.Claim{Type: agentmem.TypePattern, Content: "Kiosk advertising stops after some hours", Trigger: "the kiosk beacon is restarted every minute", Solution: "update the payload in place"}, []string{"m90"}},
 		{"stop being done", support.Claim{Content: "Album jobs stop being scheduled after the migration"}, []string{"d48"}},
 		{"what stopped the problems", support.Claim{Content: "Chunking the captions at sentence boundaries stopped the OOMs on the 12 test albums"}, []string{"d48"}},
+		{"a fix that worked once and failed once leaves the blocker open", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "The album reindex hits HTTP 429s; a retry with backoff let it finish once, but it failed again at page 4,200"}, []string{"m91", "d49"}},
+		{"what fails otherwise is no failure of what is recommended", support.Claim{Content: "Run `pnpm rebuild sharp` after every Node upgrade"}, []string{"m92"}},
+		{"a verb of causing without an object", support.Claim{Content: "Upload lag is taken from the exporter's `uploads_lag` metric, and the alert triggers when lag stays above 10k for 5 minutes"}, []string{"d50"}},
 		{"not even as a negation that goes on", support.Claim{Type: agentmem.TypeDecision, Content: "The tagger trains on 256 px crops instead of whole photos", Rationale: "whole photos did not fit into the 16 GB of the GPU, not even at batch size 1"}, []string{"m81"}},
 		{"an earlier value after was", support.Claim{Content: "A full reindex on the big node takes 47 min instead of 52 min"}, []string{"d35"}},
 		{"two words of a list in the other order", support.Claim{Content: "Added `NO_CAPTURE` to the share and album screens so screenshots and screen recording are blocked"}, []string{"d24"}},

@@ -1869,10 +1869,15 @@ func (s *sent) fromLinks(c *conj) {
 func causalVerb(toks []token, k int) bool {
 	switch toks[k].lower {
 	case "causes", "caused", "cause", "leads", "led", "results", "resulted", "triggers", "triggered", "breaks", "broke":
-		return !(k+1 < len(toks) && toks[k+1].isWord("by"))
+		// "caused by" names the cause after it; "the alert triggers when
+		// lag stays high", "the build broke on Monday": no object, no link
+		return !(k+1 < len(toks) && (toks[k+1].isWord("by") || toks[k+1].kind == tkWord && intransitiveAfter[toks[k+1].lower]))
 	}
 	return false
 }
+
+// intransitiveAfter follow a verb that takes no object.
+var intransitiveAfter = words("when whenever if once after on at during while")
 
 func containsTerm(ts []string, t string) bool {
 	for _, x := range ts {
