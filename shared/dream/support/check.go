@@ -4394,7 +4394,7 @@ func (k *checker) beyondOnly() {
 				// what "only" keeps: up to the verb after it, or the end
 				end := len(c.toks)
 				for j := at + 1; j < len(c.toks); j++ {
-					if c.toks[j] == c.verb {
+					if t := toks[c.toks[j]]; c.toks[j] == c.verb || auxiliaries[t.lower] || j > at+1 && t.kind == tkWord && !t.code && (strings.HasSuffix(t.lower, "ies") || verbLemmas[t.term] && strings.HasSuffix(t.lower, "s") && !strings.HasSuffix(t.lower, "ss")) {
 						end = j
 						break
 					}
@@ -4418,7 +4418,7 @@ func (k *checker) beyondOnly() {
 						continue // the claim keeps a restriction of its own
 					}
 					for _, a := range cs.conjs {
-						if a.negated || a.hedged {
+						if a.negated || a.hedged && !c.hedged && !permission(a) {
 							continue
 						}
 						own := distinctiveSet(a.ownSet)
@@ -4426,7 +4426,7 @@ func (k *checker) beyondOnly() {
 							continue
 						}
 						for t := range own {
-							if !st.terms[t] && !kept[t] && !rest[t] && s.all[t] && coordinated(a, t, kept) {
+							if !c.ownSet[t] && !kept[t] && !rest[t] && s.all[t] && coordinated(a, t, kept) {
 								k.fail(Negation, "the claim adds %q to what a cited source restricts with \"only\"", t)
 								return
 							}
@@ -4529,4 +4529,19 @@ func rejectedShared(a *conj, t string, rejected map[string]bool) bool {
 		others++
 	}
 	return others > 0
+}
+
+// permission reports whether the only hedge of a clause is "may", which
+// grants a permission ("support staff may issue refunds").
+func permission(a *conj) bool {
+	may := false
+	for _, i := range a.toks {
+		switch w := a.s.d.toks[i].lower; {
+		case w == "may":
+			may = true
+		case hedgeWords[w] || hedgeStarts[w]:
+			return false
+		}
+	}
+	return may
 }

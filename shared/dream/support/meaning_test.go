@@ -150,6 +150,8 @@ var photoSources = []support.Source{
 	{ID: "m91", Kind: support.KindMemory, Type: agentmem.TypeBlocker, Status: "open", Text: "The album reindex hits HTTP 429s from the storage API"},
 	{ID: "m92", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "libvips is a native module: run `pnpm rebuild sharp` after every Node upgrade, otherwise the worker crashes at start"},
 	{ID: "d50", Kind: support.KindDaily, Title: "run-120", Text: "Upload lag comes from the `uploads_lag` metric of the exporter; the alert fires when lag stays above 10k for 5 minutes."},
+	{ID: "d51", Kind: support.KindDaily, Title: "run-121", Text: "Upgraded the album SDK to 5.2; `album_limit_per_page` was renamed to `page_size`. Only the GPU node pool carries the `gpu-only` taint; the CPU pool is untainted."},
+	{ID: "m93", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Only the `album-admin` role may delete shared albums from the admin panel; support staff can view albums but not delete them"},
 	{ID: "m88", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "One project per album region; state lives in the S3 backend `s3://photos-album-state` with the KMS secrets provider, not Album Cloud"},
 }
 
@@ -345,6 +347,9 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"what failed said to work", support.Claim{Content: "`torch.compile` on the tagger works with the dynamic shapes of tiled inference"}, []string{"m83"}, ""},
 		{"a measure that did not help said to help", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "Adding workers brought the upload lag down during the nightly import"}, []string{"m84"}, support.Negation},
 		{"doing a forbidden thing said to be fine", support.Claim{Content: "Calling `.wait()` on an upload future inside a worker is safe"}, []string{"m86"}, ""},
+		{"a rename said the other way round", support.Claim{Content: "In the 5.2 album SDK `page_size` was renamed to `album_limit_per_page`"}, []string{"d51"}, support.RoleSwap},
+		{"both where only one", support.Claim{Content: "Both the GPU and the CPU node pools carry the `gpu-only` taint"}, []string{"d51"}, support.Negation},
+		{"a permission given to another group as well", support.Claim{Content: "Support staff may delete shared albums from the admin panel as well as the `album-admin` role"}, []string{"m93"}, support.Negation},
 		{"a member added to what only some have", support.Claim{Content: "The `billing` lib has been migrated to the new router together with `albums` and `shares`"}, []string{"m85"}, support.Negation},
 		{"a cause from the next sentence when the record names another", support.Claim{Content: "The worker now passes `fit` explicitly because the gateway drops idle sockets"}, []string{"d30"}, support.Causal},
 		{"a fixed problem given another explanation", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "Imported albums had no `caption_en` after the nightly import because album covers did not refresh"}, []string{"m40", "d22"}, ""},

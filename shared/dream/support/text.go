@@ -1604,12 +1604,22 @@ func (c *conj) readFromTo() {
 	for i, k := range c.toks {
 		t := toks[k]
 		switch {
-		case t.isWord("from") || swapVerbs[t.lower] || replaceVerbs[t.lower]:
+		case t.isWord("from") || swapVerbs[t.lower] || replaceVerbs[t.lower] || renameVerbs[t.lower]:
 			side = 1
 			c.fromSide, c.toSide = map[string]bool{}, map[string]bool{}
 			switch {
 			case t.isWord("from"):
 				toWord = map[string]bool{"to": true}
+			case renameVerbs[t.lower]:
+				// "renamed X to Y"; "X was renamed to Y": X is the subject
+				toWord = map[string]bool{"to": true}
+				if i > 0 && beForms[toks[c.toks[i-1]].lower] {
+					for _, kk := range c.toks[:i-1] {
+						if tt := toks[kk]; tt.term != "" {
+							c.fromSide[tt.term] = true
+						}
+					}
+				}
 			case swapVerbs[t.lower]:
 				toWord = map[string]bool{"for": true}
 			default:
@@ -1962,3 +1972,6 @@ var intransitiveStops = words("stops stopped halts halted ceases ceased")
 
 // timePrepositions open a phrase of time or condition after a verb.
 var timePrepositions = words("after when once until during at on in for while whenever within")
+
+// renameVerbs give something a new name after "to".
+var renameVerbs = words("renamed rename renames renaming")
