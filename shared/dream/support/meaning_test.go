@@ -152,6 +152,7 @@ var photoSources = []support.Source{
 	{ID: "d50", Kind: support.KindDaily, Title: "run-120", Text: "Upload lag comes from the `uploads_lag` metric of the exporter; the alert fires when lag stays above 10k for 5 minutes."},
 	{ID: "d51", Kind: support.KindDaily, Title: "run-121", Text: "Upgraded the album SDK to 5.2; `album_limit_per_page` was renamed to `page_size`. Only the GPU node pool carries the `gpu-only` taint; the CPU pool is untainted."},
 	{ID: "m93", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Only the `album-admin` role may delete shared albums from the admin panel; support staff can view albums but not delete them"},
+	{ID: "m94", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Backup schedule `album-nightly` runs at `0 2 * * *` with `--ttl 720h`; `album-hourly` covers only the `albums` namespace with `--ttl 48h`"},
 	{ID: "m88", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "One project per album region; state lives in the S3 backend `s3://photos-album-state` with the KMS secrets provider, not Album Cloud"},
 }
 
@@ -232,6 +233,7 @@ func TestMeaningKept(t *testing.T) {
 		{"a fix that worked once and failed once leaves the blocker open", support.Claim{Type: agentmem.TypeBlocker, Status: "open", Content: "The album reindex hits HTTP 429s; a retry with backoff let it finish once, but it failed again at page 4,200"}, []string{"m91", "d49"}},
 		{"what fails otherwise is no failure of what is recommended", support.Claim{Content: "Run `pnpm rebuild sharp` after every Node upgrade"}, []string{"m92"}},
 		{"a verb of causing without an object", support.Claim{Content: "Upload lag is taken from the exporter's `uploads_lag` metric, and the alert triggers when lag stays above 10k for 5 minutes"}, []string{"d50"}},
+		{"two halves of a sentence in another order", support.Claim{Content: "`album-hourly` covers only the `albums` namespace with `--ttl 48h`; backup schedule `album-nightly` runs at `0 2 * * *` with `--ttl 720h`"}, []string{"m94"}},
 		{"not even as a negation that goes on", support.Claim{Type: agentmem.TypeDecision, Content: "The tagger trains on 256 px crops instead of whole photos", Rationale: "whole photos did not fit into the 16 GB of the GPU, not even at batch size 1"}, []string{"m81"}},
 		{"an earlier value after was", support.Claim{Content: "A full reindex on the big node takes 47 min instead of 52 min"}, []string{"d35"}},
 		{"two words of a list in the other order", support.Claim{Content: "Added `NO_CAPTURE` to the share and album screens so screenshots and screen recording are blocked"}, []string{"d24"}},
@@ -350,6 +352,7 @@ func TestMeaningChangedDropped(t *testing.T) {
 		{"a rename said the other way round", support.Claim{Content: "In the 5.2 album SDK `page_size` was renamed to `album_limit_per_page`"}, []string{"d51"}, support.RoleSwap},
 		{"both where only one", support.Claim{Content: "Both the GPU and the CPU node pools carry the `gpu-only` taint"}, []string{"d51"}, support.Negation},
 		{"a permission given to another group as well", support.Claim{Content: "Support staff may delete shared albums from the admin panel as well as the `album-admin` role"}, []string{"m93"}, support.Negation},
+		{"two values exchanged across a semicolon", support.Claim{Content: "Backup schedule `album-nightly` runs at `0 2 * * *` with `--ttl 48h`; `album-hourly` covers only the `albums` namespace with `--ttl 720h`"}, []string{"m94"}, support.RoleSwap},
 		{"a member added to what only some have", support.Claim{Content: "The `billing` lib has been migrated to the new router together with `albums` and `shares`"}, []string{"m85"}, support.Negation},
 		{"a cause from the next sentence when the record names another", support.Claim{Content: "The worker now passes `fit` explicitly because the gateway drops idle sockets"}, []string{"d30"}, support.Causal},
 		{"a fixed problem given another explanation", support.Claim{Type: agentmem.TypeBlocker, Status: "resolved", Content: "Imported albums had no `caption_en` after the nightly import because album covers did not refresh"}, []string{"m40", "d22"}, ""},

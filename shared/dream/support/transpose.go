@@ -24,8 +24,21 @@ func sentenceWords(st *sent) []string {
 // transposed fails a claim with a sentence that a cited source's sentence
 // (or a stretch of one) states with two of its words exchanged.
 func (k *checker) transposed() {
-	for _, cs := range k.cd.sents {
-		cw := sentenceWords(cs)
+	k.transposedIn(1)
+	if len(k.problems) == 0 {
+		// two facts of one sentence split by a semicolon, exchanged
+		// between its halves ("--ttl 48h" given to the other schedule)
+		k.transposedIn(2)
+	}
+}
+
+// transposedIn runs transposed over runs of n sentences taken together,
+// in the claim and in the sources.
+func (k *checker) transposedIn(n int) {
+	sents := k.cd.sents
+	for i := 0; i+n <= len(sents); i++ {
+		cs := joined(sents[i : i+n])
+		cw := cs.words
 		if len(cw) < 4 {
 			continue
 		}
@@ -40,11 +53,12 @@ func (k *checker) transposed() {
 			if k.cited != nil && !k.cited[s] || share(cs.terms, s.all) < 1 {
 				continue
 			}
-			for _, ss := range s.d.sents {
+			for j := 0; j+n <= len(s.d.sents); j++ {
+				ss := joined(s.d.sents[j : j+n])
 				if share(cs.terms, ss.terms) < 1 {
 					continue // a sentence without every word of the claim's
 				}
-				sw := sentenceWords(ss)
+				sw := ss.words
 				for off := 0; off+len(cw) <= len(sw); off++ {
 					if a, b, ok := exchange(cw, sw[off:off+len(cw)]); ok {
 						k.fail(RoleSwap, "%q and %q are exchanged: a cited source says it the other way round", cw[a], cw[b])
@@ -82,4 +96,20 @@ func exchange(c, s []string) (int, int, bool) {
 		}
 	}
 	return a, b, !list
+}
+
+// sentenceRun is a run of sentences taken together: their words, in
+// order, and their terms.
+type sentenceRun struct {
+	words []string
+	terms map[string]bool
+}
+
+func joined(sents []*sent) sentenceRun {
+	r := sentenceRun{terms: map[string]bool{}}
+	for _, st := range sents {
+		r.words = append(r.words, sentenceWords(st)...)
+		addAll(r.terms, st.terms)
+	}
+	return r
 }
