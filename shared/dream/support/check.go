@@ -2008,7 +2008,7 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 				addAll(posS, c.pos)
 			}
 		}
-		agrees := k.bareNegation(a, head) || k.prohibitsFailure(a, u) || fixFailed(a, head, u) || negatedAlike(a, u) || k.otherwiseRestated(a, u) || laterNegated(head, u) ||
+		agrees := k.bareNegation(a, head) || formerName(a, head, u) || k.prohibitsFailure(a, u) || fixFailed(a, head, u) || negatedAlike(a, u) || k.otherwiseRestated(a, u) || laterNegated(head, u) ||
 			a.role == roleRejected && head != "" && rejected[head]
 		for t := range a.neg {
 			if t != head && negS[t] && !posS[t] && !genericLemmas[t] {
@@ -2095,6 +2095,23 @@ func (k *checker) polarity(a *conj, need []cterm, u *unit, phrase string) {
 		}
 		return
 	}
+}
+
+// formerName reports whether a clause names with "formerly" or
+// "previously" what its source says was renamed or changed from
+// ("formerly `X`" for "X was renamed to Y").
+func formerName(a *conj, head string, u *unit) bool {
+	if head == "" || !a.has("formerly") && !a.has("previously") {
+		return false
+	}
+	for _, st := range u.sents {
+		for _, c := range st.conjs {
+			if c.fromSide[head] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // bareNegation reports whether a clause that is no more than a negated

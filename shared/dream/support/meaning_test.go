@@ -153,6 +153,8 @@ var photoSources = []support.Source{
 	{ID: "d51", Kind: support.KindDaily, Title: "run-121", Text: "Upgraded the album SDK to 5.2; `album_limit_per_page` was renamed to `page_size`. Only the GPU node pool carries the `gpu-only` taint; the CPU pool is untainted."},
 	{ID: "m93", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Only the `album-admin` role may delete shared albums from the admin panel; support staff can view albums but not delete them"},
 	{ID: "m94", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Backup schedule `album-nightly` runs at `0 2 * * *` with `--ttl 720h`; `album-hourly` covers only the `albums` namespace with `--ttl 48h`"},
+	{ID: "m95", Kind: support.KindMemory, Type: agentmem.TypeNote, Text: "Album integration tests run with `pnpm test:int`; they do not run in the PR pipeline, only nightly"},
+	{ID: "d52", Kind: support.KindDaily, Title: "run-122", Text: "Upgraded Ray to 2.31.0; the album tagger now reads `tag_batch_size`. `album_limit` was renamed to `page_limit`."},
 	{ID: "m88", Kind: support.KindMemory, Type: agentmem.TypeDecision, Text: "One project per album region; state lives in the S3 backend `s3://photos-album-state` with the KMS secrets provider, not Album Cloud"},
 }
 
@@ -234,6 +236,9 @@ func TestMeaningKept(t *testing.T) {
 		{"what fails otherwise is no failure of what is recommended", support.Claim{Content: "Run `pnpm rebuild sharp` after every Node upgrade"}, []string{"m92"}},
 		{"a verb of causing without an object", support.Claim{Content: "Upload lag is taken from the exporter's `uploads_lag` metric, and the alert triggers when lag stays above 10k for 5 minutes"}, []string{"d50"}},
 		{"two halves of a sentence in another order", support.Claim{Content: "`album-hourly` covers only the `albums` namespace with `--ttl 48h`; backup schedule `album-nightly` runs at `0 2 * * *` with `--ttl 720h`"}, []string{"m94"}},
+		{"what only is left after a negation", support.Claim{Content: "Album integration tests (`pnpm test:int`) are run nightly rather than in the PR pipeline"}, []string{"m95"}},
+		{"since a release is a time", support.Claim{Content: "Since Ray 2.31.0 the album tagger reads `tag_batch_size`"}, []string{"d52"}},
+		{"a former name of a renamed key", support.Claim{Content: "The album page key is `page_limit` (formerly `album_limit`)"}, []string{"d52"}},
 		{"not even as a negation that goes on", support.Claim{Type: agentmem.TypeDecision, Content: "The tagger trains on 256 px crops instead of whole photos", Rationale: "whole photos did not fit into the 16 GB of the GPU, not even at batch size 1"}, []string{"m81"}},
 		{"an earlier value after was", support.Claim{Content: "A full reindex on the big node takes 47 min instead of 52 min"}, []string{"d35"}},
 		{"two words of a list in the other order", support.Claim{Content: "Added `NO_CAPTURE` to the share and album screens so screenshots and screen recording are blocked"}, []string{"d24"}},

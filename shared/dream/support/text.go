@@ -270,7 +270,7 @@ var clausePrepositions = words("with within under over at for in on using via af
 
 // markers that open a conjunct after a comma, and without one.
 var (
-	commaMarkers = words(`and but or while whereas so which where then not never yet although though because since instead rather nor`)
+	commaMarkers = words(`and but or while whereas so which where then not never yet although though because since instead rather nor only`)
 	bareMarkers  = words(`but whereas because`)
 	// phraseMarkers open a conjunct wherever they stand; the value is its role.
 	phraseMarkers = []struct {
@@ -846,6 +846,9 @@ func causalSince(toks []token, from, to int) bool {
 	}
 	if t := toks[from]; t.kind == tkNumber || sinceTimes[t.lower] && !(t.lower == "the" && hasVerbAhead(toks, from, to)) {
 		return false
+	}
+	if from+1 < to && toks[from].kind == tkWord && toks[from+1].kind == tkNumber && strings.Contains(toks[from+1].value, ".") {
+		return false // "since Ray 2.31.0": a release, a point in time
 	}
 	// "Since X was moved to 05:30, the job has not queued": a time, the
 	// main clause after the comma in the perfect ("has", "have", "there
