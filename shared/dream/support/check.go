@@ -4352,40 +4352,49 @@ var uselessLemmas = lemmaSet("help improve matter change work fix")
 // "adding consumers did not help").
 func (k *checker) didNotHelp() {
 	for _, s := range k.srcs {
-		for _, st := range s.d.sents {
-			for _, c := range st.conjs {
-				if !c.negated || !uselessLemmas[c.negHead] {
-					continue
-				}
-				measure := distinctiveSet(setOf(c.subject))
-				if len(measure) < 2 {
-					continue
-				}
-				for _, cs := range k.cd.sents {
-					for _, a := range cs.conjs {
-						if a.negated || a.hedged {
-							continue
+		for _, measure := range s.useless {
+			for _, cs := range k.cd.sents {
+				for _, a := range cs.conjs {
+					if a.negated || a.hedged {
+						continue
+					}
+					// the words before the verb of effect: the measure
+					before := map[string]bool{}
+					effect := false
+					for _, i := range a.toks {
+						if t := k.cd.toks[i]; agentVerbs[t.lower] {
+							effect = true
+							break
+						} else if t.term != "" {
+							before[t.term] = true
 						}
-						// the words before the verb of effect: the measure
-						before := map[string]bool{}
-						effect := false
-						for _, i := range a.toks {
-							if t := k.cd.toks[i]; agentVerbs[t.lower] {
-								effect = true
-								break
-							} else if t.term != "" {
-								before[t.term] = true
-							}
-						}
-						if effect && share(measure, before) == 1 {
-							k.fail(Negation, "a cited source says %s did not help", quoteList(sortedKeys(measure)))
-							return
-						}
+					}
+					if effect && share(measure, before) == 1 {
+						k.fail(Negation, "a cited source says %s did not help", quoteList(sortedKeys(measure)))
+						return
 					}
 				}
 			}
 		}
 	}
+}
+
+// uselessMeasures are the measures a doc says did not help (the
+// distinctive terms of the subjects of "did not help", "did not fix"),
+// read once per source.
+func uselessMeasures(d *doc) []map[string]bool {
+	var out []map[string]bool
+	for _, st := range d.sents {
+		for _, c := range st.conjs {
+			if !c.negated || !uselessLemmas[c.negHead] {
+				continue
+			}
+			if measure := distinctiveSet(setOf(c.subject)); len(measure) >= 2 {
+				out = append(out, measure)
+			}
+		}
+	}
+	return out
 }
 
 // beyondOnly fails a claim that adds a member to what a cited sentence
@@ -4395,64 +4404,80 @@ func (k *checker) didNotHelp() {
 // server/ routes" for "read only in server/ routes".
 func (k *checker) beyondOnly() {
 	for _, s := range k.srcs {
-		for _, st := range s.d.sents {
-			toks := st.d.toks
-			for _, c := range st.conjs {
-				at := -1
-				for j, i := range c.toks {
-					if toks[i].isWord("only") && !toks[i].code {
-						at = j
-						break
+		for _, o := range s.only {
+			for _, cs := range k.cd.sents {
+				if restricts(cs) {
+					continue // the claim keeps a restriction of its own
+				}
+				for _, a := range cs.conjs {
+					if a.negated || a.hedged && !o.c.hedged && !permission(a) {
+						continue
 					}
-				}
-				if at < 0 || c.negated {
-					continue
-				}
-				// what "only" keeps: up to the verb after it, or the end
-				end := len(c.toks)
-				for j := at + 1; j < len(c.toks); j++ {
-					if t := toks[c.toks[j]]; c.toks[j] == c.verb || auxiliaries[t.lower] || j > at+1 && t.kind == tkWord && !t.code && (strings.HasSuffix(t.lower, "ies") || verbLemmas[t.term] && strings.HasSuffix(t.lower, "s") && !strings.HasSuffix(t.lower, "ss")) {
-						end = j
-						break
+					own := distinctiveSet(a.ownSet)
+					if share(o.rest, a.effTerms()) < 0.6 || overlapCount(o.kept, own) == 0 {
+						continue
 					}
-				}
-				kept, rest := map[string]bool{}, map[string]bool{}
-				for j, i := range c.toks {
-					if t := toks[i]; t.term != "" && !genericLemmas[t.term] {
-						if j > at && j < end {
-							kept[t.term] = true
-						} else {
-							rest[t.term] = true
-						}
-					}
-				}
-				addAll(rest, distinctiveSet(setOf(c.inherited)))
-				if len(kept) == 0 || len(rest) < 2 {
-					continue
-				}
-				for _, cs := range k.cd.sents {
-					if restricts(cs) {
-						continue // the claim keeps a restriction of its own
-					}
-					for _, a := range cs.conjs {
-						if a.negated || a.hedged && !c.hedged && !permission(a) {
-							continue
-						}
-						own := distinctiveSet(a.ownSet)
-						if share(rest, a.effTerms()) < 0.6 || overlapCount(kept, own) == 0 {
-							continue
-						}
-						for t := range own {
-							if !c.ownSet[t] && !kept[t] && !rest[t] && s.all[t] && coordinated(a, t, kept) {
-								k.fail(Negation, "the claim adds %q to what a cited source restricts with \"only\"", t)
-								return
-							}
+					for t := range own {
+						if !o.c.ownSet[t] && !o.kept[t] && !o.rest[t] && s.all[t] && coordinated(a, t, o.kept) {
+							k.fail(Negation, "the claim adds %q to what a cited source restricts with \"only\"", t)
+							return
 						}
 					}
 				}
 			}
 		}
 	}
+}
+
+// onlyScope is a clause's restriction with "only": the terms "only" keeps
+// and the rest of the clause.
+type onlyScope struct {
+	c          *conj
+	kept, rest map[string]bool
+}
+
+// onlyScopes are the restrictions with "only" of a doc's clauses, read
+// once per source.
+func onlyScopes(d *doc) []onlyScope {
+	var out []onlyScope
+	toks := d.toks
+	for _, st := range d.sents {
+		for _, c := range st.conjs {
+			at := -1
+			for j, i := range c.toks {
+				if toks[i].isWord("only") && !toks[i].code {
+					at = j
+					break
+				}
+			}
+			if at < 0 || c.negated {
+				continue
+			}
+			// what "only" keeps: up to the verb after it, or the end
+			end := len(c.toks)
+			for j := at + 1; j < len(c.toks); j++ {
+				if t := toks[c.toks[j]]; c.toks[j] == c.verb || auxiliaries[t.lower] || j > at+1 && t.kind == tkWord && !t.code && (strings.HasSuffix(t.lower, "ies") || verbLemmas[t.term] && strings.HasSuffix(t.lower, "s") && !strings.HasSuffix(t.lower, "ss")) {
+					end = j
+					break
+				}
+			}
+			kept, rest := map[string]bool{}, map[string]bool{}
+			for j, i := range c.toks {
+				if t := toks[i]; t.term != "" && !genericLemmas[t.term] {
+					if j > at && j < end {
+						kept[t.term] = true
+					} else {
+						rest[t.term] = true
+					}
+				}
+			}
+			addAll(rest, distinctiveSet(setOf(c.inherited)))
+			if len(kept) > 0 && len(rest) >= 2 {
+				out = append(out, onlyScope{c: c, kept: kept, rest: rest})
+			}
+		}
+	}
+	return out
 }
 
 // restrictWords restrict what a sentence says to some of its kind.

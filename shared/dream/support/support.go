@@ -207,6 +207,13 @@ type source struct {
 	// sentence; nil for a sentence that orders nothing
 	steps [][]map[string]bool
 	links []link
+	// only, useless and runs are read once for the checks that look at
+	// every cited sentence: its restrictions with "only" (beyondOnly),
+	// the measures it says did not help (didNotHelp), and its sentences
+	// one and two at a time (transposed)
+	only    []onlyScope
+	useless []map[string]bool
+	runs    [2][]sentenceRun
 }
 
 // NewCorpus analyses sources. Sources without an id can only be cited as
@@ -222,6 +229,8 @@ func NewCorpus(sources []Source) *Corpus {
 		for _, st := range src.d.sents {
 			src.steps = append(src.steps, steps(st))
 		}
+		src.only, src.useless = onlyScopes(src.d), uselessMeasures(src.d)
+		src.runs = [2][]sentenceRun{sentenceRuns(src.d.sents, 1), sentenceRuns(src.d.sents, 2)}
 		src.all = map[string]bool{}
 		for _, st := range src.d.sents {
 			addAll(src.all, st.terms)

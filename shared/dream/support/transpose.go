@@ -35,9 +35,7 @@ func (k *checker) transposed() {
 // transposedIn runs transposed over runs of n sentences taken together,
 // in the claim and in the sources.
 func (k *checker) transposedIn(n int) {
-	sents := k.cd.sents
-	for i := 0; i+n <= len(sents); i++ {
-		cs := joined(sents[i : i+n])
+	for _, cs := range sentenceRuns(k.cd.sents, n) {
 		cw := cs.words
 		if len(cw) < 4 {
 			continue
@@ -53,8 +51,7 @@ func (k *checker) transposedIn(n int) {
 			if k.cited != nil && !k.cited[s] || share(cs.terms, s.all) < 1 {
 				continue
 			}
-			for j := 0; j+n <= len(s.d.sents); j++ {
-				ss := joined(s.d.sents[j : j+n])
+			for _, ss := range s.runs[n-1] {
 				if share(cs.terms, ss.terms) < 1 {
 					continue // a sentence without every word of the claim's
 				}
@@ -105,11 +102,21 @@ type sentenceRun struct {
 	terms map[string]bool
 }
 
-func joined(sents []*sent) sentenceRun {
-	r := sentenceRun{terms: map[string]bool{}}
-	for _, st := range sents {
-		r.words = append(r.words, sentenceWords(st)...)
-		addAll(r.terms, st.terms)
+// sentenceRuns are the runs of n consecutive sentences.
+func sentenceRuns(sents []*sent, n int) []sentenceRun {
+	var out []sentenceRun
+	for i := 0; i+n <= len(sents); i++ {
+		r := sentenceRun{terms: sents[i].terms}
+		if n > 1 {
+			r.terms = map[string]bool{}
+			for _, st := range sents[i : i+n] {
+				addAll(r.terms, st.terms)
+			}
+		}
+		for _, st := range sents[i : i+n] {
+			r.words = append(r.words, sentenceWords(st)...)
+		}
+		out = append(out, r)
 	}
-	return r
+	return out
 }
