@@ -1884,13 +1884,10 @@ func causalVerb(toks []token, k int) bool {
 	case "causes", "caused", "cause", "leads", "led", "results", "resulted", "triggers", "triggered", "breaks", "broke":
 		// "caused by" names the cause after it; "the alert triggers when
 		// lag stays high", "the build broke on Monday": no object, no link
-		return !(k+1 < len(toks) && (toks[k+1].isWord("by") || toks[k+1].kind == tkWord && intransitiveAfter[toks[k+1].lower]))
+		return !(k+1 < len(toks) && (toks[k+1].isWord("by") || toks[k+1].kind == tkWord && timePrepositions[toks[k+1].lower]))
 	}
 	return false
 }
-
-// intransitiveAfter follow a verb that takes no object.
-var intransitiveAfter = words("when whenever if once after on at during while")
 
 func containsTerm(ts []string, t string) bool {
 	for _, x := range ts {
@@ -1973,8 +1970,10 @@ var imperativeVerbs = words("add use run create write keep set pass call put mak
 // intransitiveStops are verbs of stopping said of their subject.
 var intransitiveStops = words("stops stopped halts halted ceases ceased")
 
-// timePrepositions open a phrase of time or condition after a verb.
-var timePrepositions = words("after when once until during at on in for while whenever within")
+// timePrepositions open a phrase of time or condition after a verb, one
+// that takes no object there ("stops after some hours", "triggers when
+// lag stays high", "broke on Monday").
+var timePrepositions = words("after when whenever once if until during at on while within")
 
 // renameVerbs give something a new name after "to".
 var renameVerbs = words("renamed rename renames renaming")
