@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
+	"math/big"
 	"sync"
 	"time"
 
@@ -32,6 +32,14 @@ import (
 // than mcp.DefaultMaxLineLength included), -32600 "Invalid Request" for
 // JSON that is not a JSON-RPC 2.0 message or batch, and passes the SDK the
 // lines that are.
+//
+// It also refuses, with -32600, what the SDK cannot answer and would end
+// the session for or answer under another id: a batch when the client did
+// not initialize the session with a protocol version that has batches
+// (2024-11-05, 2025-03-26; they were removed in 2025-06-18), a batch with
+// two requests of one id, and an id that is a number but no integer of at
+// most 2^53 in magnitude (the SDK keeps ids as int64: 1.5 would be
+// answered as 1, 2^63 as -2^63).
 func Transport(r io.Reader, w io.Writer, drain time.Duration) mcp.Transport {
 	p := &pending{ids: map[string]int{}, idle: closedChan()}
 	aw := &answeringWriter{w: w, pending: p}
@@ -82,6 +90,13 @@ func (p *pending) done(id string) {
 	}
 }
 
+// has reports whether a request of that id is pending.
+func (p *pending) has(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.ids[id] > 0
+}
+
 // wait returns when every request is answered or after d.
 func (p *pending) wait(d time.Duration) {
 	p.mu.Lock()
@@ -100,6 +115,7 @@ type message struct {
 	JSONRPC *string         `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Method  *string         `json:"method"`
+	Params  json.RawMessage `json:"params"`
 	Result  json.RawMessage `json:"result"`
 	Error   json.RawMessage `json:"error"`
 }
@@ -182,19 +198,59 @@ func messages(line []byte) ([]message, *rejection) {
 	return []message{m}, nil
 }
 
-// idKey normalizes a request id: the SDK answers 1.0 as 1.
+// maxNumericID bounds a numeric request id: 2^53, the largest magnitude
+// up to which every integer survives the SDK's float64-then-int64 reading.
+const maxNumericID = 1 << 53
+
+// idKey normalizes a request id: the SDK answers 1.0 as 1. A number that
+// is not an integer of at most maxNumericID in magnitude is no usable id:
+// the SDK would answer it under another one.
 func idKey(raw json.RawMessage) (string, bool) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
 	var v any
-	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+	if len(raw) == 0 || d.Decode(&v) != nil {
 		return "", false
 	}
 	switch v := v.(type) {
 	case string:
 		return "s" + v, true
-	case float64:
-		return "n" + strconv.FormatFloat(v, 'g', -1, 64), true
+	case json.Number:
+		r, ok := new(big.Rat).SetString(v.String())
+		if !ok || !r.IsInt() || new(big.Int).Abs(r.Num()).Cmp(big.NewInt(maxNumericID)) > 0 {
+			return "", false
+		}
+		return "n" + r.Num().String(), true
 	}
 	return "", false
+}
+
+// batchVersions are the protocol versions the SDK serves that have
+// JSON-RPC batches; from 2025-06-18 on it ends the session at a batch.
+var batchVersions = map[string]bool{"2024-11-05": true, "2025-03-26": true}
+
+// checkBatch refuses a batch the SDK would end the session for: one in a
+// session not initialized with a version that has batches, or one with two
+// requests of one id or a request whose id is still pending.
+func checkBatch(batch []message, version string, p *pending) *rejection {
+	if !batchVersions[version] {
+		if version == "" {
+			version = "none yet"
+		}
+		return &rejection{code: codeInvalidRequest, msg: fmt.Sprintf("batches are not part of MCP since protocol version 2025-06-18 (this session's: %s); send one message a line", version)}
+	}
+	seen := map[string]bool{}
+	for _, m := range batch {
+		id, ok := idKey(m.ID)
+		if !ok || m.Method == nil {
+			continue
+		}
+		if seen[id] || p.has(id) {
+			return &rejection{code: codeInvalidRequest, msg: fmt.Sprintf("the id %s of a request of the batch is not unique among the requests not yet answered; give each its own", m.ID)}
+		}
+		seen[id] = true
+	}
+	return nil
 }
 
 // maxLine bounds one line of input, as the SDK bounds it by default.
@@ -211,10 +267,11 @@ type countingReader struct {
 	// answer writes a response line to the client.
 	answer func([]byte)
 
-	br   *bufio.Reader
-	out  []byte // lines ready for the SDK
-	err  error  // the input's end or failure, once reached
-	done bool   // the answers were waited for
+	br      *bufio.Reader
+	version string // the protocol version the client's initialize asked for
+	out     []byte // lines ready for the SDK
+	err     error  // the input's end or failure, once reached
+	done    bool   // the answers were waited for
 }
 
 // Read implements io.Reader.
@@ -282,11 +339,21 @@ func (c *countingReader) accept(line []byte, tooLong bool) {
 		return
 	}
 	msgs, rej := messages(line)
+	if rej == nil && line[0] == '[' {
+		rej = checkBatch(msgs, c.version, c.pending)
+	}
 	if rej != nil {
 		c.answer(rej.response())
 		return
 	}
 	for _, m := range msgs {
+		if m.Method != nil && *m.Method == "initialize" {
+			var p struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			c.version = p.ProtocolVersion
+		}
 		if id, ok := idKey(m.ID); ok && m.Method != nil {
 			c.pending.add(id)
 		}

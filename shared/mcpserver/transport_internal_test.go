@@ -37,7 +37,7 @@ func TestCountingReader(t *testing.T) {
 		{"a notification is no request", []string{`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"}, 0},
 		{"a response of the client is no request", []string{`{"jsonrpc":"2.0","id":7,"result":{}}` + "\n"}, 0},
 		{"a line split across reads", []string{`{"jsonrpc":"2.0","id":"a",`, `"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":2,`, `"method":"x"}` + "\n"}, 2},
-		{"a batch", []string{`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"},{"jsonrpc":"2.0","method":"n"}]` + "\n"}, 2},
+		{"a batch", []string{`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}` + "\n" + `[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"},{"jsonrpc":"2.0","method":"n"}]` + "\n"}, 3},
 		{"no final newline", []string{`{"jsonrpc":"2.0","id":1,"method":"a"}`}, 1},
 		{"CRLF lines", []string{`{"jsonrpc":"2.0","id":1,"method":"a"}` + "\r\n" + `{"jsonrpc":"2.0","id":2,"method":"b"}` + "\r\n"}, 2},
 		{"garbage", []string{"not json\n{\"id\":{},\"method\":\"a\"}\n[1,2]\n"}, 0},
@@ -212,6 +212,9 @@ func TestRefusedLines(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":{},"method":"ping"}`, codeInvalidRequest, "null"},
 		{`{"jsonrpc":"2.0","id":"a","method":""}`, codeInvalidRequest, `"a"`},
 		{`[{"jsonrpc":"2.0","id":1,"method":"ping"},3]`, codeInvalidRequest, "null"},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, codeInvalidRequest, "null"}, // no session with batches initialized
+		{`{"jsonrpc":"2.0","id":0.5,"method":"ping"}`, codeInvalidRequest, "null"},
+		{`{"jsonrpc":"2.0","id":1e20,"method":"ping"}`, codeInvalidRequest, "null"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
