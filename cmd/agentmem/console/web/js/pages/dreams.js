@@ -211,7 +211,7 @@ function sourcesList(sources, agent, project, label = 'cited sources') {
   return h('div', { class: 'sources' }, h('div', { class: 'label' }, label),
     h('ul', {}, sources.map((src) => h('li', { class: ['source', src.kind] },
       src.kind === 'daily'
-        ? h('a', { href: withQuery(`${base}/daily`, { date: (src.at || '').slice(0, 10) }) }, `daily ${src.title || ''} ${(src.at || '').slice(0, 16).replace('T', ' ')}`.trim())
+        ? h('a', { href: withQuery(`${base}/daily`, { date: (src.at || '').slice(0, 10) }) }, ['daily ', h('span', {}, src.title || ''), ' ', (src.at || '').slice(0, 16).replace('T', ' ')])
         : h('a', { href: route('agents', agent, 'projects', project, 'memories', src.id) }, src.kind === 'memory' ? `memory ${src.id}` : src.id),
       src.text ? h('div', { class: 'source-text' }, src.text) : null))));
 }

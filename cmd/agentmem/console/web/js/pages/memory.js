@@ -95,14 +95,14 @@ async function readHistory(slot, agent, m, ctx) {
     hist.nextCursor ? h('p', { class: 'note' }, 'Older versions are not shown (the API pages them: GET .../history?cursor=).') : null);
 }
 
-// byText says who made a change.
+// byText says who made a change (the note, stored text, in an element of
+// its own).
 function byText(by) {
   if (!by) return '';
   let s = by.kind || '';
   if (by.dreamId) s += ` (dream ${by.dreamId})`;
   else if (by.runId) s += ` (run ${by.runId})`;
-  if (by.note) s += `: ${by.note}`;
-  return s;
+  return by.note ? [`${s}: `, h('span', {}, by.note)] : s;
 }
 
 // restoreNote says how the memory a dream replaced comes back.

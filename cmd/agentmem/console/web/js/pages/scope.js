@@ -62,7 +62,7 @@ async function memoryTab(body, { agent, project }, ctx) {
     ? (raw ? h('pre', { class: 'file', tabindex: '0', 'aria-label': 'MEMORY.md as written' }, b.memoryFile) : h('div', { class: 'file rendered' }, markdown(b.memoryFile)))
     : h('p', { class: 'muted' }, 'No memories: inject writes no MEMORY.md (and removes one an earlier run wrote).');
   const personality = b.personality
-    ? [h('p', {}, `${b.personality.displayName || agent}, version ${b.personality.version}. `, h('a', { href: route('personalities', agent) }, 'Edit the personality')),
+    ? [h('p', {}, h('span', {}, b.personality.displayName || agent), `, version ${b.personality.version}. `, h('a', { href: route('personalities', agent) }, 'Edit the personality')),
       h('pre', { class: 'file', tabindex: '0', 'aria-label': 'Personality section as written' }, b.personalitySection)]
     : [h('p', { class: 'muted' }, `${agent} has no personality: inject leaves CLAUDE.md without a personality section. `, h('a', { href: withQuery(route('personalities', agent), { new: '1' }) }, 'Create one'))];
   fill(body, 
@@ -158,7 +158,8 @@ async function memoriesTab(body, { agent, project, base }, ctx) {
     table.element, more, moreError);
 }
 
-// memoryText shows a memory's text and typed fields, as text.
+// memoryText shows a memory's text and typed fields, as text, each field
+// in an element of its own (stored text may hold bidirectional controls).
 export function memoryText(m) {
   const extra = [];
   if (m.rationale) extra.push(`why: ${m.rationale}`);
@@ -168,7 +169,8 @@ export function memoryText(m) {
   if (m.solution) extra.push(`do: ${m.solution}`);
   if (m.confidence !== undefined && m.confidence !== null && m.type === 'pattern') extra.push(`confidence: ${Number(m.confidence).toFixed(2)}`);
   if (m.tags && m.tags.length) extra.push(`tags: ${m.tags.join(', ')}`);
-  return h('div', { class: 'memory-text' }, h('div', { class: 'content' }, m.content), extra.length ? h('div', { class: 'fields' }, extra.join(' · ')) : null);
+  const fields = extra.flatMap((f, i) => [i ? ' · ' : null, h('span', {}, f)]);
+  return h('div', { class: 'memory-text' }, h('div', { class: 'content' }, m.content), extra.length ? h('div', { class: 'fields' }, fields) : null);
 }
 
 // dailyTab shows the daily log one day at a time.
