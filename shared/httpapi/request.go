@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/routes"
+	"github.com/agentmem/agentmem/shared/strictjson"
 	"github.com/aws/aws-lambda-go/events"
 )
 
@@ -175,7 +176,7 @@ func (r *Request) HasBody() bool { return len(bytes.TrimSpace(r.body)) > 0 }
 // Decode decodes the JSON body into v strictly: the body must be one JSON
 // object, in UTF-8, with no unknown fields (names match exactly, case
 // included), no field given twice at any depth, no lone surrogate escapes
-// and values of the right types (checkJSON). Every failure
+// and values of the right types (strictjson.Check). Every failure
 // is an EInvalid (or ETooLarge, EUnsupportedMedia) error with a message that
 // names the problem.
 func (r *Request) Decode(v any) error { return DecodeJSON(r.Header("Content-Type"), r.body, v) }
@@ -197,7 +198,7 @@ func DecodeJSON(contentType string, body []byte, v any) error {
 	if trimmed[0] != '{' {
 		return agentmem.Errorf(agentmem.EInvalid, "request body must be a JSON object")
 	}
-	if err := checkJSON(trimmed, reflect.TypeOf(v)); err != nil {
+	if err := strictjson.Check(trimmed, reflect.TypeOf(v), "request body"); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))

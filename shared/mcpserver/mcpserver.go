@@ -21,6 +21,7 @@ import (
 	"io"
 	"log/slog"
 	"math/big"
+	"reflect"
 	"regexp"
 	"runtime/debug"
 	"strconv"
@@ -29,6 +30,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/apiclient"
+	"github.com/agentmem/agentmem/shared/strictjson"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -136,8 +138,17 @@ func (s *server) instructions() string {
 		"and hand-over notes for the next step with scope session.", s.cfg.Agent, s.cfg.Project, session)
 }
 
+// toolInputs are the tools' argument types, for strictjson.Check.
+var toolInputs = map[string]reflect.Type{
+	ToolStore: reflect.TypeFor[StoreInput](), ToolRecall: reflect.TypeFor[RecallInput](), ToolSearch: reflect.TypeFor[SearchInput](),
+	ToolForget: reflect.TypeFor[ForgetInput](), ToolStats: reflect.TypeFor[StatsInput](), ToolSuggestPatterns: reflect.TypeFor[SuggestInput](),
+	ToolUpdate: reflect.TypeFor[UpdateInput](), ToolHistory: reflect.TypeFor[HistoryInput](), ToolRestore: reflect.TypeFor[RestoreInput](),
+}
+
 // middleware guards and logs each tool call: it reads "arguments": null
 // as no arguments (the SDK v1.8.0 panics applying schema defaults to it),
+// refuses arguments that encoding/json would read by guessing (a key
+// twice, a lone surrogate escape: strictjson, the API's rule),
 // turns a panic into a tool error instead of a dead server, and rewrites
 // the SDK's own argument errors (schema validation, before a handler runs)
 // into a message that names the tool and says what to do.
@@ -150,6 +161,15 @@ func (s *server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		name := call.Params.Name
 		if bytes.Equal(bytes.TrimSpace(call.Params.Arguments), []byte("null")) {
 			call.Params.Arguments = nil
+		}
+		if in, known := toolInputs[name]; known && len(call.Params.Arguments) > 0 {
+			if err := strictjson.Check(call.Params.Arguments, in, "the arguments object"); err != nil {
+				te := invalidf(name, "%s", agentmem.ErrorMessage(err))
+				s.log.WarnContext(ctx, "tool error", "tool", name, "err", te.Error())
+				r := &mcp.CallToolResult{}
+				r.SetError(te)
+				return r, nil
+			}
 		}
 		start := time.Now()
 		defer func() {

@@ -487,6 +487,11 @@ func TestBadArguments(t *testing.T) {
 		{"store content over the byte limit", mcpserver.ToolStore, map[string]any{"scope": "project", "content": strings.Repeat("é", agentmem.MaxContentBytes/2+1)}, []string{"content is 8194 bytes; the limit is 8192"}},
 		{"recall without key", mcpserver.ToolRecall, map[string]any{}, []string{"missing properties", "key"}},
 		{"recall with null arguments", mcpserver.ToolRecall, json.RawMessage("null"), []string{"missing properties", "key"}},
+		// Held to the API's strict JSON: nothing the last key or U+FFFD would decide.
+		{"store with a key twice", mcpserver.ToolStore, json.RawMessage(`{"scope":"project","content":"use pgx","content":"use sqlc"}`), []string{`field "content" is given twice`}},
+		{"store with a key twice, once escaped", mcpserver.ToolStore, json.RawMessage(`{"scope":"project","content":"x","tags":["a"],"sc\u006fpe":"session"}`), []string{`field "scope" is given twice`}},
+		{"store with a lone surrogate", mcpserver.ToolStore, json.RawMessage(`{"scope":"project","content":"bad \udc00 text"}`), []string{"lone UTF-16 surrogate (\\udc00"}},
+		{"search with a lone surrogate", mcpserver.ToolSearch, json.RawMessage(`{"query":"\ud800"}`), []string{"lone UTF-16 surrogate"}},
 		{"recall project scope", mcpserver.ToolRecall, map[string]any{"key": "k", "scope": "project"}, []string{"scope: enum"}},
 		{"search without query", mcpserver.ToolSearch, map[string]any{}, []string{"missing properties", "query"}},
 		{"search a blank query", mcpserver.ToolSearch, map[string]any{"query": "  "}, []string{"query must not be blank"}},

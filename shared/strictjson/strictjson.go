@@ -1,4 +1,8 @@
-package httpapi
+// Package strictjson checks a JSON document before encoding/json decodes
+// it, refusing what encoding/json would let through by guessing: the API's
+// request bodies (httpapi) and the MCP tools' arguments (mcpserver) are
+// held to the one rule.
+package strictjson
 
 import (
 	"fmt"
@@ -11,19 +15,22 @@ import (
 	"github.com/agentmem/agentmem/shared/agentmem"
 )
 
-// maxJSONDepth bounds how deeply a request body may nest: the API's
-// bodies are at most three levels deep.
+// maxJSONDepth bounds how deeply a document may nest: the API's bodies
+// and the tools' arguments are at most three levels deep.
 const maxJSONDepth = 32
 
-// checkJSON reads body before encoding/json decodes it into a value of
-// type t, and refuses what encoding/json would let through silently:
+// Check reads data before encoding/json decodes it into a value of type
+// t, and refuses what encoding/json would let through silently:
 // bytes that are not UTF-8, \u escapes of lone surrogates (both of which
 // it would store as U+FFFD), a key given twice in one object at any depth,
 // and a key that names a field of t only when compared without regard to
 // case (encoding/json matches case-insensitively, so "projectId" and
 // "ProjectId" would both land in one field, the last winning). It also
 // checks the syntax, so that its errors come first and name the byte.
-func checkJSON(body []byte, t reflect.Type) error {
+// what names the document in messages ("request body", "arguments").
+// Every failure is an agentmem.EInvalid error.
+func Check(data []byte, t reflect.Type, what string) error {
+	body := data
 	if !utf8.Valid(body) {
 		i := 0
 		for i < len(body) {
@@ -33,16 +40,16 @@ func checkJSON(body []byte, t reflect.Type) error {
 			}
 			i += n
 		}
-		return agentmem.Errorf(agentmem.EInvalid, "request body is not valid UTF-8 (byte %d)", i)
+		return agentmem.Errorf(agentmem.EInvalid, "%s is not valid UTF-8 (byte %d)", what, i)
 	}
-	p := &jsonChecker{data: body}
+	p := &jsonChecker{data: body, what: what}
 	p.skipSpace()
 	if err := p.value(t, "", 0); err != nil {
 		return err
 	}
 	p.skipSpace()
 	if p.pos != len(p.data) {
-		return agentmem.Errorf(agentmem.EInvalid, "request body must hold exactly one JSON object")
+		return agentmem.Errorf(agentmem.EInvalid, "%s must hold exactly one JSON object", what)
 	}
 	return nil
 }
@@ -50,6 +57,7 @@ func checkJSON(body []byte, t reflect.Type) error {
 type jsonChecker struct {
 	data []byte
 	pos  int
+	what string // the document, for messages
 }
 
 func (p *jsonChecker) fail(format string, args ...any) error {
@@ -71,7 +79,7 @@ func (p *jsonChecker) skipSpace() {
 // (nil when unknown or any), path names it for messages.
 func (p *jsonChecker) value(t reflect.Type, path string, depth int) error {
 	if depth > maxJSONDepth {
-		return agentmem.Errorf(agentmem.EInvalid, "request body nests deeper than %d levels", maxJSONDepth)
+		return agentmem.Errorf(agentmem.EInvalid, "%s nests deeper than %d levels", p.what, maxJSONDepth)
 	}
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -265,9 +273,9 @@ func (p *jsonChecker) escape() (rune, error) {
 					return utf16.DecodeRune(r, lo), nil
 				}
 			}
-			return 0, agentmem.Errorf(agentmem.EInvalid, `request body has a lone UTF-16 surrogate (\u%04x at byte %d): it is not a character`, r, at)
+			return 0, agentmem.Errorf(agentmem.EInvalid, `%s has a lone UTF-16 surrogate (\u%04x at byte %d): it is not a character`, p.what, r, at)
 		case utf16.IsSurrogate(r):
-			return 0, agentmem.Errorf(agentmem.EInvalid, `request body has a lone UTF-16 surrogate (\u%04x at byte %d): it is not a character`, r, at)
+			return 0, agentmem.Errorf(agentmem.EInvalid, `%s has a lone UTF-16 surrogate (\u%04x at byte %d): it is not a character`, p.what, r, at)
 		}
 		return r, nil
 	}
