@@ -226,7 +226,8 @@ var (
 
 // cleanSchemaError rewords a jsonschema validation error for the agent:
 // "validating root: validating /properties/limit: maximum: 100/1 is
-// greater than 50.000000" becomes "limit: maximum: 100 is greater than 50".
+// greater than 50.000000" becomes "limit: maximum: 100 is greater than 50",
+// and a null value reads null.
 func cleanSchemaError(msg string) string {
 	msg = strings.Join(strings.Fields(msg), " ")
 	msg = schemaPrefix.ReplaceAllString(msg, "")
@@ -247,6 +248,8 @@ func cleanSchemaError(msg string) string {
 		f, _ := r.Float64()
 		return parts[1] + strconv.FormatFloat(f, 'g', -1, 64)
 	})
+	// The validator prints a null value as Go's reflect does.
+	msg = strings.ReplaceAll(msg, "<invalid reflect.Value>", "null")
 	return schemaFloat.ReplaceAllString(msg, "$1")
 }
 
