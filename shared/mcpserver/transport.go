@@ -37,7 +37,8 @@ import (
 // the session for or answer under another id: a batch when the client did
 // not initialize the session with a protocol version that has batches
 // (2024-11-05, 2025-03-26; they were removed in 2025-06-18), a batch with
-// two requests of one id, and an id that is a number but no integer of at
+// two requests of one id, a message nesting deeper than the SDK decodes
+// (1000 levels), and an id that is a number but no integer of at
 // most 2^53 in magnitude (the SDK keeps ids as int64: 1.5 would be
 // answered as 1, 2^63 as -2^63).
 func Transport(r io.Reader, w io.Writer, drain time.Duration) mcp.Transport {
@@ -172,6 +173,16 @@ func messages(line []byte) ([]message, *rejection) {
 		err := json.Unmarshal(line, &v)
 		return nil, &rejection{code: codeParseError, msg: fmt.Sprintf("the line is not JSON (%v); send one JSON-RPC message a line", err)}
 	}
+	if d := depth(line); d > maxDepth {
+		r := &rejection{code: codeInvalidRequest, msg: fmt.Sprintf("the message nests %d levels deep; at most %d are read", d, maxDepth)}
+		var m message
+		if json.Unmarshal(line, &m) == nil {
+			if _, ok := idKey(m.ID); ok {
+				r.id = m.ID
+			}
+		}
+		return nil, r
+	}
 	if line[0] == '[' {
 		var raws []json.RawMessage
 		if json.Unmarshal(line, &raws) != nil || len(raws) == 0 {
@@ -201,6 +212,33 @@ func messages(line []byte) ([]message, *rejection) {
 // maxNumericID bounds a numeric request id: 2^53, the largest magnitude
 // up to which every integer survives the SDK's float64-then-int64 reading.
 const maxNumericID = 1 << 53
+
+// maxDepth is the deepest nesting of objects and arrays the SDK decodes
+// (its internal/json); it ends the session at a deeper message.
+const maxDepth = 1000
+
+// depth returns how deeply the JSON text data nests objects and arrays.
+func depth(data []byte) int {
+	d, deepest := 0, 0
+	inString, escaped := false, false
+	for _, b := range data {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && b == '\\':
+			escaped = true
+		case b == '"':
+			inString = !inString
+		case inString:
+		case b == '{' || b == '[':
+			d++
+			deepest = max(deepest, d)
+		case b == '}' || b == ']':
+			d--
+		}
+	}
+	return deepest
+}
 
 // idKey normalizes a request id: the SDK answers 1.0 as 1. A number that
 // is not an integer of at most maxNumericID in magnitude is no usable id:

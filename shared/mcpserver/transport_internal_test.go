@@ -215,9 +215,11 @@ func TestRefusedLines(t *testing.T) {
 		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, codeInvalidRequest, "null"}, // no session with batches initialized
 		{`{"jsonrpc":"2.0","id":0.5,"method":"ping"}`, codeInvalidRequest, "null"},
 		{`{"jsonrpc":"2.0","id":1e20,"method":"ping"}`, codeInvalidRequest, "null"},
+		{`{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`, codeInvalidRequest, "7"},
+		{strings.Repeat("[", 20000) + strings.Repeat("]", 20000), codeParseError, "null"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.line, func(t *testing.T) {
+		t.Run(tt.line[:min(len(tt.line), 60)], func(t *testing.T) {
 			var answered bytes.Buffer
 			p := newPending()
 			next := `{"jsonrpc":"2.0","id":9,"method":"ping"}`

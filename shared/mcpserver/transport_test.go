@@ -17,7 +17,8 @@ import (
 // TestTransportAnswersWhatTheSDKCannot sends the server, piped line by
 // line, JSON-RPC messages that the SDK alone would end the session for or
 // answer under another id: batches where the protocol version has none or
-// with an id twice, and numeric ids that are not integers it can keep.
+// with an id twice, numeric ids that are not integers it can keep, and
+// messages nesting deeper than it reads.
 // Each gets its JSON-RPC error, every other request its answer under the
 // id it was sent with, and the session goes on to its end.
 func TestTransportAnswersWhatTheSDKCannot(t *testing.T) {
@@ -43,6 +44,8 @@ func TestTransportAnswersWhatTheSDKCannot(t *testing.T) {
 		{"an id over 2^53", "2025-06-18", `{"jsonrpc":"2.0","id":9007199254740993,` + ping, "error:-32600"},
 		{"an id of 2^53", "2025-06-18", `{"jsonrpc":"2.0","id":-9007199254740992,` + ping, "-9007199254740992"},
 		{"an integer written as a fraction", "2025-06-18", `{"jsonrpc":"2.0","id":7.0,` + ping, "7"},
+		{"arguments nested deeper than the SDK reads", "2025-06-18", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"memory_store","arguments":{"scope":"project","content":"x","tags":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}}`, "error:-32600@8"},
+		{"nested 999 deep, in reach of the SDK", "2025-06-18", `{"jsonrpc":"2.0","id":9,"method":"ping","params":{"_meta":{"x":` + strings.Repeat("[", 996) + strings.Repeat("]", 996) + `}}}`, "9"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,7 +86,8 @@ func TestTransportAnswersWhatTheSDKCannot(t *testing.T) {
 }
 
 // describeAnswer reads a response line: "error:<code>" for an error with
-// id null, the id of a result, or the ids of a batch of results.
+// id null ("error:<code>@<id>" with one), the id of a result, or the ids
+// of a batch of results.
 func describeAnswer(t *testing.T, line string) string {
 	t.Helper()
 	type response struct {
@@ -114,8 +118,11 @@ func describeAnswer(t *testing.T, line string) string {
 		t.Fatalf("answer %q is no JSON-RPC response: %v", line, err)
 	}
 	if r.Error != nil {
-		if string(r.ID) != "null" || r.Error.Message == "" {
-			t.Errorf("error %s: want id null and a message", line)
+		if r.Error.Message == "" {
+			t.Errorf("error %s: want a message", line)
+		}
+		if string(r.ID) != "null" {
+			return "error:" + strconv.Itoa(r.Error.Code) + "@" + string(r.ID)
 		}
 		return "error:" + strconv.Itoa(r.Error.Code)
 	}
