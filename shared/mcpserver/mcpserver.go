@@ -221,13 +221,19 @@ var (
 	schemaPrefix = regexp.MustCompile(`validating "arguments": |validating root: `)
 	schemaPath   = regexp.MustCompile(`(?:validating /properties/[^\s:]+: )+`)
 	schemaRat    = regexp.MustCompile(`((?:minimum|maximum|exclusiveMinimum|exclusiveMaximum): )(-?\d+/\d+)`)
-	schemaFloat  = regexp.MustCompile(`\b(\d+(?:\.\d*[1-9])?)\.?0{3,}\b`)
+	schemaFloat  = regexp.MustCompile(`\b\d+\.\d+\b`)
+	schemaQuote  = regexp.MustCompile(`"(?:[^"\\]|\\.){61,}"`)
 )
+
+// maxQuoted is how many characters of a long value an argument error
+// quotes: the agent wrote the value, an error echoing it whole (up to the
+// line limit) would only fill its context.
+const maxQuoted = 40
 
 // cleanSchemaError rewords a jsonschema validation error for the agent:
 // "validating root: validating /properties/limit: maximum: 100/1 is
-// greater than 50.000000" becomes "limit: maximum: 100 is greater than 50",
-// and a null value reads null.
+// greater than 50.000000" becomes "limit: maximum: 100 is greater than 50";
+// a null value reads null, and a long value is quoted by its start.
 func cleanSchemaError(msg string) string {
 	msg = strings.Join(strings.Fields(msg), " ")
 	msg = schemaPrefix.ReplaceAllString(msg, "")
@@ -250,7 +256,18 @@ func cleanSchemaError(msg string) string {
 	})
 	// The validator prints a null value as Go's reflect does.
 	msg = strings.ReplaceAll(msg, "<invalid reflect.Value>", "null")
-	return schemaFloat.ReplaceAllString(msg, "$1")
+	msg = schemaQuote.ReplaceAllStringFunc(msg, func(q string) string {
+		r := []rune(q[1 : len(q)-1])
+		return `"` + strings.TrimSuffix(string(r[:min(len(r), maxQuoted)]), `\`) + `…"`
+	})
+	// 50.000000 reads 50, 0.500000 reads 0.5; integers stay as they are.
+	return schemaFloat.ReplaceAllStringFunc(msg, func(m string) string {
+		f, err := strconv.ParseFloat(m, 64)
+		if err != nil {
+			return m
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	})
 }
 
 // badArguments turns an argument error of the SDK (the arguments do not

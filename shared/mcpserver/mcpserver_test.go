@@ -499,6 +499,9 @@ func TestBadArguments(t *testing.T) {
 		{"search a query over the byte limit", mcpserver.ToolSearch, map[string]any{"query": long}, []string{"query is 2050 bytes; the limit is 2048"}},
 		{"search limit 0", mcpserver.ToolSearch, map[string]any{"query": "x", "limit": 0}, []string{"limit: minimum: 0 is less than 1"}},
 		{"search limit 100", mcpserver.ToolSearch, map[string]any{"query": "x", "limit": 100}, []string{"limit: maximum: 100 is greater than 50"}},
+		{"store 5000 tags", mcpserver.ToolStore, map[string]any{"scope": "project", "content": "x", "tags": slices.Repeat([]string{"t"}, 5000)}, []string{"tags: maxItems: array length 5000 is greater than 20"}},
+		{"store content of 100000 characters", mcpserver.ToolStore, map[string]any{"scope": "project", "content": strings.Repeat("x", 100000)}, []string{"content: maxLength:", "contains 100000 Unicode code points, more than 8192"}},
+		{"search limit 3000", mcpserver.ToolSearch, map[string]any{"query": "x", "limit": 3000}, []string{"limit: maximum: 3000 is greater than 50"}},
 		{"search limit 2.5", mcpserver.ToolSearch, map[string]any{"query": "x", "limit": 2.5}, []string{"limit"}},
 		{"search an unknown type", mcpserver.ToolSearch, map[string]any{"query": "x", "type": "patterns"}, []string{"type: enum"}},
 		{"forget without older_than", mcpserver.ToolForget, map[string]any{}, []string{"missing properties", "older_than"}},
@@ -523,6 +526,9 @@ func TestBadArguments(t *testing.T) {
 				t.Errorf("error %q: want it to name the tool and say to call it again", text)
 			}
 			containsAll(t, "error", text, tt.want...)
+			if len(text) > 1000 {
+				t.Errorf("error of %d bytes: want the arguments quoted short, not echoed whole", len(text))
+			}
 			if strings.Contains(text, "validating") || strings.Contains(text, ".000000") || strings.Contains(text, "reflect") {
 				t.Errorf("error %q: want the schema validator's wording cleaned up", text)
 			}
