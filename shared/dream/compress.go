@@ -27,8 +27,8 @@ type compression struct {
 // than afterDays, not pinned and not already compressed (seed 003, memory
 // compression) into fewer items, each recording the ids it came from.
 // Every item passes the support test (shared/dream/support) against the
-// memories it cites; a
-// memory no surviving item cites stays as it is. Compression is a bonus of
+// memories it cites, and replaces only those of them it says all of; a
+// memory no surviving item says stays as it is. Compression is a bonus of
 // a dream: when it fails, the dream goes on without it and says so in its
 // notes.
 // compressible counts the memories compression may take: not pinned, not
@@ -109,6 +109,27 @@ func (d *Dreamer) compress(ctx context.Context, calls *calls, candidates []agent
 		if err := validMemory(m); err != nil {
 			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: v.Overlap, Reason: agentmem.ErrorMessage(err)})
 			continue
+		}
+		// The item takes the place of the memories it cites: only those
+		// it says all of (the support test of each against the item
+		// alone, as a retirement by merge) are replaced; a memory cited
+		// but not summarised stays as it is.
+		said := support.NewCorpus([]support.Source{support.MemorySource(m)})
+		said.MinOverlap = d.Config.MinSupport
+		ids = slices.DeleteFunc(ids, func(id string) bool {
+			if said.Check(support.ClaimOf(byID[id])).Supported {
+				return false
+			}
+			c.notes = append(c.notes, fmt.Sprintf("compressed item %q cites memory %s but does not say all of it; the memory stays", truncate(m.Content, 120), id))
+			return true
+		})
+		if len(ids) == 0 {
+			c.dropped = append(c.dropped, agentmem.DroppedBullet{Type: m.Type, Content: truncate(m.Content, 500), Support: v.Overlap, Reason: "compressed item says all of none of the memories it cites"})
+			continue
+		}
+		newest = ""
+		for _, id := range ids {
+			newest = max(newest, byID[id].CreatedAt)
 		}
 		slices.Sort(ids)
 		m.SourceIDs = ids

@@ -120,3 +120,51 @@ func TestCompressionOffOrTooFewMemories(t *testing.T) {
 		t.Errorf("got %d memories, dream %+v; want both kept and a note", got, res.Dream)
 	}
 }
+
+// TestCompressionRetiresOnlyWhatItsSummarySays: a compressed item takes
+// the place of the memories it cites, so each of them must be said by the
+// item: a memory cited beside others but not summarised (an answer that
+// cites every id it was given) stays as it is instead of being retired
+// with nothing live saying it.
+func TestCompressionRetiresOnlyWhatItsSummarySays(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	var old []agentmem.Memory
+	for i, c := range []string{
+		"The orders service retries failed payments twice",
+		"The orders service logs payment failures to Sentry",
+		"Deploys to staging run every night from GitHub Actions",
+	} {
+		old = append(old, f.memory(agentmem.Memory{Content: c, CreatedAt: fmt.Sprintf("2026-11-1%dT09:00:00Z", i)}))
+	}
+	recent := f.memory(agentmem.Memory{Content: "Checkout uses the orders-v2 queue"})
+	f.daily("run-41", "Checkout uses the orders-v2 queue; nothing else changed.", "2026-11-21T10:00:00Z")
+	_, client := newChat(t, func(_ context.Context, prompt string) llmtest.Reply {
+		if strings.Contains(prompt, "<daily_records>") {
+			return llmtest.Reply{Text: ops(keep(recent.ID))}
+		}
+		return llmtest.Reply{Text: fmt.Sprintf("- The orders service retries failed payments twice and logs payment failures to Sentry (sources: %s, %s, %s)\n", old[0].ID, old[1].ID, old[2].ID)}
+	})
+	res, err := run(f.dreamer(client), dream.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	core := f.core()
+	if _, ok := core[old[2].ID]; !ok {
+		t.Errorf("memory %q, which the summary does not say, was retired; core: %q", old[2].Content, f.contents())
+	}
+	for _, m := range old[:2] {
+		if _, ok := core[m.ID]; ok {
+			t.Errorf("summarised memory %q is still there", m.Content)
+		}
+	}
+	if d := res.Dream; d.Compressed != 2 || d.Retired != 2 || d.Created != 1 {
+		t.Errorf("dream: compressed %d, retired %d, created %d; want 2, 2, 1 (%+v)", d.Compressed, d.Retired, d.Created, d)
+	}
+	for _, m := range core {
+		if len(m.SourceIDs) > 0 && slices.Contains(m.SourceIDs, old[2].ID) {
+			t.Errorf("summary %q lists %s among the memories it replaces", m.Content, old[2].ID)
+		}
+	}
+	f.countersConsistent()
+}

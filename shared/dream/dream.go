@@ -628,6 +628,10 @@ func capDropped(dr *agentmem.Dream) {
 	}
 }
 
+// maxFailureBytes bounds a failed dream's error in its diary entry and
+// answer.
+const maxFailureBytes = 2 << 10
+
 // fail records a failed dream in the diary and returns its error. An LLM
 // that is not configured is reported as such and not recorded.
 func (d *Dreamer) fail(ctx context.Context, dr agentmem.Dream, cause error) error {
@@ -639,6 +643,8 @@ func (d *Dreamer) fail(ctx context.Context, dr agentmem.Dream, cause error) erro
 	if errors.As(cause, &ae) && ae.Code == agentmem.ELLMFailed {
 		message = ae.Message
 	}
+	// The diary entry must be writable whatever the cause says.
+	message = truncate(message, maxFailureBytes)
 	dr.Status, dr.Error, dr.FinishedAt = agentmem.DreamFailed, message, agentmem.FormatTime(d.now())
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
@@ -701,6 +702,9 @@ func TestLLMFailuresChangeNothing(t *testing.T) {
 		kind    llm.Kind
 	}{
 		{"server error", func(context.Context, string) llmtest.Reply { return llmtest.Reply{Status: 503, Text: "overloaded"} }, false, "server", llm.KindServer},
+		{"an error body of half a megabyte", func(context.Context, string) llmtest.Reply {
+			return llmtest.Reply{Status: 400, Text: "context length exceeded: " + strings.Repeat("é", 256<<10)}
+		}, false, "bad_request (HTTP 400): context length exceeded", llm.KindBadRequest},
 		{"timeout", func(ctx context.Context, _ string) llmtest.Reply { <-ctx.Done(); return llmtest.Reply{} }, true, "timeout", llm.KindTimeout},
 		{"no operations", fixed("Here is my summary of the records: all is well."), false, "no JSON object", ""},
 		{"old format", fixed("[MEMORY]\n## Notes\n- Checkout uses the orders-v2 queue\n[DREAM]\nI slept."), false, "no JSON object", ""},
@@ -735,6 +739,9 @@ func TestLLMFailuresChangeNothing(t *testing.T) {
 			entries := f.diary("2026-11-22")
 			if len(entries) != 1 || entries[0].Status != agentmem.DreamFailed || !strings.Contains(entries[0].Error, tt.wantErr) {
 				t.Errorf("diary: %+v", entries)
+			}
+			if msg := agentmem.ErrorMessage(err); len(msg) > 2<<10 || !utf8.ValidString(msg) {
+				t.Errorf("error message of %d bytes (valid UTF-8 %v), want at most 2 KiB", len(msg), utf8.ValidString(msg))
 			}
 			if st := f.state(); st.LastHash != "" || !st.Pending() || st.LeaseOwner != "" {
 				t.Errorf("state: %+v; want no hash recorded, still pending, lease released", st)

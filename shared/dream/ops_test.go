@@ -99,6 +99,20 @@ func TestParseVerdicts(t *testing.T) {
 	if _, err := dream.ParseVerdicts("They all look fine to me.", 2); err == nil {
 		t.Error("no verdicts: no error")
 	}
+	// Two verdicts on one change that disagree: the verifier may only
+	// refuse more, so a refusal among them is the verdict, whatever the
+	// order (positional and numbered entries alike).
+	for _, tt := range []struct{ answer, want string }{
+		{`{"verdicts": [{"n": 1, "verdict": "contradicts"}, {"n": 1, "verdict": "supports"}, {"n": 2, "verdict": "supports"}]}`, "contradicts,supports"},
+		{`{"verdicts": [{"n": 1, "verdict": "supports"}, {"n": 1, "verdict": "not_mentioned"}]}`, "not_mentioned,"},
+		{`["supports", "supports", {"n": 1, "verdict": "not_mentioned"}, {"n": 1, "verdict": "supports"}]`, "not_mentioned,supports"},
+		{`{"verdicts": [{"n": 2, "verdict": "supports"}, {"n": 2, "verdict": "supports"}]}`, ",supports"},
+	} {
+		got, err := dream.ParseVerdicts(tt.answer, 2)
+		if err != nil || strings.Join(got, ",") != tt.want {
+			t.Errorf("ParseVerdicts(%s) = %q, %v; want %q", tt.answer, got, err, tt.want)
+		}
+	}
 }
 
 // FuzzParseOps: any text is read without panicking, in bounded time, and

@@ -166,10 +166,14 @@ func verifyClaim(c change) string {
 	return text
 }
 
+// verdictRank orders the verdicts on one change: a refusal outranks
+// support, a contradiction outranks "not mentioned".
+var verdictRank = map[string]int{agentmem.VerdictSupports: 1, agentmem.VerdictNotMentioned: 2, agentmem.VerdictContradicts: 3}
+
 // ParseVerdicts reads a verifier answer: {"verdicts": [{"n": 1,
 // "verdict": "supports"}, ...]} (or a bare list), in fences or prose.
 // verdicts[i] is the verdict on change i+1, "" when the answer gives none
-// or an unknown word. An answer with no such JSON is an error.
+// or an unknown word; of two verdicts on one change, the refusal. An answer with no such JSON is an error.
 func ParseVerdicts(text string, n int) ([]string, error) {
 	text = reasoning.ReplaceAllString(text, "")
 	starts := candidateStarts(text)
@@ -211,13 +215,19 @@ func ParseVerdicts(text string, n int) ([]string, error) {
 			if idx < 0 || idx >= n {
 				continue
 			}
+			v := ""
 			switch normKey(verdict) {
 			case "supports", "supported", "support", "yes":
-				out[idx] = agentmem.VerdictSupports
+				v = agentmem.VerdictSupports
 			case "contradicts", "contradicted", "contradiction", "no":
-				out[idx] = agentmem.VerdictContradicts
+				v = agentmem.VerdictContradicts
 			case "notmentioned", "notsupported", "unsupported", "unknown", "none":
-				out[idx] = agentmem.VerdictNotMentioned
+				v = agentmem.VerdictNotMentioned
+			}
+			// Two verdicts on one change: the verifier may only refuse
+			// more, so the stronger refusal stands whatever the order.
+			if verdictRank[v] > verdictRank[out[idx]] {
+				out[idx] = v
 			}
 		}
 		return out, nil

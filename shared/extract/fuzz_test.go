@@ -29,6 +29,7 @@ func FuzzParse(f *testing.F) {
 		`[{"content": "a",}, {"type": "pattern", "content": "b", "confidence": "80%"},]`,
 		`{"type": "blocker", "content": "x", "status": "fixed"}`,
 		`{"learnings": [{"content": "` + strings.Repeat("é", 5000) + `"}]}`,
+		"{\"summary\": \"a\\u0000b\", \"learnings\": []}",
 		`{"learnings": [{"content": "a"}, {"content": "A "}, {"content": "b"}, {"content": "c"}, {"content": "d"}, {"content": "e"}, {"content": "f"}]}`,
 		"{\"learnings\": [{\"content\": \"cut",
 		"[] {} [[[[{{{{",
@@ -71,8 +72,8 @@ func FuzzParse(f *testing.F) {
 		if len(res.Learnings) > extract.MaxLearnings {
 			t.Fatalf("%d learnings, over the limit", len(res.Learnings))
 		}
-		if len(res.Summary) > extract.MaxSummaryBytes || !utf8.ValidString(res.Summary) {
-			t.Fatalf("summary of %d bytes, valid UTF-8 %v", len(res.Summary), utf8.ValidString(res.Summary))
+		if len(res.Summary) > extract.MaxSummaryBytes || !utf8.ValidString(res.Summary) || strings.ContainsRune(res.Summary, 0) {
+			t.Fatalf("summary %.80q of %d bytes, valid UTF-8 %v (and no NUL, which the daily log refuses)", res.Summary, len(res.Summary), utf8.ValidString(res.Summary))
 		}
 		for _, l := range res.Learnings {
 			if err := l.Validate(); err != nil {

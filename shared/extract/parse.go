@@ -57,7 +57,10 @@ func Parse(text string) (Result, error) {
 	if !ok {
 		return Result{}, fmt.Errorf("%w: %q", ErrUnparseable, snippet(text))
 	}
-	res := Result{Success: c.r.success, Summary: clip(strings.TrimSpace(c.r.summary), MaxSummaryBytes)}
+	// The daily log refuses a NUL, and the run's summary goes there: a
+	// model's stray NUL must not cost the run its record.
+	summary := strings.ReplaceAll(c.r.summary, "\x00", "")
+	res := Result{Success: c.r.success, Summary: clip(strings.TrimSpace(summary), MaxSummaryBytes)}
 	res.Learnings, res.Skipped = collect(c.r.items)
 	return res, nil
 }

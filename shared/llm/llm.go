@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentmem/agentmem/shared/backoff"
 )
@@ -156,22 +157,42 @@ func StatusKind(status int) Kind {
 // MaxAnswerBytes bounds how much of a provider's answer is read.
 const MaxAnswerBytes = 4 << 20
 
-// HTTPError classifies a provider's non-2xx answer: 429 is throttled
-// (with its Retry-After), 401 and 403 auth, 408 and 504 timeout, other
-// 5xx server, the rest bad request.
+// HTTPError classifies a provider's non-2xx answer: 429 is throttled,
+// 401 and 403 auth, 408 and 504 timeout, other 5xx server, the rest bad
+// request. The answer's Retry-After is kept for the failures Retry
+// retries (throttled, and server: a 503 "overloaded" asks for it too).
 func HTTPError(provider string, resp *http.Response, msg string) *Error {
 	e := &Error{Kind: StatusKind(resp.StatusCode), Provider: provider, Status: resp.StatusCode, Message: msg}
-	if e.Kind == KindThrottled {
+	if e.Kind == KindThrottled || e.Kind == KindServer {
 		e.RetryAfter = backoff.RetryAfter(resp.Header)
 	}
 	return e
 }
 
+// MaxMessageBytes bounds the provider's message an *Error carries: an
+// error body may be megabytes, and the message goes into logs, answers
+// and the dream diary (a DynamoDB item of at most 400 KB).
+const MaxMessageBytes = 1 << 10
+
 // Snippet returns the start of a body, for an error message.
 func Snippet(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > 200 {
-		s = s[:200] + "…"
+	return clip(strings.TrimSpace(string(b)), 200)
+}
+
+// ClipMessage bounds a provider's error message to MaxMessageBytes, cut
+// on a rune boundary.
+func ClipMessage(s string) string {
+	return clip(s, MaxMessageBytes)
+}
+
+// clip cuts s to at most max bytes on a rune boundary, marking the cut.
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
 	}
-	return s
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

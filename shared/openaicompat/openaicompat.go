@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // DefaultEndpoint is the API base used when none is configured.
@@ -41,8 +42,12 @@ func EndpointURL(endpoint, resource string) (string, error) {
 }
 
 // maxSnippet bounds the part of an unstructured error body ErrorMessage
-// returns.
-const maxSnippet = 200
+// returns, maxMessage a structured message (an error body may be
+// megabytes; the message goes into logs, answers and diaries).
+const (
+	maxSnippet = 200
+	maxMessage = 1 << 10
+)
 
 // ErrorMessage returns the message of an OpenAI-compatible error body:
 // {"error":{"message":...}} (OpenAI, vLLM) or {"error":"..."} (older
@@ -56,16 +61,24 @@ func ErrorMessage(data []byte) string {
 			Message string `json:"message"`
 		}
 		if json.Unmarshal(e.Error, &obj) == nil && obj.Message != "" {
-			return obj.Message
+			return clip(obj.Message, maxMessage)
 		}
 		var s string
 		if json.Unmarshal(e.Error, &s) == nil && s != "" {
-			return s
+			return clip(s, maxMessage)
 		}
 	}
-	s := strings.TrimSpace(string(data))
-	if len(s) > maxSnippet {
-		s = s[:maxSnippet] + "…"
+	return clip(strings.TrimSpace(string(data)), maxSnippet)
+}
+
+// clip cuts s to at most max bytes on a rune boundary, marking the cut.
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
 	}
-	return s
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -40,6 +40,9 @@ func TestErrorMessage(t *testing.T) {
 		{`{"error":{"type":"server_error"}}`, `{"error":{"type":"server_error"}}`},
 		{"", ""},
 		{long, strings.Repeat("x", 200) + "…"},
+		{`{"error":{"message":"` + strings.Repeat("é", 1000) + `"}}`, strings.Repeat("é", 512) + "…"},
+		{`{"error":"` + strings.Repeat("x", 2000) + `"}`, strings.Repeat("x", 1024) + "…"},
+		{strings.Repeat("é", 150), strings.Repeat("é", 100) + "…"},
 	}
 	for _, tt := range tests {
 		if got := openaicompat.ErrorMessage([]byte(tt.body)); got != tt.want {

@@ -80,3 +80,33 @@ func TestPatternsOfSuccessfulRunsAreReinforced(t *testing.T) {
 		t.Errorf("scope: got %+v, want the one reinforced pattern", ms)
 	}
 }
+
+// TestRunSummaryWithControlCharactersStillReachesTheDailyLog: a model's
+// summary may hold NUL and other control characters (escaped in JSON or
+// raw); the daily log refuses a NUL, so the run's record must not be lost
+// over one: it is written without them.
+func TestRunSummaryWithControlCharactersStillReachesTheDailyLog(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, answer, want string }{
+		{"escaped NUL", `{"success": true, "summary": "Bumped lodash\u0000 to 4.17.21.", "learnings": []}`, "Bumped lodash to 4.17.21."},
+		{"raw NUL", "{\"success\": true, \"summary\": \"Bumped\x00 lodash.\", \"learnings\": []}", "Bumped lodash."},
+		{"NUL in a prose summary", "Summary: Fixed the\x00 flaky test.\n\nNo new learnings.", "Fixed the flaky test."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAPITest(t, reply{content: tt.answer})
+			got := a.ok(a.post("nori", outputBody("run-1", "output")))
+			if got.Daily == nil {
+				t.Fatalf("daily: got no record (summary %q), want one", got.Summary)
+			}
+			if strings.ContainsRune(got.Summary, 0) || !strings.HasPrefix(got.Daily.Content, tt.want) {
+				t.Errorf("summary %q, record %q: want it to start with %q and hold no NUL", got.Summary, got.Daily.Content, tt.want)
+			}
+			recs, err := a.store.DailyDay(context.Background(), "nori", "p", today())
+			if err != nil || len(recs) != 1 {
+				t.Fatalf("daily log: got %d records (%v), want 1", len(recs), err)
+			}
+		})
+	}
+}

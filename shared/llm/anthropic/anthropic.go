@@ -142,7 +142,7 @@ func anthropicErrorMessage(api *sdk.Error) string {
 		} `json:"error"`
 	}
 	if err := json.Unmarshal([]byte(raw), &body); err == nil && body.Error.Message != "" {
-		return body.Error.Type + ": " + body.Error.Message
+		return llm.ClipMessage(body.Error.Type + ": " + body.Error.Message)
 	}
 	return llm.Snippet([]byte(raw))
 }

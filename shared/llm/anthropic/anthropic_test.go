@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,6 +98,8 @@ func TestAnthropicFailuresAreClassified(t *testing.T) {
 	}{
 		{"rate limited", 429, map[string]string{"Retry-After": "7"}, "application/json", anthropicErrorBody("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"), llm.KindThrottled, 7 * time.Second},
 		{"overloaded", 529, nil, "application/json", anthropicErrorBody("overloaded_error", "Overloaded"), llm.KindServer, 0},
+		{"overloaded, retry after", 529, map[string]string{"Retry-After": "4"}, "application/json", anthropicErrorBody("overloaded_error", "Overloaded"), llm.KindServer, 4 * time.Second},
+		{"an error message of a megabyte", 400, nil, "application/json", anthropicErrorBody("invalid_request_error", strings.Repeat("é", 512<<10)), llm.KindBadRequest, 0},
 		{"api error", 500, nil, "application/json", anthropicErrorBody("api_error", "Internal server error"), llm.KindServer, 0},
 		{"authentication", 401, nil, "application/json", anthropicErrorBody("authentication_error", "invalid x-api-key"), llm.KindAuth, 0},
 		{"permission", 403, nil, "application/json", anthropicErrorBody("permission_error", "Your API key does not have permission to use the specified resource."), llm.KindAuth, 0},
@@ -115,6 +118,7 @@ func TestAnthropicFailuresAreClassified(t *testing.T) {
 			srv := anthropicServer(t, tt.status, tt.header, tt.contentType, tt.body, nil)
 			_, err := newAnthropic(t, srv.URL, 0).Complete(context.Background(), llm.Request{Prompt: "x"})
 			llmtest.CheckFailure(t, err, llm.ProviderAnthropic, tt.kind, tt.status, tt.retryAfter)
+			llmtest.CheckMessageBounded(t, err)
 		})
 	}
 }

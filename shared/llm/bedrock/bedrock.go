@@ -131,7 +131,7 @@ func bedrockError(ctx context.Context, err error) *llm.Error {
 		}
 		return e
 	}
-	e.Message = api.ErrorCode() + ": " + api.ErrorMessage()
+	e.Message = llm.ClipMessage(api.ErrorCode() + ": " + api.ErrorMessage())
 	switch api.ErrorCode() {
 	case "ThrottlingException", "ServiceQuotaExceededException", "ModelNotReadyException", "TooManyRequestsException":
 		e.Kind = llm.KindThrottled

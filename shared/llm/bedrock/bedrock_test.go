@@ -120,6 +120,7 @@ func TestBedrockFailuresAreClassified(t *testing.T) {
 		{"unavailable", 503, "ServiceUnavailableException", `{"message":"Service unavailable"}`, llm.KindServer},
 		{"model error", 424, "ModelErrorException", `{"message":"The model returned an error"}`, llm.KindServer},
 		{"unknown code", 502, "", `{"message":"bad gateway"}`, llm.KindServer},
+		{"a message of a megabyte", 400, "ValidationException", `{"message":"` + strings.Repeat("é", 512<<10) + `"}`, llm.KindBadRequest},
 		{"no text", 200, "", `{"output":{"message":{"role":"assistant","content":[]}},"stopReason":"max_tokens","usage":{"inputTokens":1,"outputTokens":0,"totalTokens":1}}`, llm.KindEmpty},
 		{"no output", 200, "", `{"stopReason":"end_turn"}`, llm.KindMalformed},
 		{"not json", 200, "", `<html>proxy error</html>`, llm.KindMalformed},
@@ -130,6 +131,7 @@ func TestBedrockFailuresAreClassified(t *testing.T) {
 			srv := bedrockServer(t, tt.status, tt.errorType, tt.body, nil)
 			_, err := newBedrock(t, srv.URL, 0).Complete(context.Background(), llm.Request{Prompt: "x"})
 			llmtest.CheckFailure(t, err, llm.ProviderBedrock, tt.kind, tt.status, 0)
+			llmtest.CheckMessageBounded(t, err)
 			if tt.errorType != "" && !strings.Contains(err.Error(), tt.errorType) {
 				t.Errorf("message %q does not name %s", err, tt.errorType)
 			}

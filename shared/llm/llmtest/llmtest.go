@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentmem/agentmem/shared/llm"
 )
@@ -28,6 +29,19 @@ func CheckFailure(t *testing.T, err error, provider string, kind llm.Kind, statu
 	}
 	if status != 200 && e.Status != status {
 		t.Errorf("status: got %d, want %d", e.Status, status)
+	}
+}
+
+// CheckMessageBounded fails t unless err's *llm.Error carries a message of
+// valid UTF-8 within llm.MaxMessageBytes (and the mark of a cut).
+func CheckMessageBounded(t *testing.T, err error) {
+	t.Helper()
+	var e *llm.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %v, want an *llm.Error", err)
+	}
+	if len(e.Message) > llm.MaxMessageBytes+len("…") || !utf8.ValidString(e.Message) {
+		t.Errorf("message of %d bytes (valid UTF-8 %v), want at most %d", len(e.Message), utf8.ValidString(e.Message), llm.MaxMessageBytes)
 	}
 }
 

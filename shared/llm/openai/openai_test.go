@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,6 +93,8 @@ func TestOpenAIFailuresAreClassified(t *testing.T) {
 		{"bad request", 400, nil, `{"error":{"message":"model not found","type":"invalid_request_error"}}`, llm.KindBadRequest, 0},
 		{"ollama string error", 404, nil, `{"error":"model \"llama9\" not found, try pulling it first"}`, llm.KindBadRequest, 0},
 		{"server", 503, nil, `upstream overloaded`, llm.KindServer, 0},
+		{"overloaded, retry after", 503, map[string]string{"Retry-After": "3"}, `{"error":{"message":"The server is overloaded","type":"server_error"}}`, llm.KindServer, 3 * time.Second},
+		{"an error message of a megabyte", 400, nil, `{"error":{"message":"` + strings.Repeat("é", 512<<10) + `"}}`, llm.KindBadRequest, 0},
 		{"empty content", 200, nil, `{"choices":[{"message":{"role":"assistant","content":""},"finish_reason":"length"}]}`, llm.KindEmpty, 0},
 		{"null content", 200, nil, `{"choices":[{"message":{"role":"assistant","content":null},"finish_reason":"content_filter"}]}`, llm.KindEmpty, 0},
 		{"no choices", 200, nil, `{"choices":[]}`, llm.KindMalformed, 0},
@@ -103,6 +106,7 @@ func TestOpenAIFailuresAreClassified(t *testing.T) {
 			srv := openAIServer(t, tt.status, tt.header, tt.body, nil)
 			_, err := newOpenAI(t, srv.URL+"/v1").Complete(context.Background(), llm.Request{Prompt: "x"})
 			llmtest.CheckFailure(t, err, llm.ProviderOpenAI, tt.kind, tt.status, tt.retryAfter)
+			llmtest.CheckMessageBounded(t, err)
 		})
 	}
 }
