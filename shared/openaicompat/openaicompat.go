@@ -10,7 +10,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/agentmem/agentmem/shared/llm"
 )
 
 // DefaultEndpoint is the API base used when none is configured.
@@ -41,17 +42,10 @@ func EndpointURL(endpoint, resource string) (string, error) {
 	return u.String(), nil
 }
 
-// maxSnippet bounds the part of an unstructured error body ErrorMessage
-// returns, maxMessage a structured message (an error body may be
-// megabytes; the message goes into logs, answers and diaries).
-const (
-	maxSnippet = 200
-	maxMessage = 1 << 10
-)
-
 // ErrorMessage returns the message of an OpenAI-compatible error body:
 // {"error":{"message":...}} (OpenAI, vLLM) or {"error":"..."} (older
-// Ollama), else the start of the body.
+// Ollama), bounded as every provider's (llm.ClipMessage), else the start
+// of the body (llm.Snippet).
 func ErrorMessage(data []byte) string {
 	var e struct {
 		Error json.RawMessage `json:"error"`
@@ -61,24 +55,12 @@ func ErrorMessage(data []byte) string {
 			Message string `json:"message"`
 		}
 		if json.Unmarshal(e.Error, &obj) == nil && obj.Message != "" {
-			return clip(obj.Message, maxMessage)
+			return llm.ClipMessage(obj.Message)
 		}
 		var s string
 		if json.Unmarshal(e.Error, &s) == nil && s != "" {
-			return clip(s, maxMessage)
+			return llm.ClipMessage(s)
 		}
 	}
-	return clip(strings.TrimSpace(string(data)), maxSnippet)
-}
-
-// clip cuts s to at most max bytes on a rune boundary, marking the cut.
-func clip(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return llm.Snippet(data)
 }
