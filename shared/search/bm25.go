@@ -18,7 +18,12 @@ const (
 //	score(d) = Σ_t idf(t) · tf(t,d)·(K1+1) / (tf(t,d) + K1·(1 − B + B·|d|/avgdl))
 //	idf(t)   = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))
 //
-// where N is len(docs) and df(t) the number of docs containing t. Corpus
+// where N is len(docs) and df(t) the number of docs containing t. The query
+// is widened with related terms (related.go: "resend" for "retry",
+// "deadlock" for "waiting on each other"): each related group the query
+// names adds, to that sum, the best of its terms in d, weighted by
+// [RelatedWeight] and by no more than the idf of the query's own word that
+// named it. Corpus
 // statistics come from docs alone: the index is built per query, which is
 // what a scope of at most a few thousand memories loaded per request calls
 // for. Only documents with a positive score are returned, highest first,
@@ -27,7 +32,7 @@ func Lexical(query string, docs []Doc) []Hit {
 	return lexicalTerms(queryTerms(query), docs)
 }
 
-func lexicalTerms(terms []string, docs []Doc) []Hit {
+func lexicalTerms(terms []queryTerm, docs []Doc) []Hit {
 	scores := bm25(terms, len(docs), func(i int) string { return docs[i].Text })
 	var hits []Hit
 	for i, s := range scores {
@@ -39,21 +44,6 @@ func lexicalTerms(terms []string, docs []Doc) []Hit {
 	return hits
 }
 
-// queryTerms returns the distinct tokens of query in order of appearance.
-func queryTerms(query string) []string {
-	var terms []string
-	var t tokenizer
-	t.scan(query, func(tok []byte) {
-		for _, u := range terms {
-			if u == string(tok) {
-				return
-			}
-		}
-		terms = append(terms, string(tok))
-	})
-	return terms
-}
-
 // linearTerms is the number of query terms up to which a token is matched
 // by comparing it with each term rather than by a map lookup.
 const linearTerms = 12
@@ -63,7 +53,7 @@ const linearTerms = 12
 // occurrences of the query terms only; no per-document map is built. It
 // returns nil when there are no terms or no texts, else n scores (all 0
 // when no text has a token: "x", "-", "?").
-func bm25(terms []string, n int, text func(i int) string) []float64 {
+func bm25(terms []queryTerm, n int, text func(i int) string) []float64 {
 	if len(terms) == 0 || n == 0 {
 		return nil
 	}
@@ -74,7 +64,7 @@ func bm25(terms []string, n int, text func(i int) string) []float64 {
 	if q > linearTerms {
 		index = make(map[string]int, q)
 		for j, t := range terms {
-			index[t] = j
+			index[t.text] = j
 		}
 	}
 	var (
@@ -91,7 +81,7 @@ func bm25(terms []string, n int, text func(i int) string) []float64 {
 			}
 		} else {
 			for k, t := range terms {
-				if len(t) == len(b) && t == string(b) {
+				if len(t.text) == len(b) && t.text == string(b) {
 					j = k
 					break
 				}
@@ -124,17 +114,31 @@ func bm25(terms []string, n int, text func(i int) string) []float64 {
 		}
 		idf[j] = math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 	}
+	idf = termIDFs(terms, idf)
 
+	// A document scores the sum over the query's own terms, plus for each
+	// related group the best of its terms (a text full of one group's
+	// words is not more relevant than one with one of them).
+	best := make([]float64, groupCount(terms))
 	scores := make([]float64, n)
 	for i := range n {
 		row := tf[i*q : (i+1)*q]
 		norm := K1 * (1 - B + B*float64(lengths[i])/avgdl)
+		clear(best)
 		var s float64
 		for j, f := range row {
 			if f > 0 {
 				ff := float64(f)
-				s += idf[j] * ff * (K1 + 1) / (ff + norm)
+				v := idf[j] * ff * (K1 + 1) / (ff + norm)
+				if g := terms[j].group; g >= 0 {
+					best[g] = max(best[g], v)
+				} else {
+					s += v
+				}
 			}
+		}
+		for _, v := range best {
+			s += v
 		}
 		scores[i] = s
 	}

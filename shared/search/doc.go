@@ -6,7 +6,9 @@
 //     code identifiers (snake_case, camelCase, PascalCase, kebab-case,
 //     HTTPServer) while keeping the joined identifier as a token of its own,
 //     drops a small list of English stopwords and applies a light stemmer;
-//   - [Lexical], Okapi BM25 over a set of documents, computed per query;
+//   - [Lexical], Okapi BM25 over a set of documents, computed per query,
+//     with the query widened by related terms (related.go), the words
+//     engineering notes use for the same thing;
 //   - [Semantic], cosine similarity between a query vector and document
 //     vectors;
 //   - [Fuse], reciprocal rank fusion of several rankings;

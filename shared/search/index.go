@@ -82,30 +82,64 @@ func (ix *Index) Lexical(query string) []Hit {
 	return ix.lexicalTerms(queryTerms(query))
 }
 
-func (ix *Index) lexicalTerms(terms []string) []Hit {
+func (ix *Index) lexicalTerms(terms []queryTerm) []Hit {
 	n := len(ix.docs)
 	if n == 0 {
 		return nil
 	}
+	idf := make([]float64, len(terms))
+	ids := make([]int32, len(terms))
+	for j, t := range terms {
+		df := 0.0
+		ids[j] = -1
+		if id, ok := ix.terms[t.text]; ok {
+			df = float64(len(ix.postings[id]))
+			ids[j] = id
+		}
+		idf[j] = math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
+	}
+	idf = termIDFs(terms, idf)
+	// As in bm25: the own terms' sum plus each related group's best term.
 	var scores []float64
+	var best [][]float64
 	var touched []int32
-	for _, t := range terms {
-		id, ok := ix.terms[t]
-		if !ok {
+	var seen []bool
+	for j, t := range terms {
+		if ids[j] < 0 {
 			continue
 		}
-		post := ix.postings[id]
-		df := float64(len(post))
-		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
 		if scores == nil {
-			scores = make([]float64, n)
+			scores, seen = make([]float64, n), make([]bool, n)
 		}
-		for _, p := range post {
+		into := scores
+		if t.group >= 0 {
+			if best == nil {
+				best = make([][]float64, groupCount(terms))
+			}
+			if best[t.group] == nil {
+				best[t.group] = make([]float64, n)
+			}
+			into = best[t.group]
+		}
+		for _, p := range ix.postings[ids[j]] {
 			f := float64(p.tf)
-			if scores[p.doc] == 0 {
+			v := idf[j] * f * (K1 + 1) / (f + ix.lnorm[p.doc])
+			if !seen[p.doc] {
+				seen[p.doc] = true
 				touched = append(touched, p.doc)
 			}
-			scores[p.doc] += idf * f * (K1 + 1) / (f + ix.lnorm[p.doc])
+			if t.group >= 0 {
+				into[p.doc] = max(into[p.doc], v)
+			} else {
+				into[p.doc] += v
+			}
+		}
+	}
+	for _, g := range best {
+		for _, i := range touched {
+			if g != nil {
+				scores[i] += g[i]
+			}
 		}
 	}
 	hits := make([]Hit, 0, len(touched))

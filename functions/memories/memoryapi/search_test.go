@@ -141,12 +141,15 @@ func TestSearchBadInput(t *testing.T) {
 }
 
 // topics is an embedder that knows synonyms: each text's vector counts the
-// words of each topic, so "notification resent" is close to "webhook
-// retry" without sharing a word. It plays the model behind an
+// words of each topic, so "galley display" is close to "kitchen screen"
+// without sharing a word (nor a related term: the lexical ranking's
+// related groups do not link them). It plays the model behind an
 // OpenAI-compatible server.
 type topics struct{}
 
 var topicWords = [][]string{
+	{"kitchen", "galley", "cookhouse"},
+	{"screen", "display"},
 	{"webhook", "webhooks", "notification", "notifications", "callback", "callbacks"},
 	{"retry", "retries", "retried", "resent", "resend", "redelivered", "again"},
 	{"database", "postgres", "db"},
@@ -180,18 +183,18 @@ func TestSearchHybridFindsParaphrasesThroughTheOpenAIClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := newAPITestWith(t, emb, nil)
-	paraphrase := a.create("nori", `{"projectId":"p","content":"The payment provider redelivered each notification up to three times"}`)
+	paraphrase := a.create("nori", `{"projectId":"p","content":"The galley display freezes after midnight"}`)
 	a.create("nori", `{"projectId":"p","content":"Postgres is upgraded during the next release"}`)
-	a.create("nori", `{"projectId":"p","content":"Retries of the webhook consumer are logged"}`)
+	a.create("nori", `{"projectId":"p","content":"Kitchen screen settings are synced nightly"}`)
 	if len(paraphrase.Embedding) != 0 {
 		t.Error("the API answer leaked the embedding")
 	}
 	stored, _ := a.store.GetMemory(context.Background(), "nori", paraphrase.ID)
-	if v := embeddings.DecodeFor(stored.Embedding, "openai:topics"); len(v) != 5 {
-		t.Fatalf("stored vector: %v, want the OpenAI-compatible model's 5 dims", v)
+	if v := embeddings.DecodeFor(stored.Embedding, "openai:topics"); len(v) != len(topicWords)+1 {
+		t.Fatalf("stored vector: %v, want the OpenAI-compatible model's %d dims", v, len(topicWords)+1)
 	}
 
-	got := a.search("nori", "projectId=p&q="+url.QueryEscape("webhook retries"))
+	got := a.search("nori", "projectId=p&q="+url.QueryEscape("kitchen screen"))
 	if got.Mode != string(search.ModeHybrid) {
 		t.Errorf("mode: got %q, want hybrid", got.Mode)
 	}
@@ -199,8 +202,8 @@ func TestSearchHybridFindsParaphrasesThroughTheOpenAIClient(t *testing.T) {
 		t.Errorf("hybrid missed the paraphrase: %q", contents(got.Results))
 	}
 	lexicalOnly := newAPITest(t)
-	lexicalOnly.create("nori", `{"projectId":"p","content":"The payment provider redelivered each notification up to three times"}`)
-	if got := lexicalOnly.search("nori", "projectId=p&q="+url.QueryEscape("webhook retries")); len(got.Results) != 0 {
+	lexicalOnly.create("nori", `{"projectId":"p","content":"The galley display freezes after midnight"}`)
+	if got := lexicalOnly.search("nori", "projectId=p&q="+url.QueryEscape("kitchen screen")); len(got.Results) != 0 {
 		t.Errorf("lexical search should not find the paraphrase (else this test proves nothing): %q", contents(got.Results))
 	}
 	if before := srv.Requests.Load(); before < 4 {
@@ -209,7 +212,7 @@ func TestSearchHybridFindsParaphrasesThroughTheOpenAIClient(t *testing.T) {
 
 	// The provider failing: search still answers, lexically.
 	srv.Fail.Store(429)
-	fallback := a.search("nori", "projectId=p&q="+url.QueryEscape("webhook retries"))
+	fallback := a.search("nori", "projectId=p&q="+url.QueryEscape("kitchen screen"))
 	if fallback.Mode != string(search.ModeLexical) || len(fallback.Results) != 1 {
 		t.Errorf("embedder down: got mode %q, %q; want lexical with the one literal match", fallback.Mode, contents(fallback.Results))
 	}
