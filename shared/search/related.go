@@ -187,6 +187,59 @@ compliance|pci|gdpr|hipaa|soc2|audit|audits|auditor|~regulation
 privacy|pii|~personal data|anonymize|anonymise|redact|redaction|masking
 retention|~how long we keep|~keep for|archive|archival|lifecycle|expire
 owner|ownership|~who owns|team|teams|codeowners|maintainer
+battery|power|power consumption|~drains the battery|~battery life|current draw|sleep mode|low power|deep sleep
+bluetooth|ble|gatt|advertising|pairing|bonding|~connect to the phone
+memory allocator|allocator|jemalloc|mimalloc|tcmalloc|malloc|fragmentation
+n+1|n+1 queries|~one query per row|~too many queries|eager loading|preload|select_related|prefetch_related
+lock table|~without locking|~locks the table|online migration|zero downtime|~no downtime|downtime
+background job|background jobs|job queue|sidekiq|celery|resque|worker|workers|~in the background|async job
+email delivery|bounce|bounces|~goes to spam|spam|deliverability|dkim|spf|dmarc
+upload size|~file too big|max upload|body size|client_max_body_size|413
+frame|frames|fps|frame rate|stutter|jank|hitch|~choppy|~janky|~drops frames
+shader|shaders|gpu|rendering|draw call|draw calls|material|materials
+asset|assets|asset bundle|addressables|texture|textures|sprite|sprites
+player|players|netcode|tick|tickrate|snapshot|interpolation|prediction|rollback netcode|desync|~rubber banding|lag compensation
+build time|~slow build|~build takes|incremental build|build cache|remote cache|ccache|sccache|~compile time
+dependency injection|di|hilt|dagger|koin|~inject
+obfuscation|obfuscate|proguard|r8|minify|minification|shrink|shrinking|~release build crashes|keep rules
+app size|apk size|~download size|binary size|~app is too big
+background work|workmanager|jobscheduler|~runs in the background|doze|foreground service
+notification channel|notification|notifications|push|fcm|apns|~doesn't show up|~does not show up
+training run|training|train|epoch|epochs|~loss|loss|convergence|diverge|diverges|nan|~loss goes nan|exploding gradients|gradient clipping
+distributed training|ddp|fsdp|deepspeed|nccl|allreduce|multi-gpu|~several gpus|~multiple gpus
+mixed precision|fp16|bf16|amp|half precision|~lower precision
+learning rate|lr|warmup|scheduler|cosine schedule|~step size
+dataset|data loader|dataloader|~loading data|shuffling|shard|shards|~input pipeline|num_workers
+relevance|ranking|~search results are bad|~wrong results|boost|boosting|scoring|bm25|synonym|synonyms|analyzer|analyzers|tokenizer
+typo|typos|fuzzy|fuzziness|misspelled|misspelling|~spelling mistakes|did you mean|autocomplete|suggest|suggestions
+shard|shards|sharding|partition|partitions|partitioning|~split the data
+replica|replicas|replication|follower|followers|read replica|standby|~copy of the data
+cluster health|yellow|red|unassigned shards|~cluster is red|~cluster is yellow
+reindex|reindexing|alias|aliases|~rebuild the index|mapping|mappings
+video|transcode|transcoding|encode|encoding|codec|codecs|h264|h265|hevc|av1|vp9|ffmpeg|bitrate
+thumbnail|thumbnails|poster|preview|previews|sprite sheet
+subtitles|captions|vtt|srt|~closed captions
+gitops|argo cd|argocd|flux|sync|~out of sync|drift|~config drift|self-heal
+helm|chart|charts|values.yaml|~helm upgrade
+secret rotation|rotate|rotation|~rotate keys|~key rotation|sealed secrets|external secrets|vault
+presence|online status|~who is online|typing indicator|~typing indicators
+genserver|supervisor|supervision|beam|mailbox|~process crashes
+pubsub|pub/sub|broadcast|broadcasts|channel|channels|~fan out|fan-out|fanout
+orm|active record|activerecord|django orm|ecto|~schema
+slow query|slow queries|~query is slow|~takes seconds|query plan|explain analyze|missing index|sequential scan|seq scan
+inventory|stock|~out of stock|oversell|overselling|~sold more than we had|reservation|reservations
+cart|basket|checkout|order|orders|~buy
+coupon|coupons|discount|discounts|promo|promo code|voucher|vouchers
+tax|taxes|vat|sales tax|~tax calculation
+shipping|delivery|shipment|shipments|carrier|carriers|tracking number|fulfilment|fulfillment
+course|courses|lesson|lessons|enrollment|enrolment|student|students|learner|learners|quiz|quizzes|grade|grades|gradebook
+sensor|sensors|accelerometer|temperature|humidity|sample|sampling|sample rate|adc
+watchdog|~hard reset|brownout|hard fault|hardfault|~reboots itself
+flash|flashing|firmware update|dfu|ota|bootloader|mcuboot|~update the firmware
+dbt|incremental model|snapshot|snapshots|~full refresh|full refresh
+late data|late arriving|~arrives late|watermark|backfill|backfills|~reprocess old data|reprocess
+data quality|dbt test|dbt tests|~bad data|~wrong numbers|freshness|~stale numbers|anomaly
+credits|warehouse size|~warehouse costs|auto suspend|auto-suspend|~query cost
 `
 
 // RelatedWeight is the share of its usual BM25 weight a related term adds
