@@ -109,7 +109,7 @@ var (
 var (
 	// Embeddings selects the embeddings provider.
 	Embeddings = define(Setting{Name: "AGENTMEM_EMBEDDINGS", Default: "none", Group: GroupEmbeddings, Readers: embeddingsReaders,
-		Doc: "Embeddings provider of semantic search: `bedrock` (Titan Text Embeddings V2), `openai` (any `/v1/embeddings`), `hashing` (deterministic, no model) or `none` (lexical search only)."})
+		Doc: "Embeddings provider of semantic search: `bedrock` (Titan Text Embeddings V2), `openai` (any `/v1/embeddings`), `hashing` (deterministic, no model: for tests, it ranks worse than `none`) or `none` (lexical search, widened with related terms)."})
 	// EmbeddingsModel is the embeddings model id.
 	EmbeddingsModel = define(Setting{Name: "AGENTMEM_EMBEDDINGS_MODEL", Default: "`amazon.titan-embed-text-v2:0` with bedrock", Group: GroupEmbeddings, Readers: embeddingsReaders,
 		Doc: "Model id; required with `openai` (e.g. `nomic-embed-text` for Ollama)."})
