@@ -87,7 +87,7 @@ func (e *env) do(method, target, accept, body string) events.APIGatewayV2HTTPRes
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	openapitest.Check(e.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
+	openapitest.Check(e.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers, resp.Body)
 	return resp
 }
 
