@@ -84,7 +84,7 @@ func Start(t testing.TB, opt Options) *Server {
 }
 
 // checkAnswers holds every answer of the API to the OpenAPI document
-// (openapitest): a status, content type or body the document does not
+// (openapitest): a status, header, content type or body the document does not
 // describe fails the test, with what to change. Answers to a method and
 // path that name no route (404 no_route, 405) have no operation to check.
 func checkAnswers(t testing.TB, next http.Handler) http.Handler {
@@ -95,7 +95,7 @@ func checkAnswers(t testing.TB, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 		next.ServeHTTP(rec, r)
-		err := v.Response(r.Method, r.URL.EscapedPath(), rec.status, rec.Header().Get("Content-Type"), rec.body.Bytes())
+		err := v.Answer(r.Method, r.URL.EscapedPath(), rec.status, rec.Header(), rec.body.Bytes())
 		if err != nil && !errors.Is(err, openapitest.ErrNoOperation) {
 			t.Errorf("the answer does not match the OpenAPI document (shared/routes/contracts.go, the agentmem types): %v", err)
 		}

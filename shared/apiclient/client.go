@@ -34,6 +34,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -253,12 +254,16 @@ func decodeJSON(resp *Response, out any) error {
 }
 
 // DoRaw sends call and returns the answer undecoded. A non-2xx answer is
-// returned as *Error. A throttled call (429) is made again (ThrottleRetry);
+// returned as *Error; a body holding a string that is not UTF-8 is not
+// sent (agentmem.EInvalid). A throttled call (429) is made again (ThrottleRetry);
 // an idempotent one once more (Retry) after a transport failure or a
 // 502/503/504; either only when the context leaves time for it.
 func (c *Client) DoRaw(ctx context.Context, call Call) (*Response, error) {
 	var body []byte
 	if call.Body != nil {
+		if at := notUTF8(reflect.ValueOf(call.Body), ""); at != "" {
+			return nil, agentmem.Errorf(agentmem.EInvalid, "%s %s: %s is not UTF-8 text; nothing was sent", call.Method, call.Path, at)
+		}
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)

@@ -169,6 +169,19 @@ func (r *Request) IntQuery(name string, def, min, max int) (int, error) {
 	return n, nil
 }
 
+// BoolQuery reads the boolean query parameter name: true or false, as the
+// OpenAPI document says, def when absent or empty; any other value is
+// invalid rather than read as false.
+func (r *Request) BoolQuery(name string, def bool) (bool, error) {
+	switch s := r.Query.Get(name); s {
+	case "":
+		return def, nil
+	case "true", "false":
+		return s == "true", nil
+	}
+	return false, agentmem.Errorf(agentmem.EInvalid, "%s must be true or false", name)
+}
+
 // HasBody reports whether the request carries a body other than white
 // space: routes whose body is optional decode only then.
 func (r *Request) HasBody() bool { return len(bytes.TrimSpace(r.body)) > 0 }

@@ -56,6 +56,11 @@ var commonErrors = []string{agentmem.EInvalid, agentmem.ETooLarge, agentmem.EUna
 // besides.
 var bodyErrors = []string{agentmem.EUnsupportedMedia}
 
+// retryAfterCodes are the codes whose answers may say when to try again
+// in a Retry-After header (agentmem.Error.RetryAfter: a store that is
+// unreachable or throttled, a lease another caller holds).
+var retryAfterCodes = []string{agentmem.EUnavailable, agentmem.EBusy}
+
 const description = `The REST API of agentmem: long-term memory and personalities for AI coding agents. Each agent keeps memories per project (a scope); a personality per agent; a daily log; session context shared by the agents of a pipeline run; Deep Dream consolidation.
 
 **Authorization.** In AWS every route requires IAM: sign each request with AWS Signature Version 4 for service ` + "`execute-api`" + ` (the agentmem CLI and Go client do, with the default credential chain). ` + "`make dev`" + ` serves the same handlers on http://127.0.0.1:3000 without authorization.
@@ -182,8 +187,13 @@ func (s *schemas) errorResponse(status int, codes []string) string {
 	if s.responses.get(name.String()) == nil {
 		schema := obj("allOf", []any{s.ref(reflectErrorEnvelope), obj(
 			"properties", obj("error", obj("properties", obj("code", obj("enum", codes)))))})
-		s.responses.set(name.String(), obj("description", http.StatusText(status)+". "+strings.Join(docs, "; ")+".",
-			"content", obj("application/json", obj("schema", schema))))
+		resp := obj("description", http.StatusText(status)+". "+strings.Join(docs, "; ")+".")
+		if slices.ContainsFunc(codes, func(code string) bool { return slices.Contains(retryAfterCodes, code) }) {
+			resp.set("headers", obj("Retry-After", obj(
+				"description", "when present, the seconds to wait before trying again ("+strings.Join(retryAfterCodes, ", ")+")",
+				"schema", obj("type", "integer", "minimum", 1))))
+		}
+		s.responses.set(name.String(), resp.set("content", obj("application/json", obj("schema", schema))))
 	}
 	return name.String()
 }
@@ -260,7 +270,7 @@ func responses(s *schemas, c routes.Contract) *object {
 		headers := obj()
 		if a.Location {
 			headers.set("Location", obj("description", "the path of what the call created, or of the job that goes on",
-				"schema", obj("type", "string")))
+				"required", true, "schema", obj("type", "string", "pattern", "^/api/")))
 		}
 		if c.Idempotent {
 			headers.set(agentmem.ReplayedHeader, obj("description", "true when the answer is the one given first to a request with the same idempotency key",

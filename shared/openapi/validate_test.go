@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -295,5 +296,54 @@ func TestRulesNameRealFields(t *testing.T) {
 	}
 	if got := reflect.TypeFor[agentmem.ErrorEnvelope]().Name(); doc.Components.Schemas[got].Properties == nil {
 		t.Errorf("no %s component", got)
+	}
+}
+
+// TestValidatorHeaders holds answers' headers to the document: the ones
+// the API sends (Location, Retry-After, Idempotent-Replayed) must be
+// declared on the answer that sends them, with values their schemas allow.
+func TestValidatorHeaders(t *testing.T) {
+	t.Parallel()
+	v := validator(t)
+	const (
+		memories    = "/api/agents/nori/memories"
+		extractions = "/api/agents/nori/extractions"
+		memory      = memories + "/01JD5Q8Z3K7M2N4P6R8T0V2X4Y"
+	)
+	h := func(kv ...string) http.Header {
+		out := http.Header{}
+		for i := 0; i < len(kv); i += 2 {
+			out.Add(kv[i], kv[i+1])
+		}
+		return out
+	}
+	tests := []struct {
+		name, method, path string
+		status             int
+		header             http.Header
+		wantErr            string // "" valid
+	}{
+		{"a created memory's Location", "POST", memories, 201, h("Location", memory), ""},
+		{"a created memory without its Location", "POST", memories, 201, h(), "Location is required"},
+		{"a replayed create", "POST", memories, 201, h("Location", memory, "Idempotent-Replayed", "true"), ""},
+		{"a replay header that is not true", "POST", memories, 201, h("Location", memory, "Idempotent-Replayed", "yes"), "Idempotent-Replayed"},
+		{"a Location where none is declared", "GET", memory, 200, h("Location", memory), "does not declare"},
+		{"the store unavailable, retry after a second", "GET", memory, 503, h("Retry-After", "1"), ""},
+		{"a lease held, retry after 30 s", "POST", extractions, 409, h("Retry-After", "30"), ""},
+		{"a Retry-After that is no number of seconds", "GET", memory, 503, h("Retry-After", "soon"), "Retry-After"},
+		{"a Retry-After of zero seconds", "GET", memory, 503, h("Retry-After", "0"), "Retry-After"},
+		{"a Retry-After on a status that sends none", "GET", memory, 404, h("Retry-After", "1"), "does not declare"},
+		{"a header twice", "POST", memories, 201, h("Location", memory, "Location", memory), "2 times"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := v.Headers(tt.method, tt.path, tt.status, tt.header)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("got %v, want valid", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Errorf("got %v, want an error mentioning %q", err, tt.wantErr)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,7 +23,7 @@ func init() {
 
 --state superseded lists the memories that another replaced (agentmem add --replaces, an extraction that found them out of date), --state retired those a dream or a person retired: they are no longer injected and stay restorable (agentmem history ID, agentmem restore ID VERSION).
 
-Pages: when older memories remain, the note on stderr (and nextCursor in --json) gives the cursor that continues the listing: --cursor CURSOR lists from there. --all reads every page and prints each as it comes, however many memories there are.`,
+Pages: when older memories remain, the note on stderr (and nextCursor in --json) gives the cursor that continues the listing: --cursor CURSOR lists from there. --all reads every page and prints each as it comes, however many memories there are; when a page fails, what was printed ends there (--json: still one JSON document, with more and nextCursor), the note gives the cursor that continues, and the exit status is 1.`,
 		Examples: []string{
 			"agentmem list --agent nori --project checkout-service",
 			"agentmem list --agent nori --project checkout-service --type decision --all",
@@ -84,6 +85,14 @@ func (c *listCommand) Run(ctx context.Context, in *Invocation) error {
 	}
 	n, next, err := c.read(ctx, client, scope, t, p)
 	if err != nil {
+		if n > 0 && next != "" {
+			// Part of the list is printed: end it (valid JSON, saying
+			// more remain) and say where to go on from.
+			if endErr := p.end(next); endErr != nil {
+				return errors.Join(err, endErr)
+			}
+			in.Notef("list stopped after %d memories: --cursor %s continues", n, next)
+		}
 		return err
 	}
 	if err := p.end(next); err != nil {
@@ -103,7 +112,7 @@ func (c *listCommand) Run(ctx context.Context, in *Invocation) error {
 
 // read prints the memories to list page by page as they come, and returns
 // how many it printed and the cursor of the older ones remaining ("" when
-// none remain).
+// none remain); when a page fails, the cursor of that page.
 func (c *listCommand) read(ctx context.Context, client *apiclient.Client, scope Scope, t agentmem.Type, p listPrinter) (int, string, error) {
 	opt := apiclient.ListOptions{ProjectID: scope.Project, Type: t, Cursor: c.cursor}
 	if c.state != agentmem.StateLive {
@@ -117,7 +126,7 @@ func (c *listCommand) read(ctx context.Context, client *apiclient.Client, scope 
 		}
 		page, err := client.ListMemories(ctx, scope.Agent, opt)
 		if err != nil {
-			return n, "", err
+			return n, opt.Cursor, err
 		}
 		for _, m := range page.Memories {
 			if err := p.item(m); err != nil {

@@ -87,7 +87,7 @@ func (e *env) do(method, target, accept, body string) events.APIGatewayV2HTTPRes
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	openapitest.Check(e.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
+	openapitest.Check(e.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers, resp.Body)
 	return resp
 }
 
@@ -130,6 +130,20 @@ func TestDreamRoutes(t *testing.T) {
 	if len(day.Dreams) != 1 || len(day.Dreams[0].Written) != 1 || len(day.Dreams[0].Replaced) != 1 || day.Dreams[0].Replaced[0].Content != "The staging database is reset every Monday" ||
 		len(day.Dreams[0].Sources) != 2 || day.Dreams[0].Sources[0].Text != "The staging database is no longer reset every Monday." {
 		t.Errorf("diary with plan: %+v", day)
+	}
+	// plan is a boolean: true or false, as the document says; anything
+	// else is refused, not read as false.
+	for _, v := range []string{"false", ""} {
+		if day := decode[agentmem.DreamDay](t, e.do("GET", "/api/agents/nori/dreams/2026-11-22?projectId=checkout-service&plan="+v, "", "")); len(day.Dreams) != 1 || day.Dreams[0].Written != nil {
+			t.Errorf("plan=%s: %+v, want the diary without plan", v, day)
+		}
+	}
+	for _, v := range []string{"1", "yes", "TRUE", "true%20"} {
+		for _, date := range []string{"2026-11-22", "2026-11-23"} { // a day with dreams and one without
+			if resp := e.do("GET", "/api/agents/nori/dreams/"+date+"?projectId=checkout-service&plan="+v, "", ""); resp.StatusCode != 400 || !strings.Contains(resp.Body, "plan") {
+				t.Errorf("%s plan=%s: %d %s, want 400 naming plan", date, v, resp.StatusCode, resp.Body)
+			}
+		}
 	}
 	rev := e.do("POST", "/api/agents/nori/dreams/2026-11-22/revert?projectId=checkout-service", "", "")
 	if rev.StatusCode != 200 || decode[agentmem.Dream](t, rev).Kind != agentmem.DreamKindRevert {

@@ -64,7 +64,7 @@ func post(t *testing.T, l *dreamapi.Lambda, body string) events.APIGatewayV2HTTP
 	if err != nil {
 		t.Fatal(err)
 	}
-	openapitest.Check(t, "POST", "/api/agents/nori/dreams", resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
+	openapitest.Check(t, "POST", "/api/agents/nori/dreams", resp.StatusCode, resp.Headers, resp.Body)
 	return resp
 }
 

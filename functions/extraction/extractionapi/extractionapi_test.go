@@ -134,7 +134,7 @@ func (a *apiTest) post(agent, body string) events.APIGatewayV2HTTPResponse {
 	if err != nil {
 		a.t.Fatalf("handler returned error %v", err)
 	}
-	openapitest.Check(a.t, "POST", r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
+	openapitest.Check(a.t, "POST", r.URL.EscapedPath(), resp.StatusCode, resp.Headers, resp.Body)
 	return resp
 }
 

@@ -25,7 +25,7 @@ func (a *apiTest) doAccept(method, target, accept, body string) (status int, con
 	if err != nil {
 		a.t.Fatal(err)
 	}
-	openapitest.Check(a.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
+	openapitest.Check(a.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers, resp.Body)
 	return resp.StatusCode, resp.Headers["Content-Type"], resp.Body
 }
 

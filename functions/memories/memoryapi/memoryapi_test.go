@@ -51,7 +51,7 @@ func (a *apiTest) do(method, target, body string) events.APIGatewayV2HTTPRespons
 	if err != nil {
 		a.t.Fatalf("%s %s: handler returned error %v", method, target, err)
 	}
-	openapitest.Check(a.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
+	openapitest.Check(a.t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers, resp.Body)
 	return resp
 }
 

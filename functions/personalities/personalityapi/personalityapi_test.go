@@ -34,7 +34,7 @@ func TestPersonalityCRUD(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		openapitest.Check(t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
+		openapitest.Check(t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers, resp.Body)
 		return resp
 	}
 	steps := []struct {

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"mime"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -20,6 +21,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/openapi"
 	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -192,6 +194,63 @@ func (v *Validator) Response(method, path string, status int, contentType string
 	return nil
 }
 
+// contractHeaders are the answer headers that belong to the API's
+// contract: an answer that sends one must be an answer the document
+// declares it on.
+var contractHeaders = []string{"Location", "Retry-After", agentmem.ReplayedHeader}
+
+// Headers checks an answer's headers against the headers its status
+// declares: each declared one the answer sends has a value its schema
+// allows, each required one is sent, and each of the contract's headers
+// (Location, Retry-After, Idempotent-Replayed) that the answer sends is
+// declared. It returns ErrNoOperation for a method and path that name no
+// route.
+func (v *Validator) Headers(method, path string, status int, h http.Header) error {
+	r, _, op, err := v.operation(method, path)
+	if err != nil {
+		return err
+	}
+	resp := append(slices.Clone(op), "responses", strconv.Itoa(status))
+	if v.at(resp) == nil {
+		return fmt.Errorf("%s answered %d, a status its operation (%s) does not list", r.Key(), status, r.Name)
+	}
+	resp = v.resolve(resp)
+	declared, _ := v.at(append(slices.Clone(resp), "headers")).(map[string]any)
+	var errs []error
+	for _, name := range keys(declared) {
+		ptr := v.resolve(append(slices.Clone(resp), "headers", name))
+		hdr, _ := v.at(ptr).(map[string]any)
+		vals := h.Values(name)
+		if len(vals) == 0 {
+			if required, _ := hdr["required"].(bool); required {
+				errs = append(errs, fmt.Errorf("header %s is required and missing", name))
+			}
+			continue
+		}
+		if len(vals) > 1 {
+			errs = append(errs, fmt.Errorf("header %s sent %d times", name, len(vals)))
+			continue
+		}
+		schemaPtr := append(ptr, "schema")
+		value, err := v.paramValue(schemaPtr, vals[0])
+		if err == nil {
+			err = v.validate(schemaPtr, value)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("header %s: %q: %v", name, vals[0], err))
+		}
+	}
+	for _, name := range contractHeaders {
+		if _, ok := declared[name]; !ok && h.Get(name) != "" {
+			errs = append(errs, fmt.Errorf("header %s: %q, which the document does not declare on this answer (shared/openapi)", name, h.Get(name)))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s answered %d with headers the document does not describe: %w", r.Key(), status, errors.Join(errs...))
+	}
+	return nil
+}
+
 // Request checks a request to method and path: its path and query
 // parameters (required ones present, no unknown ones, values valid) and
 // its JSON body against the operation's request body.
@@ -300,15 +359,29 @@ func snippet(b []byte) string {
 	return string(b)
 }
 
-// Check fails t when an answer of the API to method and path does not
+// Check fails t when an answer of the API to method and path (its
+// status, headers, as a Lambda response carries them, and body) does not
 // match the document; answers to what names no route are not checked.
-func Check(t testing.TB, method, path string, status int, contentType, body string) {
+func Check(t testing.TB, method, path string, status int, headers map[string]string, body string) {
 	t.Helper()
 	v, err := New()
 	if err != nil {
 		t.Fatalf("the OpenAPI document: %v", err)
 	}
-	if err := v.Response(method, path, status, contentType, []byte(body)); err != nil && !errors.Is(err, ErrNoOperation) {
+	h := http.Header{}
+	for k, val := range headers {
+		h.Set(k, val)
+	}
+	if err := v.Answer(method, path, status, h, []byte(body)); err != nil && !errors.Is(err, ErrNoOperation) {
 		t.Errorf("the answer does not match the OpenAPI document (shared/routes/contracts.go, the agentmem types): %v", err)
 	}
+}
+
+// Answer checks a whole answer, its body (Response) and its headers
+// (Headers).
+func (v *Validator) Answer(method, path string, status int, h http.Header, body []byte) error {
+	if err := v.Response(method, path, status, h.Get("Content-Type"), body); err != nil {
+		return err
+	}
+	return v.Headers(method, path, status, h)
 }
