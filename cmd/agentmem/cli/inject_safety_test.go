@@ -3,6 +3,7 @@ package cli_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,5 +52,89 @@ func TestInjectTrustsNoRenderingItDidNotDo(t *testing.T) {
 		if strings.HasPrefix(strings.TrimSpace(line), "```") || strings.Contains(line, "<!--") {
 			t.Errorf("MEMORY.md line %q opens a block", line)
 		}
+	}
+}
+
+// TestInjectWritesNothingOutsideTheWorkspace: a workspace (a cloned
+// repository) can hold a .claude or .claude/memory that is a symbolic link
+// leading out of it. Inject refuses to write, create or remove anything
+// through it, and leaves CLAUDE.md as it was; a link that stays inside the
+// workspace is followed.
+func TestInjectWritesNothingOutsideTheWorkspace(t *testing.T) {
+	t.Parallel()
+	withMemories := agentmem.Bootstrap{AgentName: "nori", ProjectID: "checkout", MemoryCount: 1,
+		MemoryFile: markdown.MemoryFile("nori", "checkout", []agentmem.Memory{{Content: "x", Type: agentmem.TypeNote}})}
+	noMemories := agentmem.Bootstrap{AgentName: "nori", ProjectID: "checkout"}
+	stale := withMemories.MemoryFile
+	tests := []struct {
+		name      string
+		link      string            // the link in the workspace
+		outside   map[string]string // files in the directory it points to
+		b         agentmem.Bootstrap
+		wantError bool
+	}{
+		{".claude leads out", ".claude", nil, withMemories, true},
+		{".claude/memory leads out", ".claude/memory", nil, withMemories, true},
+		{".claude leads out, no memories: a MEMORY.md there is not removed", ".claude",
+			map[string]string{"memory/MEMORY.md": stale}, noMemories, true},
+		{".claude/memory leads out, no memories: a MEMORY.md there is not removed", ".claude/memory",
+			map[string]string{"MEMORY.md": stale}, noMemories, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ws := workspace(t, role)
+			outside := t.TempDir()
+			for name, content := range tt.outside {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(outside, name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				writeFile(t, filepath.Join(outside, name), content)
+			}
+			link := filepath.Join(ws, filepath.FromSlash(tt.link))
+			if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, link); err != nil {
+				t.Fatal(err)
+			}
+			_, err := cli.Inject(ws, tt.b)
+			if gotError := err != nil; gotError != tt.wantError {
+				t.Errorf("error: %v, want one: %v", err, tt.wantError)
+			}
+			var found []string
+			_ = filepath.WalkDir(outside, func(path string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					rel, _ := filepath.Rel(outside, path)
+					found = append(found, filepath.ToSlash(rel))
+				}
+				return nil
+			})
+			var want []string
+			for name := range tt.outside {
+				want = append(want, name)
+			}
+			if !slices.Equal(found, want) {
+				t.Errorf("files outside the workspace: got %q, want %q", found, want)
+			}
+			if got := readFile(t, filepath.Join(ws, cli.ClaudeFile)); tt.b.MemoryFile != "" && got != role {
+				t.Errorf("CLAUDE.md changed although MEMORY.md could not be written:\n%s", got)
+			}
+		})
+	}
+
+	// A link that stays inside the workspace is followed.
+	ws := workspace(t, role)
+	if err := os.MkdirAll(filepath.Join(ws, "config", "claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("config/claude", filepath.Join(ws, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cli.Inject(ws, withMemories); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, filepath.Join(ws, "config", "claude", "memory", "MEMORY.md")); got != withMemories.MemoryFile {
+		t.Errorf("MEMORY.md through a link inside the workspace:\n%s", got)
 	}
 }
