@@ -92,8 +92,13 @@ func HasMemoryImport(doc string) bool {
 }
 
 // IsMemoryFile reports whether content is a MEMORY.md that MemoryFile
-// rendered (inject only removes a stale MEMORY.md it wrote itself).
-func IsMemoryFile(content string) bool { return strings.HasPrefix(content, "# Memory: ") }
+// rendered: its title line, then its fixed introduction (inject only
+// removes a stale MEMORY.md it wrote itself, never a person's notes that
+// happen to be titled "# Memory: ...").
+func IsMemoryFile(content string) bool {
+	title, rest, _ := strings.Cut(content, "\n")
+	return strings.HasPrefix(title, memoryTitle) && strings.HasPrefix(rest, "\n"+memoryIntro+"\n")
+}
 
 // blockEnd returns the index of the end marker closing the block opened at
 // lines[i], or -1 when another marker or the end of doc comes first.

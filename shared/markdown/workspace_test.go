@@ -101,6 +101,8 @@ func TestIsMemoryFile(t *testing.T) {
 		{markdown.MemoryFile("nori", "p", ms), true},
 		{"# My own notes\n", false},
 		{"", false},
+		{"# Memory: decisions the team made\n\n- we deploy on Tuesdays\n", false},
+		{"# Memory: nori / p\n", false},
 	}
 	for _, tt := range tests {
 		if got := markdown.IsMemoryFile(tt.content); got != tt.want {
