@@ -35,7 +35,7 @@ func init() {
 		Description: `One round trip to the bootstrap route, then:
 
 - a personality -> its "# Personality" section, between agentmem's marker comments, prepended to WORKSPACE/CLAUDE.md above the role instructions (a re-run replaces it, never adds another; a personality deleted since is taken out);
-- memories -> WORKSPACE/.claude/memory/MEMORY.md (the 50 most recent), and CLAUDE.md imports it with the line @.claude/memory/MEMORY.md, once (not at all when the role file already has it);
+- memories -> WORKSPACE/.claude/memory/MEMORY.md (the 50 most recent), and CLAUDE.md imports it with the line @.claude/memory/MEMORY.md, once (not at all when the role file already imports it with that line of its own; a line in a code example or a comment does not count);
 - no memories -> no MEMORY.md; one an earlier inject wrote is removed, with its import line (a MEMORY.md agentmem did not write is left alone).
 
 Every file is written atomically (a temporary file renamed over it), so a killed inject never leaves half a file; an unchanged file is not rewritten. Nothing is written or removed outside WORKSPACE: a .claude or .claude/memory that is a symbolic link leading out of it is refused (a warning); a CLAUDE.md that is a link is read, as Claude Code reads it, and replaced by the file. --git sets user.name and user.email in the workspace's git config from the personality (gitName, else the display name; gitEmail).
