@@ -203,12 +203,18 @@ func Inject(workspace string, b agentmem.Bootstrap) (InjectResult, error) {
 	}
 
 	if !hasMemories {
-		stale, err := root.ReadFile(memoryName)
+		// agentmem writes a regular file: a link or a directory there is
+		// not one it wrote, and a link is never read through.
+		var stale []byte
+		info, err := root.Lstat(memoryName)
+		if err == nil && info.Mode().IsRegular() {
+			stale, err = root.ReadFile(memoryName)
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			return res, fmt.Errorf("read %s: %w", memoryPath, err)
-		case markdown.IsMemoryFile(string(stale)):
+		case info.Mode().IsRegular() && markdown.IsMemoryFile(string(stale)):
 			if err := root.Remove(memoryName); err != nil {
 				return res, fmt.Errorf("remove stale %s: %w", memoryPath, err)
 			}

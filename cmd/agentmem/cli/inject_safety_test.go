@@ -138,3 +138,65 @@ func TestInjectWritesNothingOutsideTheWorkspace(t *testing.T) {
 		t.Errorf("MEMORY.md through a link inside the workspace:\n%s", got)
 	}
 }
+
+// TestInjectLeavesWhatItDidNotWriteAtMemoryFile: without memories, a
+// .claude/memory/MEMORY.md that is a symbolic link (to anything, even a
+// file that looks like agentmem's) or a directory is not agentmem's: it is
+// left alone, never read through, and inject succeeds.
+func TestInjectLeavesWhatItDidNotWriteAtMemoryFile(t *testing.T) {
+	t.Parallel()
+	looksLikeMine := markdown.MemoryFile("nori", "checkout", []agentmem.Memory{{Content: "x", Type: agentmem.TypeNote}})
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, path string)
+	}{
+		{"a link to a file outside", func(t *testing.T, path string) {
+			target := filepath.Join(t.TempDir(), "credentials")
+			writeFile(t, target, "secret\n")
+			mustSymlink(t, target, path)
+		}},
+		{"a link to an agentmem-looking file", func(t *testing.T, path string) {
+			target := filepath.Join(t.TempDir(), "MEMORY.md")
+			writeFile(t, target, looksLikeMine)
+			mustSymlink(t, target, path)
+		}},
+		{"a dangling link", func(t *testing.T, path string) { mustSymlink(t, "/nonexistent/agentmem", path) }},
+		{"a directory", func(t *testing.T, path string) {
+			if err := os.Mkdir(path, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ws := workspace(t, role)
+			path := filepath.Join(ws, filepath.FromSlash(cli.MemoryFile))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			tt.setup(t, path)
+			before, err := os.Lstat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := cli.Inject(ws, agentmem.Bootstrap{AgentName: "nori", ProjectID: "checkout"})
+			if err != nil || res.Kept != cli.MemoryFile {
+				t.Errorf("Inject: kept %q, error %v; want %s kept and no error", res.Kept, err, cli.MemoryFile)
+			}
+			if after, err := os.Lstat(path); err != nil || after.Mode() != before.Mode() {
+				t.Errorf("%s was changed: %v", cli.MemoryFile, err)
+			}
+			if got := readFile(t, filepath.Join(ws, cli.ClaudeFile)); got != role {
+				t.Errorf("CLAUDE.md:\n%s\nwant the role alone", got)
+			}
+		})
+	}
+}
+
+func mustSymlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
