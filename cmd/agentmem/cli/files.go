@@ -74,6 +74,32 @@ func createTemp(root *os.Root, name string) (*os.File, string, error) {
 	return nil, "", fmt.Errorf("create a temporary file beside %s: too many attempts", name)
 }
 
+// readRegularFile reads the file at path, following a symbolic link, and
+// refuses anything but a regular file: a device or a named pipe (a
+// workspace's CLAUDE.md linked to /dev/zero, or a FIFO) would make the
+// read run out of memory or block for ever, past any timeout.
+func readRegularFile(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if m := info.Mode(); !m.IsRegular() {
+		kind := "something else"
+		switch {
+		case m.IsDir():
+			kind = "a directory"
+		case m&fs.ModeNamedPipe != 0:
+			kind = "a named pipe"
+		case m&fs.ModeSocket != 0:
+			kind = "a socket"
+		case m&fs.ModeDevice != 0:
+			kind = "a device"
+		}
+		return nil, fmt.Errorf("%s, not a regular file", kind)
+	}
+	return os.ReadFile(path)
+}
+
 // readTail reads r to the end and returns at most its last max bytes and
 // the total number of bytes read, holding no more than 2*max in memory.
 // A regular file is read from max bytes before its end.

@@ -187,7 +187,7 @@ func Inject(workspace string, b agentmem.Bootstrap) (InjectResult, error) {
 
 	// CLAUDE.md is read through a symbolic link (a role file linked into
 	// the workspace), as Claude Code reads it, and replaced by the file.
-	old, err := os.ReadFile(claudePath)
+	old, err := readRegularFile(claudePath)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return res, fmt.Errorf("read %s: %w", claudePath, err)
 	}

@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agentmem/agentmem/cmd/agentmem/cli"
 	"github.com/agentmem/agentmem/shared/agentmem"
@@ -198,5 +200,52 @@ func mustSymlink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestInjectRefusesACLAUDEmdThatIsNotAFile: a workspace's CLAUDE.md that is
+// a named pipe, or a link to a device (/dev/zero would exhaust memory), is
+// refused at once with an error saying what it is, instead of blocking or
+// reading without end.
+func TestInjectRefusesACLAUDEmdThatIsNotAFile(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, path string)
+		want  string
+	}{
+		{"a named pipe", func(t *testing.T, path string) {
+			if err := syscall.Mkfifo(path, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "a named pipe, not a regular file"},
+		{"a link to a device", func(t *testing.T, path string) { mustSymlink(t, os.DevNull, path) }, "a device, not a regular file"},
+		{"a directory", func(t *testing.T, path string) {
+			if err := os.Mkdir(path, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, "a directory, not a regular file"},
+	}
+	p := agentmem.Personality{AgentName: "nori", DisplayName: "Nori"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ws := workspace(t, "")
+			path := filepath.Join(ws, cli.ClaudeFile)
+			tt.setup(t, path)
+			done := make(chan error, 1)
+			go func() {
+				_, err := cli.Inject(ws, agentmem.Bootstrap{AgentName: "nori", ProjectID: "checkout", Personality: &p})
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("Inject: %v, want an error saying %q", err, tt.want)
+				}
+			case <-time.After(time.Minute):
+				t.Fatal("Inject blocked on CLAUDE.md")
+			}
+		})
 	}
 }
