@@ -81,19 +81,100 @@ func StripClaudeMD(doc string) string {
 	return out.String()
 }
 
-// HasMemoryImport reports whether doc has the line that imports MEMORY.md.
+// HasMemoryImport reports whether doc has the line that imports MEMORY.md
+// where Claude Code reads it as an import: a line of its own with at most
+// three spaces of indentation, outside fenced code blocks, HTML comments
+// and other HTML blocks (a role file that shows the line in an example or
+// comments it out does not import MEMORY.md). It errs towards false: a line
+// it does not count only makes SpliceClaudeMD add its own import block, and
+// Claude Code loads a file imported twice once.
 func HasMemoryImport(doc string) bool {
+	fence := ""   // the fence of the open code block
+	htmlEnd := "" // what ends the open HTML block; "\n" for a blank line
 	for _, line := range strings.Split(doc, "\n") {
-		if strings.TrimSpace(line) == MemoryImport {
+		line = strings.TrimRight(line, " \t\r")
+		body := strings.TrimLeft(line, " ")
+		indent := len(line) - len(body)
+		switch {
+		case fence != "":
+			if indent <= 3 && strings.HasPrefix(body, fence) && strings.Trim(body, fence[:1]) == "" {
+				fence = ""
+			}
+			continue
+		case htmlEnd == "\n":
+			if body == "" {
+				htmlEnd = ""
+			}
+			continue
+		case htmlEnd != "":
+			if strings.Contains(strings.ToLower(line), htmlEnd) {
+				htmlEnd = ""
+			}
+			continue
+		case indent > 3:
+			continue
+		}
+		if fence = openingFence(body); fence != "" {
+			continue
+		}
+		if strings.HasPrefix(body, "<") {
+			if htmlEnd = htmlBlockEnd(body); htmlEnd != "\n" && strings.Contains(strings.ToLower(body[1:]), htmlEnd) {
+				htmlEnd = "" // a block that ends on its first line
+			}
+			continue
+		}
+		if body == MemoryImport {
 			return true
 		}
 	}
 	return false
 }
 
+// openingFence returns the run of "`" or "~" (three or more) that opens a
+// fenced code block at the start of body, or "".
+func openingFence(body string) string {
+	if body == "" || body[0] != '`' && body[0] != '~' {
+		return ""
+	}
+	n := len(body) - len(strings.TrimLeft(body, body[:1]))
+	if n < 3 || body[0] == '`' && strings.Contains(body[n:], "`") {
+		return ""
+	}
+	return body[:n]
+}
+
+// htmlBlockEnd returns what ends the HTML block that a line starting with
+// "<" opens (CommonMark's kinds 1 to 5), in lower case, or "\n" when a
+// blank line ends it. Any other line starting with "<" is taken for an
+// HTML block too, which can only make HasMemoryImport say false.
+func htmlBlockEnd(body string) string {
+	lower := strings.ToLower(body)
+	for _, tag := range []string{"pre", "script", "style", "textarea"} {
+		if rest, ok := strings.CutPrefix(lower, "<"+tag); ok && (rest == "" || strings.ContainsAny(rest[:1], " \t>")) {
+			return "</" + tag + ">"
+		}
+	}
+	switch {
+	case strings.HasPrefix(lower, "<!--"):
+		return "-->"
+	case strings.HasPrefix(lower, "<?"):
+		return "?>"
+	case strings.HasPrefix(lower, "<![cdata["):
+		return "]]>"
+	case strings.HasPrefix(lower, "<!"):
+		return ">"
+	}
+	return "\n"
+}
+
 // IsMemoryFile reports whether content is a MEMORY.md that MemoryFile
-// rendered (inject only removes a stale MEMORY.md it wrote itself).
-func IsMemoryFile(content string) bool { return strings.HasPrefix(content, "# Memory: ") }
+// rendered: its title line, then its fixed introduction (inject only
+// removes a stale MEMORY.md it wrote itself, never a person's notes that
+// happen to be titled "# Memory: ...").
+func IsMemoryFile(content string) bool {
+	title, rest, _ := strings.Cut(content, "\n")
+	return strings.HasPrefix(title, memoryTitle) && strings.HasPrefix(rest, "\n"+memoryIntro+"\n")
+}
 
 // blockEnd returns the index of the end marker closing the block opened at
 // lines[i], or -1 when another marker or the end of doc comes first.

@@ -35,10 +35,10 @@ func init() {
 		Description: `One round trip to the bootstrap route, then:
 
 - a personality -> its "# Personality" section, between agentmem's marker comments, prepended to WORKSPACE/CLAUDE.md above the role instructions (a re-run replaces it, never adds another; a personality deleted since is taken out);
-- memories -> WORKSPACE/.claude/memory/MEMORY.md (the 50 most recent), and CLAUDE.md imports it with the line @.claude/memory/MEMORY.md, once (not at all when the role file already has it);
+- memories -> WORKSPACE/.claude/memory/MEMORY.md (the 50 most recent), and CLAUDE.md imports it with the line @.claude/memory/MEMORY.md, once (not at all when the role file already imports it with that line of its own; a line in a code example or a comment does not count);
 - no memories -> no MEMORY.md; one an earlier inject wrote is removed, with its import line (a MEMORY.md agentmem did not write is left alone).
 
-Every file is written atomically (a temporary file renamed over it), so a killed inject never leaves half a file; an unchanged file is not rewritten. --git sets user.name and user.email in the workspace's git config from the personality (gitName, else the display name; gitEmail).
+Every file is written atomically (a temporary file renamed over it), so a killed inject never leaves half a file; an unchanged file is not rewritten. Nothing is written or removed outside WORKSPACE: a .claude or .claude/memory that is a symbolic link leading out of it is refused (a warning); a CLAUDE.md that is a link is read, as Claude Code reads it, and replaced by the file. --git sets user.name and user.email in the workspace's git config from the personality (gitName, else the display name; gitEmail).
 
 Best effort: on any failure (API unreachable, timeout, refused, unwritable file) one warning line goes to stderr and the exit status is 0, so the pipeline goes on; --strict exits non-zero instead.`,
 		Examples: []string{
@@ -158,16 +158,25 @@ func Inject(workspace string, b agentmem.Bootstrap) (InjectResult, error) {
 			res.Personality = b.Personality.AgentName
 		}
 	}
+	// Every file is written and removed inside the workspace: a .claude or
+	// .claude/memory that is a symbolic link leading out of it (a cloned
+	// repository can hold one) is refused, never written through.
+	root, err := os.OpenRoot(workspace)
+	if err != nil {
+		return res, fmt.Errorf("open workspace %s: %w", workspace, err)
+	}
+	defer root.Close()
 	claudePath := filepath.Join(workspace, ClaudeFile)
-	memoryPath := filepath.Join(workspace, filepath.FromSlash(MemoryFile))
+	memoryName := filepath.FromSlash(MemoryFile)
+	memoryPath := filepath.Join(workspace, memoryName)
 	hasMemories := b.MemoryFile != ""
 	memoryFile := markdown.SafeMemoryFile(b.MemoryFile)
 
 	if hasMemories {
-		if err := os.MkdirAll(filepath.Dir(memoryPath), 0o755); err != nil {
+		if err := root.MkdirAll(filepath.Dir(memoryName), 0o755); err != nil {
 			return res, fmt.Errorf("create %s: %w", filepath.Dir(memoryPath), err)
 		}
-		changed, err := writeFileAtomic(memoryPath, []byte(memoryFile), 0o644)
+		changed, err := writeFileAtomic(root, memoryName, []byte(memoryFile), 0o644)
 		if err != nil {
 			return res, err
 		}
@@ -176,13 +185,15 @@ func Inject(workspace string, b agentmem.Bootstrap) (InjectResult, error) {
 		}
 	}
 
-	old, err := os.ReadFile(claudePath)
+	// CLAUDE.md is read through a symbolic link (a role file linked into
+	// the workspace), as Claude Code reads it, and replaced by the file.
+	old, err := readRegularFile(claudePath)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return res, fmt.Errorf("read %s: %w", claudePath, err)
 	}
 	doc := markdown.SpliceClaudeMD(string(old), section, hasMemories)
 	if doc != "" || len(old) > 0 {
-		changed, err := writeFileAtomic(claudePath, []byte(doc), 0o644)
+		changed, err := writeFileAtomic(root, ClaudeFile, []byte(doc), 0o644)
 		if err != nil {
 			return res, err
 		}
@@ -192,13 +203,19 @@ func Inject(workspace string, b agentmem.Bootstrap) (InjectResult, error) {
 	}
 
 	if !hasMemories {
-		stale, err := os.ReadFile(memoryPath)
+		// agentmem writes a regular file: a link or a directory there is
+		// not one it wrote, and a link is never read through.
+		var stale []byte
+		info, err := root.Lstat(memoryName)
+		if err == nil && info.Mode().IsRegular() {
+			stale, err = root.ReadFile(memoryName)
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			return res, fmt.Errorf("read %s: %w", memoryPath, err)
-		case markdown.IsMemoryFile(string(stale)):
-			if err := os.Remove(memoryPath); err != nil {
+		case info.Mode().IsRegular() && markdown.IsMemoryFile(string(stale)):
+			if err := root.Remove(memoryName); err != nil {
 				return res, fmt.Errorf("remove stale %s: %w", memoryPath, err)
 			}
 			res.Changed = append(res.Changed, MemoryFile+" (removed: no memories now)")

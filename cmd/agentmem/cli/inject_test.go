@@ -178,14 +178,18 @@ func TestInjectLeavesForeignMemoryFileAlone(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(ws, ".claude/memory"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	mine := "# Notes kept by the team\n"
-	writeFile(t, filepath.Join(ws, ".claude/memory/MEMORY.md"), mine)
-	r := inject(t, a, ws)
-	if r.code != 0 || !strings.Contains(r.stderr, "left .claude/memory/MEMORY.md alone") {
-		t.Errorf("code %d, stderr %q", r.code, r.stderr)
-	}
-	if got := readFile(t, filepath.Join(ws, ".claude/memory/MEMORY.md")); got != mine {
-		t.Errorf("foreign MEMORY.md changed: %q", got)
+	for _, mine := range []string{
+		"# Notes kept by the team\n",
+		"# Memory: decisions the team made\n\n- we deploy on Tuesdays\n", // agentmem's title, not its file
+	} {
+		writeFile(t, filepath.Join(ws, ".claude/memory/MEMORY.md"), mine)
+		r := inject(t, a, ws)
+		if r.code != 0 || !strings.Contains(r.stderr, "left .claude/memory/MEMORY.md alone") {
+			t.Errorf("code %d, stderr %q", r.code, r.stderr)
+		}
+		if got := readFile(t, filepath.Join(ws, ".claude/memory/MEMORY.md")); got != mine {
+			t.Errorf("foreign MEMORY.md changed: %q, want %q", got, mine)
+		}
 	}
 }
 

@@ -130,18 +130,23 @@ func TestTruncateUTF8(t *testing.T) {
 func TestWriteFileAtomic(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
 	path := filepath.Join(dir, "f.md")
-	changed, err := writeFileAtomic(path, []byte("one"), 0o640)
+	changed, err := writeFileAtomic(root, "f.md", []byte("one"), 0o640)
 	if err != nil || !changed {
 		t.Fatalf("create: %v %v", changed, err)
 	}
 	if info, _ := os.Stat(path); info.Mode().Perm() != 0o640 {
 		t.Errorf("new file mode %v, want 0640", info.Mode().Perm())
 	}
-	if changed, err := writeFileAtomic(path, []byte("one"), 0o600); err != nil || changed {
+	if changed, err := writeFileAtomic(root, "f.md", []byte("one"), 0o600); err != nil || changed {
 		t.Errorf("same content: changed %v, %v", changed, err)
 	}
-	if changed, err := writeFileAtomic(path, []byte("two"), 0o600); err != nil || !changed {
+	if changed, err := writeFileAtomic(root, "f.md", []byte("two"), 0o600); err != nil || !changed {
 		t.Errorf("new content: changed %v, %v", changed, err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "two" {
@@ -154,7 +159,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := writeFileAtomic(filepath.Join(dir, "d"), []byte("x"), 0o644); err == nil {
+	if _, err := writeFileAtomic(root, "d", []byte("x"), 0o644); err == nil {
 		t.Errorf("writing over a directory succeeded")
 	}
 	entries, _ := os.ReadDir(dir)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
@@ -74,7 +75,12 @@ func (c *showCommand) Run(ctx context.Context, in *Invocation) error {
 		return nil
 	}
 	path := agent + ".memory.md"
-	if _, err := writeFileAtomic(path, []byte(doc), 0o644); err != nil {
+	root, err := os.OpenRoot(".")
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if _, err := writeFileAtomic(root, path, []byte(doc), 0o644); err != nil {
 		return err
 	}
 	in.Notef("wrote %s (%d memories)", path, len(memories))
