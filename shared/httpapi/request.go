@@ -184,9 +184,17 @@ func (r *Request) Decode(v any) error { return DecodeJSON(r.Header("Content-Type
 // DecodeJSON is Decode for a content type and body.
 func DecodeJSON(contentType string, body []byte, v any) error {
 	// Any content type whose body is a JSON object is accepted (curl -d
-	// sends form-urlencoded); only types that cannot be JSON are refused.
-	if mt, _, err := mime.ParseMediaType(contentType); err == nil && (strings.HasPrefix(mt, "multipart/") || strings.HasSuffix(mt, "/xml")) {
-		return agentmem.Errorf(agentmem.EUnsupportedMedia, "Content-Type must be application/json, got %q", contentType)
+	// sends form-urlencoded); only types that cannot be JSON are refused,
+	// and a body declared in another character set than UTF-8 whose
+	// bytes that set reads otherwise (anything beyond ASCII): read as
+	// UTF-8, it would be stored as something else than the caller wrote.
+	if mt, params, err := mime.ParseMediaType(contentType); err == nil {
+		if strings.HasPrefix(mt, "multipart/") || strings.HasSuffix(mt, "/xml") || strings.HasSuffix(mt, "+xml") {
+			return agentmem.Errorf(agentmem.EUnsupportedMedia, "Content-Type must be application/json, got %q", contentType)
+		}
+		if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") && !isASCII(body) {
+			return agentmem.Errorf(agentmem.EUnsupportedMedia, "Content-Type declares charset %q and the body is not plain ASCII: send JSON in UTF-8 (charset=utf-8, or no charset)", cs)
+		}
 	}
 	if len(body) > agentmem.MaxBodyBytes {
 		return agentmem.Errorf(agentmem.ETooLarge, "request body is %d bytes; the limit is %d", len(body), agentmem.MaxBodyBytes)
@@ -210,6 +218,17 @@ func DecodeJSON(contentType string, body []byte, v any) error {
 		return agentmem.Errorf(agentmem.EInvalid, "request body must hold exactly one JSON object")
 	}
 	return nil
+}
+
+// isASCII reports whether b holds ASCII bytes only, which read the same in
+// UTF-8 and in every charset a JSON client declares by mistake.
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func decodeError(err error) error {
