@@ -169,6 +169,22 @@ func (r *Request) IntQuery(name string, def, min, max int) (int, error) {
 	return n, nil
 }
 
+// BoolQuery returns the boolean query parameter name, def when absent, and
+// an EInvalid error when it is neither true nor false (a "yes" or "1" read
+// as false would drop what the caller asked for without a word).
+func (r *Request) BoolQuery(name string, def bool) (bool, error) {
+	switch s := r.Query.Get(name); s {
+	case "":
+		return def, nil
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	default:
+		return false, agentmem.Errorf(agentmem.EInvalid, "%s must be true or false, not %q", name, s)
+	}
+}
+
 // HasBody reports whether the request carries a body other than white
 // space: routes whose body is optional decode only then.
 func (r *Request) HasBody() bool { return len(bytes.TrimSpace(r.body)) > 0 }

@@ -147,6 +147,10 @@ func (a *API) GetDream(ctx context.Context, r *httpapi.Request) (httpapi.Respons
 	if err != nil {
 		return httpapi.Response{}, err
 	}
+	withPlan, err := r.BoolQuery("plan", false)
+	if err != nil {
+		return httpapi.Response{}, err
+	}
 	date := r.Param("date")
 	dreams, err := a.Store.DreamsOn(ctx, agent, project, date)
 	if err != nil {
@@ -158,7 +162,6 @@ func (a *API) GetDream(ctx context.Context, r *httpapi.Request) (httpapi.Respons
 	if r.Accepts("text/markdown") {
 		return httpapi.Markdown(http.StatusOK, markdown.DreamDiary(date, dreams)), nil
 	}
-	withPlan := r.Query.Get("plan") == "true"
 	day := agentmem.DreamDay{AgentName: agent, ProjectID: project, Date: date}
 	for _, d := range dreams {
 		v := agentmem.DreamView{Dream: d}
