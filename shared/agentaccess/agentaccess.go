@@ -129,6 +129,27 @@ func (m *Map) Check(caller, agentName string) error {
 		role, strings.Join(agents, ", "), agentName)
 }
 
+// CheckOperator returns agentmem.EForbidden when caller (an IAM ARN) is the
+// role of some agents: route (for the message) is one of the operators'
+// routes, which no agent's task is granted (the totals of every scope,
+// every personality, recounts); nil otherwise.
+func (m *Map) CheckOperator(caller, route string) error {
+	if m == nil {
+		return nil
+	}
+	key, ok := RoleKey(caller)
+	if !ok {
+		return nil
+	}
+	agents, mapped := m.agents[key]
+	if !mapped {
+		return nil
+	}
+	_, role, _ := roleOf(caller)
+	return agentmem.Errorf(agentmem.EForbidden, "the role %s is the task role of agent %s: %s is for operators, not for agents' tasks",
+		role, strings.Join(agents, ", "), route)
+}
+
 // Roles returns the mapping, agent name to role ARN.
 func (m *Map) Roles() map[string]string {
 	out := map[string]string{}

@@ -258,8 +258,9 @@ func TestRecountRoute(t *testing.T) {
 }
 
 // TestAgentRolesRestrictCallers: with the mapping configured, a task role
-// may use its own agent's routes only (403 otherwise); other callers and
-// the project-wide session routes are left to IAM.
+// may use its own agent's routes only (403 otherwise) and none of the
+// operators' routes; other callers and the project-wide session routes are
+// left to IAM.
 func TestAgentRolesRestrictCallers(t *testing.T) {
 	t.Parallel()
 	a := newAPITest(t)
@@ -291,7 +292,15 @@ func TestAgentRolesRestrictCallers(t *testing.T) {
 		{nori, "DELETE", "/api/agents/kai/memories?projectId=p", "", 403},
 		{nori, "GET", "/api/agents/kai/stats?projectId=p", "", 403},
 		{nori, "PUT", "/api/projects/p/sessions/s/context/k", `{"value":"shared by the project's agents"}`, 201},
+		{nori, "GET", "/api/projects/p/sessions/s/context", "", 200},
+		// The operators' routes, which no agent's task is granted: every
+		// scope's names and counts, recounts of any scope.
+		{nori, "GET", "/api/stats", "", 403},
+		{nori, "POST", "/api/admin/recount", `{"agentName":"kai","projectId":"p"}`, 403},
+		{nori, "GET", "/api/health", "", 403},
 		{admin, "GET", "/api/agents/kai/memories?projectId=p", "", 200},
+		{admin, "GET", "/api/stats", "", 200},
+		{admin, "POST", "/api/admin/recount", `{"agentName":"kai","projectId":"p"}`, 200},
 	}
 	for _, tt := range tests {
 		if got := as(tt.caller, tt.method, tt.target, tt.body); got != tt.want {
