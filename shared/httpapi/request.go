@@ -54,6 +54,11 @@ func newRequest(ev events.APIGatewayV2HTTPRequest, route routes.Route, params ma
 	if len(body) > agentmem.MaxBodyBytes {
 		return nil, agentmem.Errorf(agentmem.ETooLarge, "request body is %d bytes; the limit is %d", len(body), agentmem.MaxBodyBytes)
 	}
+	if c, _ := routes.ContractOf(route.Name); c.Body == nil && len(bytes.TrimSpace(body)) > 0 {
+		// As an unknown query parameter: a body the caller believes
+		// narrows a DELETE to what it names must not be ignored.
+		return nil, agentmem.Errorf(agentmem.EInvalid, "%s %s takes no request body: its parameters go in the path and the query string", route.Method, route.Path)
+	}
 	return &Request{Event: ev, Route: route, Params: params, Query: q, body: body}, nil
 }
 

@@ -70,9 +70,9 @@ func written(t *testing.T, st *dynamostore.Store) string {
 }
 
 // TestHostileInputWritesNothing: bodies encoding/json would have guessed
-// at, query parameters given twice and query parameters a route does not
-// take (a filter the caller believes applied) are 400 on every route that
-// takes them, and nothing is written or deleted.
+// at, query parameters given twice, and query parameters or a body a route
+// does not take (a filter the caller believes applied) are 400 on every
+// route that takes them, and nothing is written or deleted.
 func TestHostileInputWritesNothing(t *testing.T) {
 	t.Parallel()
 	a := newAPITest(t)
@@ -95,6 +95,10 @@ func TestHostileInputWritesNothing(t *testing.T) {
 		{"DELETE", "/api/agents/nori/memories?projectId=q&projectId=p", ""},
 		{"DELETE", "/api/agents/nori/memories?projectId=p&type=note", ""},
 		{"DELETE", "/api/agents/nori/memories?projectId=p&olderThan=30d", ""},
+		{"DELETE", "/api/agents/nori/memories?projectId=p", `{"olderThan":"30d"}`},
+		{"DELETE", "/api/agents/nori/memories?projectId=p", `{"projectId":"q"}`},
+		{"DELETE", "/api/projects/p/sessions/s1", `{"key":"k"}`},
+		{"GET", "/api/agents/nori/memories?projectId=p", `{"type":"decision"}`},
 		{"POST", "/api/agents/nori/memories?projectId=q", `{"projectId":"p","content":"c"}`},
 		{"GET", "/api/agents/nori/memories?projectid=p", ""},
 		{"GET", "/api/agents/nori/memories?projectId=p&limit=1&limit=2", ""},
