@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/url"
 	"reflect"
@@ -71,7 +72,8 @@ func parseQuery(raw string) (url.Values, error) {
 	if err != nil {
 		return nil, agentmem.Errorf(agentmem.EInvalid, "malformed query string: %v", err)
 	}
-	for k, vs := range q {
+	for _, k := range slices.Sorted(maps.Keys(q)) { // the same answer to the same query
+		vs := q[k]
 		if len(vs) > 1 {
 			return nil, agentmem.Errorf(agentmem.EInvalid, "query parameter %q is given %d times; give it once", k, len(vs))
 		}
@@ -91,7 +93,7 @@ func knownParams(q url.Values, route routes.Route) error {
 	for _, p := range c.Query {
 		names = append(names, p.Name)
 	}
-	for k := range q {
+	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !slices.Contains(names, k) {
 			takes := "no query parameters"
 			if len(names) > 0 {
