@@ -130,9 +130,10 @@ func (m *Map) Check(caller, agentName string) error {
 }
 
 // CheckOperator returns agentmem.EForbidden when caller (an IAM ARN) is the
-// role of some agents: route (for the message) is one of the operators'
-// routes, which no agent's task is granted (the totals of every scope,
-// every personality, recounts); nil otherwise.
+// role of some agents: route (for the message) is one of the routes for
+// people and operators, which no agent's task is granted (deleting
+// memories, reading one by id, dreams, personalities, the totals of every
+// scope, recounts); nil otherwise.
 func (m *Map) CheckOperator(caller, route string) error {
 	if m == nil {
 		return nil
@@ -146,7 +147,7 @@ func (m *Map) CheckOperator(caller, route string) error {
 		return nil
 	}
 	_, role, _ := roleOf(caller)
-	return agentmem.Errorf(agentmem.EForbidden, "the role %s is the task role of agent %s: %s is for operators, not for agents' tasks",
+	return agentmem.Errorf(agentmem.EForbidden, "the role %s is the task role of agent %s: %s is for people and operators, not for agents' tasks",
 		role, strings.Join(agents, ", "), route)
 }
 

@@ -100,8 +100,8 @@ type AgentAccess interface {
 // RestrictAgents makes the handler refuse, with the error a returns, every
 // request on a route with an {agentName} whose caller a does not allow
 // (agentaccess: a task role mapped to other agents), and every request on
-// a route of no agent that agents' tasks are not granted (routes.Route's
-// Agent false: /api/stats, /api/personalities, /api/admin/recount, ...)
+// a route agents' tasks are not granted (routes.Route's Agent false:
+// deletes, dreams, personalities, /api/stats, /api/admin/recount, ...)
 // whose caller is an agent's task role. nil restricts nobody.
 func (h *Handler) RestrictAgents(a AgentAccess) { h.access = a }
 
@@ -198,10 +198,10 @@ func (h *Handler) serve(ctx context.Context, ev events.APIGatewayV2HTTPRequest, 
 	return resp, nil
 }
 
-// checkAgent applies the agent restriction: to a route with an
-// {agentName}, and to an operators' route (no agent's, not granted to
-// agents' tasks). The routes of a project's sessions, which a project's
-// agents share, are left to IAM.
+// checkAgent applies the agent restriction: an agent's task role may use
+// what its IAM grant gives it in per-agent mode, the agent routes of its
+// own agents (routes.Route's Agent) and the routes of a project's
+// sessions, which a project's agents share.
 func (h *Handler) checkAgent(ev events.APIGatewayV2HTTPRequest, route routes.Route, params map[string]string) error {
 	if h.access == nil {
 		return nil
@@ -211,7 +211,9 @@ func (h *Handler) checkAgent(ev events.APIGatewayV2HTTPRequest, route routes.Rou
 		caller = a.IAM.UserARN
 	}
 	if agent, scoped := params["agentName"]; scoped {
-		return h.access.Check(caller, agent)
+		if err := h.access.Check(caller, agent); err != nil {
+			return err
+		}
 	}
 	if !route.Agent {
 		return h.access.CheckOperator(caller, route.Key())
