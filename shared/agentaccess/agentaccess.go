@@ -14,18 +14,22 @@
 // Several agents may share a role. A caller is identified by the ARN API
 // Gateway's IAM authorizer reports (requestContext.authorizer.iam.userArn):
 // for a task role, "arn:aws:sts::<account>:assumed-role/<role name>/<session>".
-// Role names are unique in an account, so account and role name identify
-// the role, whatever its path.
+// Role names are unique in an account without regard to case (IAM refuses
+// "Nori-Task" beside "nori-task"), so account and role name, compared
+// without regard to case, identify the role, whatever its path and however
+// the mapping spells it.
 package agentaccess
 
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/strictjson"
 )
 
 // Map is a parsed agent-to-role mapping. The zero value and nil restrict
@@ -42,8 +46,13 @@ func Parse(s string) (*Map, error) {
 		return nil, nil
 	}
 	var roles map[string]string
-	dec := json.NewDecoder(strings.NewReader(s))
-	if err := dec.Decode(&roles); err != nil {
+	// Strictly: an agent given twice (the last would win, leaving the
+	// other role unmapped and so unrestricted) or a second object is
+	// refused.
+	if err := strictjson.Check([]byte(strings.TrimSpace(s)), reflect.TypeOf(roles), "agent roles"); err != nil {
+		return nil, fmt.Errorf("agent roles: want a JSON object of agent name to IAM role ARN: %s", agentmem.ErrorMessage(err))
+	}
+	if err := json.Unmarshal([]byte(s), &roles); err != nil {
 		return nil, fmt.Errorf("agent roles: want a JSON object of agent name to IAM role ARN: %w", err)
 	}
 	return New(roles)
@@ -69,32 +78,36 @@ func New(roles map[string]string) (*Map, error) {
 	return m, nil
 }
 
-// RoleKey returns "<account>/<role name>" for an IAM role ARN
+// RoleKey returns "<account>/<role name in lower case>" for an IAM role ARN
 // (arn:<partition>:iam::<account>:role/<path>/<name>) or an assumed-role
 // session ARN (arn:<partition>:sts::<account>:assumed-role/<name>/<session>);
 // ok is false for any other ARN (a user, a service).
 func RoleKey(arn string) (string, bool) {
+	account, name, ok := roleOf(arn)
+	return account + "/" + strings.ToLower(name), ok
+}
+
+// roleOf returns the account and the role name, as written, of a role or
+// assumed-role ARN.
+func roleOf(arn string) (account, name string, ok bool) {
 	parts := strings.SplitN(arn, ":", 6)
 	if len(parts) != 6 || parts[0] != "arn" || parts[4] == "" {
-		return "", false
+		return "", "", false
 	}
 	account, resource := parts[4], parts[5]
 	switch {
 	case parts[2] == "iam" && strings.HasPrefix(resource, "role/"):
 		segs := strings.Split(resource, "/")
-		name := segs[len(segs)-1]
-		if name == "" {
-			return "", false
-		}
-		return account + "/" + name, true
+		name = segs[len(segs)-1]
+		return account, name, name != ""
 	case parts[2] == "sts" && strings.HasPrefix(resource, "assumed-role/"):
 		segs := strings.Split(resource, "/")
 		if len(segs) < 3 || segs[1] == "" {
-			return "", false
+			return "", "", false
 		}
-		return account + "/" + segs[1], true
+		return account, segs[1], true
 	}
-	return "", false
+	return "", "", false
 }
 
 // Check returns agentmem.EForbidden when caller (an IAM ARN) is the role of
@@ -111,8 +124,31 @@ func (m *Map) Check(caller, agentName string) error {
 	if !mapped || slices.Contains(agents, agentName) {
 		return nil
 	}
+	_, role, _ := roleOf(caller)
 	return agentmem.Errorf(agentmem.EForbidden, "the role %s is the task role of agent %s: it may not read or write the memory of agent %s",
-		strings.SplitN(key, "/", 2)[1], strings.Join(agents, ", "), agentName)
+		role, strings.Join(agents, ", "), agentName)
+}
+
+// CheckOperator returns agentmem.EForbidden when caller (an IAM ARN) is the
+// role of some agents: route (for the message) is one of the routes for
+// people and operators, which no agent's task is granted (deleting
+// memories, reading one by id, dreams, personalities, the totals of every
+// scope, recounts); nil otherwise.
+func (m *Map) CheckOperator(caller, route string) error {
+	if m == nil {
+		return nil
+	}
+	key, ok := RoleKey(caller)
+	if !ok {
+		return nil
+	}
+	agents, mapped := m.agents[key]
+	if !mapped {
+		return nil
+	}
+	_, role, _ := roleOf(caller)
+	return agentmem.Errorf(agentmem.EForbidden, "the role %s is the task role of agent %s: %s is for people and operators, not for agents' tasks",
+		role, strings.Join(agents, ", "), route)
 }
 
 // Roles returns the mapping, agent name to role ARN.

@@ -1,6 +1,7 @@
 package agentaccess_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentmem/agentmem/shared/agentaccess"
@@ -39,8 +40,53 @@ func TestCheck(t *testing.T) {
 			t.Errorf("%s: code %s, want forbidden", tt.name, agentmem.ErrorCode(err))
 		}
 	}
+	// IAM role names are unique without regard to case, and the mapping
+	// may spell one otherwise than the ARN the caller's session carries.
+	spelt, err := agentaccess.Parse(`{"nori":"arn:aws:iam::123456789012:role/agents/Nori-Task"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, caller := range []string{"arn:aws:sts::123456789012:assumed-role/nori-task/ecs-1", "arn:aws:sts::123456789012:assumed-role/NORI-TASK/ecs-1"} {
+		if err := spelt.Check(caller, "kai"); agentmem.ErrorCode(err) != agentmem.EForbidden {
+			t.Errorf("%s acting as kai, mapping spelt Nori-Task: got %v, want forbidden", caller, err)
+		}
+		if err := spelt.Check(caller, "nori"); err != nil {
+			t.Errorf("%s acting as nori, mapping spelt Nori-Task: %v", caller, err)
+		}
+	}
 	var none *agentaccess.Map
 	if err := none.Check("arn:aws:sts::1:assumed-role/x/y", "kai"); err != nil {
+		t.Errorf("no mapping: %v", err)
+	}
+}
+
+func TestCheckOperator(t *testing.T) {
+	t.Parallel()
+	m, err := agentaccess.Parse(`{"nori":"arn:aws:iam::123456789012:role/nori-task"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, caller string
+		allowed      bool
+	}{
+		{"an agent's task", "arn:aws:sts::123456789012:assumed-role/nori-task/ecs-task-1", false},
+		{"an agent's task, role spelt otherwise", "arn:aws:sts::123456789012:assumed-role/Nori-Task/ecs-task-1", false},
+		{"an operator", "arn:aws:sts::123456789012:assumed-role/admin/alice", true},
+		{"an IAM user", "arn:aws:iam::123456789012:user/alice", true},
+		{"no caller (make dev)", "", true},
+	}
+	for _, tt := range tests {
+		err := m.CheckOperator(tt.caller, "GET /api/stats")
+		if allowed := err == nil; allowed != tt.allowed {
+			t.Errorf("%s: allowed %v (%v), want %v", tt.name, allowed, err, tt.allowed)
+		}
+		if err != nil && (agentmem.ErrorCode(err) != agentmem.EForbidden || !strings.Contains(agentmem.ErrorMessage(err), "GET /api/stats")) {
+			t.Errorf("%s: %v, want forbidden naming the route", tt.name, err)
+		}
+	}
+	var none *agentaccess.Map
+	if err := none.CheckOperator("arn:aws:sts::1:assumed-role/x/y", "GET /api/stats"); err != nil {
 		t.Errorf("no mapping: %v", err)
 	}
 }
@@ -53,6 +99,9 @@ func TestParse(t *testing.T) {
 		`{"nori":"not an arn"}`,
 		`["nori"]`,
 		`{"nori":1}`,
+		`{"nori":"arn:aws:iam::123456789012:role/nori-task","nori":"arn:aws:iam::123456789012:role/kai-task"}`,
+		`{"nori":"arn:aws:iam::123456789012:role/nori-task"} {"kai":"arn:aws:iam::123456789012:role/kai-task"}`,
+		`{"nori":"arn:aws:iam::123456789012:role/nori-task"`,
 	} {
 		if _, err := agentaccess.Parse(bad); err == nil {
 			t.Errorf("Parse(%s) accepted", bad)

@@ -23,7 +23,7 @@ const (
 	ELLMFailed           = "llm_failed"           // the LLM failed, timed out or answered garbage: 502
 	EBusy                = "busy"                 // a lease is held by someone else (dreams, extraction runs): 409
 	ENoRoute             = "no_route"             // no route has this method and path (a wrong base URL?): 404
-	EForbidden           = "forbidden"            // the caller's identity may not act for this agent: 403
+	EForbidden           = "forbidden"            // the caller's identity may not act for this agent, or is an agent's task on a route for people: 403
 	EIdempotencyMismatch = "idempotency_mismatch" // an idempotency key reused with another request: 422
 	EUnavailable         = "unavailable"          // the store is unreachable, throttled or too slow: 503
 	EInternal            = "internal"             // anything else: 500

@@ -90,14 +90,19 @@ type Handler struct {
 }
 
 // AgentAccess decides whether the caller (the IAM ARN API Gateway's
-// authorizer reports) may act for an agent; *agentaccess.Map is one.
+// authorizer reports) may act for an agent, and whether it may use the
+// operators' routes; *agentaccess.Map is one.
 type AgentAccess interface {
 	Check(callerARN, agentName string) error
+	CheckOperator(callerARN, route string) error
 }
 
 // RestrictAgents makes the handler refuse, with the error a returns, every
 // request on a route with an {agentName} whose caller a does not allow
-// (agentaccess: a task role mapped to other agents). nil restricts nobody.
+// (agentaccess: a task role mapped to other agents), and every request on
+// a route agents' tasks are not granted (routes.Route's Agent false:
+// deletes, dreams, personalities, /api/stats, /api/admin/recount, ...)
+// whose caller is an agent's task role. nil restricts nobody.
 func (h *Handler) RestrictAgents(a AgentAccess) { h.access = a }
 
 var _ LambdaFunc = (*Handler)(nil).Handle
@@ -179,7 +184,7 @@ func (h *Handler) serve(ctx context.Context, ev events.APIGatewayV2HTTPRequest, 
 	if err != nil {
 		return ErrorResponse(err), nil
 	}
-	if err := h.checkAgent(ev, params); err != nil {
+	if err := h.checkAgent(ev, route, params); err != nil {
 		return ErrorResponse(err), err
 	}
 	resp, err = h.handlers[route.Name](ctx, req)
@@ -193,18 +198,27 @@ func (h *Handler) serve(ctx context.Context, ev events.APIGatewayV2HTTPRequest, 
 	return resp, nil
 }
 
-// checkAgent applies the agent restriction to a route with an
-// {agentName}.
-func (h *Handler) checkAgent(ev events.APIGatewayV2HTTPRequest, params map[string]string) error {
-	agent, scoped := params["agentName"]
-	if h.access == nil || !scoped {
+// checkAgent applies the agent restriction: an agent's task role may use
+// what its IAM grant gives it in per-agent mode, the agent routes of its
+// own agents (routes.Route's Agent) and the routes of a project's
+// sessions, which a project's agents share.
+func (h *Handler) checkAgent(ev events.APIGatewayV2HTTPRequest, route routes.Route, params map[string]string) error {
+	if h.access == nil {
 		return nil
 	}
 	caller := ""
 	if a := ev.RequestContext.Authorizer; a != nil && a.IAM != nil {
 		caller = a.IAM.UserARN
 	}
-	return h.access.Check(caller, agent)
+	if agent, scoped := params["agentName"]; scoped {
+		if err := h.access.Check(caller, agent); err != nil {
+			return err
+		}
+	}
+	if !route.Agent {
+		return h.access.CheckOperator(caller, route.Key())
+	}
+	return nil
 }
 
 // route finds the event's route and path parameters; when there is none

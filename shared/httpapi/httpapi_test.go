@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -205,5 +206,27 @@ func TestErrorResponseIsTheEnvelope(t *testing.T) {
 	// A value JSON cannot encode is a bug: still the envelope, as a 500.
 	if resp := httpapi.JSON(200, map[string]any{"x": make(chan int)}); resp.StatusCode != 500 || resp.Body != `{"error":{"code":"internal","message":"internal error"}}` {
 		t.Errorf("unencodable: got %d %s", resp.StatusCode, resp.Body)
+	}
+}
+
+// TestQueryErrorsNameTheFirstParameter: a query string with several faults
+// gets the same answer every time, about the first parameter in name
+// order, not one picked by map iteration.
+func TestQueryErrorsNameTheFirstParameter(t *testing.T) {
+	t.Parallel()
+	h := personalities(t, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	tests := []struct{ query, want string }{
+		{"zeta=1&beta=2&alpha=3&limit=5", `unknown query parameter \"alpha\"`},
+		{"zeta=1&zeta=2&beta=1&beta=2", `query parameter \"beta\" is given 2 times`},
+	}
+	for _, tt := range tests {
+		for range 20 {
+			ev := event("GET", "/api/personalities", "GET /api/personalities", nil)
+			ev.RawQueryString = tt.query
+			resp, _ := h.Handle(context.Background(), ev)
+			if resp.StatusCode != 400 || !strings.Contains(resp.Body, tt.want) {
+				t.Fatalf("?%s: got %d %s, want 400 with %s", tt.query, resp.StatusCode, resp.Body, tt.want)
+			}
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/url"
 	"reflect"
@@ -54,6 +55,11 @@ func newRequest(ev events.APIGatewayV2HTTPRequest, route routes.Route, params ma
 	if len(body) > agentmem.MaxBodyBytes {
 		return nil, agentmem.Errorf(agentmem.ETooLarge, "request body is %d bytes; the limit is %d", len(body), agentmem.MaxBodyBytes)
 	}
+	if c, _ := routes.ContractOf(route.Name); c.Body == nil && len(bytes.TrimSpace(body)) > 0 {
+		// As an unknown query parameter: a body the caller believes
+		// narrows a DELETE to what it names must not be ignored.
+		return nil, agentmem.Errorf(agentmem.EInvalid, "%s %s takes no request body: its parameters go in the path and the query string", route.Method, route.Path)
+	}
 	return &Request{Event: ev, Route: route, Params: params, Query: q, body: body}, nil
 }
 
@@ -66,7 +72,8 @@ func parseQuery(raw string) (url.Values, error) {
 	if err != nil {
 		return nil, agentmem.Errorf(agentmem.EInvalid, "malformed query string: %v", err)
 	}
-	for k, vs := range q {
+	for _, k := range slices.Sorted(maps.Keys(q)) { // the same answer to the same query
+		vs := q[k]
 		if len(vs) > 1 {
 			return nil, agentmem.Errorf(agentmem.EInvalid, "query parameter %q is given %d times; give it once", k, len(vs))
 		}
@@ -86,7 +93,7 @@ func knownParams(q url.Values, route routes.Route) error {
 	for _, p := range c.Query {
 		names = append(names, p.Name)
 	}
-	for k := range q {
+	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !slices.Contains(names, k) {
 			takes := "no query parameters"
 			if len(names) > 0 {
@@ -169,17 +176,20 @@ func (r *Request) IntQuery(name string, def, min, max int) (int, error) {
 	return n, nil
 }
 
-// BoolQuery reads the boolean query parameter name: true or false, as the
-// OpenAPI document says, def when absent or empty; any other value is
-// invalid rather than read as false.
+// BoolQuery returns the boolean query parameter name, def when absent, and
+// an EInvalid error when it is neither true nor false (a "yes" or "1" read
+// as false would drop what the caller asked for without a word).
 func (r *Request) BoolQuery(name string, def bool) (bool, error) {
 	switch s := r.Query.Get(name); s {
 	case "":
 		return def, nil
-	case "true", "false":
-		return s == "true", nil
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	default:
+		return false, agentmem.Errorf(agentmem.EInvalid, "%s must be true or false, not %q", name, s)
 	}
-	return false, agentmem.Errorf(agentmem.EInvalid, "%s must be true or false", name)
 }
 
 // HasBody reports whether the request carries a body other than white
@@ -197,9 +207,17 @@ func (r *Request) Decode(v any) error { return DecodeJSON(r.Header("Content-Type
 // DecodeJSON is Decode for a content type and body.
 func DecodeJSON(contentType string, body []byte, v any) error {
 	// Any content type whose body is a JSON object is accepted (curl -d
-	// sends form-urlencoded); only types that cannot be JSON are refused.
-	if mt, _, err := mime.ParseMediaType(contentType); err == nil && (strings.HasPrefix(mt, "multipart/") || strings.HasSuffix(mt, "/xml")) {
-		return agentmem.Errorf(agentmem.EUnsupportedMedia, "Content-Type must be application/json, got %q", contentType)
+	// sends form-urlencoded); only types that cannot be JSON are refused,
+	// and a body declared in another character set than UTF-8 whose
+	// bytes that set reads otherwise (anything beyond ASCII): read as
+	// UTF-8, it would be stored as something else than the caller wrote.
+	if mt, params, err := mime.ParseMediaType(contentType); err == nil {
+		if strings.HasPrefix(mt, "multipart/") || strings.HasSuffix(mt, "/xml") || strings.HasSuffix(mt, "+xml") {
+			return agentmem.Errorf(agentmem.EUnsupportedMedia, "Content-Type must be application/json, got %q", contentType)
+		}
+		if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") && !isASCII(body) {
+			return agentmem.Errorf(agentmem.EUnsupportedMedia, "Content-Type declares charset %q and the body is not plain ASCII: send JSON in UTF-8 (charset=utf-8, or no charset)", cs)
+		}
 	}
 	if len(body) > agentmem.MaxBodyBytes {
 		return agentmem.Errorf(agentmem.ETooLarge, "request body is %d bytes; the limit is %d", len(body), agentmem.MaxBodyBytes)
@@ -223,6 +241,17 @@ func DecodeJSON(contentType string, body []byte, v any) error {
 		return agentmem.Errorf(agentmem.EInvalid, "request body must hold exactly one JSON object")
 	}
 	return nil
+}
+
+// isASCII reports whether b holds ASCII bytes only, which read the same in
+// UTF-8 and in every charset a JSON client declares by mistake.
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func decodeError(err error) error {

@@ -26,6 +26,13 @@ func TestDecodeJSONMessages(t *testing.T) {
 		{"trailing", "", `{} {}`, agentmem.EInvalid, "exactly one"},
 		{"empty", "", ` `, agentmem.EInvalid, "required"},
 		{"xml", "application/xml", `{}`, agentmem.EUnsupportedMedia, "application/json"},
+		{"xml suffix", "application/problem+xml", `{}`, agentmem.EUnsupportedMedia, "application/json"},
+		{"charset in capitals", "application/json; charset=UTF-8", `{"content":"c"}`, "", ""},
+		{"charset without the dash", "application/json;charset=utf8", `{"content":"c"}`, "", ""},
+		{"another charset, ASCII body", "application/json; charset=iso-8859-1", `{"content":"cafe"}`, "", ""},
+		{"another charset, body beyond ASCII", "application/json; charset=iso-8859-1", `{"content":"cafÃ©"}`, agentmem.EUnsupportedMedia, `charset "iso-8859-1"`},
+		{"another charset, quoted", `application/json; charset="windows-1252"`, `{"content":"naïve"}`, agentmem.EUnsupportedMedia, `charset "windows-1252"`},
+		{"another charset, escaped text", "text/plain; charset=us-ascii", `{"content":"caf\u00e9"}`, "", ""},
 		{"too large", "", `{"content":"` + strings.Repeat("a", agentmem.MaxBodyBytes) + `"}`, agentmem.ETooLarge, "limit"},
 	}
 	for _, tt := range tests {

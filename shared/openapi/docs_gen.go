@@ -229,7 +229,7 @@ var fieldDocs = map[string]string{
 var codeDocs = map[string]string{
 	"busy":                 "a lease is held by someone else (dreams, extraction runs): 409",
 	"conflict":             "version mismatch or concurrent change: 409",
-	"forbidden":            "the caller's identity may not act for this agent: 403",
+	"forbidden":            "the caller's identity may not act for this agent, or is an agent's task on a route for people: 403",
 	"idempotency_mismatch": "an idempotency key reused with another request: 422",
 	"internal":             "anything else: 500",
 	"invalid":              "bad input: 400",

@@ -111,7 +111,7 @@ func build() *object {
 		"components", obj(
 			"schemas", s.components,
 			"responses", s.responses.set(
-				"Forbidden", obj("description", "API Gateway refused the call: the signature, the credentials, or the role's permission to invoke this route (IAM); or, where agents have task roles of their own (AGENTMEM_AGENT_ROLES), the caller's role is another agent's (`forbidden`).",
+				"Forbidden", obj("description", "API Gateway refused the call: the signature, the credentials, or the role's permission to invoke this route (IAM); or, where agents have task roles of their own (AGENTMEM_AGENT_ROLES), the caller's role is another agent's, or an agent's on a route agents' tasks are not granted (`forbidden`).",
 					"content", obj("application/json", obj("schema", obj("oneOf", []any{
 						obj("$ref", "#/components/schemas/GatewayError"),
 						obj("allOf", []any{s.ref(reflectErrorEnvelope), obj(

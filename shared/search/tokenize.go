@@ -3,11 +3,18 @@ package search
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Tokenize splits s into search terms.
 //
 // The rules, in order:
+//   - The text is read in Unicode normalization form NFKC, so that the
+//     same words match however they were encoded: a letter and its
+//     combining accent as the accented letter (e + U+0301 as é), and
+//     compatibility forms as their plain letters and digits (full-width
+//     ｇｏ as go, the ligature ﬁ as fi).
 //   - A word is a run of letters and digits. '_' and '-' between two letters
 //     or digits join a word (snake_case, kebab-case), so do '.' between two
 //     digits (1.26, v1.2.3) and an apostrophe between two letters, which is
@@ -49,6 +56,7 @@ type tokenizer struct {
 // scan calls emit for each token of s. The slice passed to emit is only
 // valid during the call.
 func (t *tokenizer) scan(s string, emit func([]byte)) {
+	s = norm.NFKC.String(s) // s itself when it is normalized already
 	i := 0
 	for i < len(s) {
 		r, size := decode(s, i)

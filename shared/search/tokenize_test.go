@@ -42,6 +42,9 @@ func TestTokenize(t *testing.T) {
 		{"stemming", "caching cached caches cache", []string{"cach", "cach", "cach", "cach"}},
 		{"duplicates kept", "retry retry", []string{"retry", "retry"}},
 		{"invalid utf-8 separates", "a\xffbc", []string{"bc"}},
+		{"decomposed accents are the composed letters", "cafe\u0301 Gro\u0308\u00dfe", []string{"café", "größe"}},
+		{"a decomposed letter alone is a letter alone", "e\u0301", nil},
+		{"compatibility forms are their plain letters", "\uff47\uff4f \ufb01le \uff2e\uff4f\uff44\uff45\uff12\uff10", []string{"go", "fil", "node20"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -46,7 +46,7 @@ var (
 var (
 	// AgentRoles maps agents to their task roles (package agentaccess).
 	AgentRoles = define(Setting{Name: "AGENTMEM_AGENT_ROLES", Group: GroupSecurity, Readers: everyFunction,
-		Doc: "JSON object mapping agent names to the IAM role ARN of each agent's task, e.g. `{\"nori\":\"arn:aws:iam::123456789012:role/nori-task\"}`; a caller with a mapped role may only use its own agents' `/api/agents/<name>/...` routes (403 otherwise). The stack sets it from `-c agentRoles`; unset, IAM alone decides."})
+		Doc: "JSON object mapping agent names to the IAM role ARN of each agent's task, e.g. `{\"nori\":\"arn:aws:iam::123456789012:role/nori-task\"}`; a caller with a mapped role may only use the agent routes of its own agents (`/api/agents/<name>/...`) and the project session routes, as its IAM grant (403 otherwise). The stack sets it from `-c agentRoles`; unset, IAM alone decides."})
 	// CursorKey signs page cursors.
 	CursorKey = define(Setting{Name: "AGENTMEM_CURSOR_KEY", Default: "a random key kept in the journal table", Group: GroupSecurity, Readers: everyFunction, Secret: true,
 		Doc: "Key (any string of 16 bytes or more) that page cursors are signed with, so that a cursor from another listing or an altered one is refused (400); unset, the functions share a random key they create in the journal table on first use."})

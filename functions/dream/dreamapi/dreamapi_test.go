@@ -190,6 +190,7 @@ func TestDreamRouteErrors(t *testing.T) {
 		{"no project", "POST", "/api/agents/nori/dreams", `{}`, 400, "invalid"},
 		{"bad agent", "POST", "/api/agents/no%23ri/dreams", `{"projectId":"p"}`, 400, "invalid"},
 		{"bad date", "GET", "/api/agents/nori/dreams/22-11-2026?projectId=p", ``, 400, "invalid"},
+		{"plan false", "GET", "/api/agents/nori/dreams/2026-11-20?projectId=p&plan=false", ``, 404, "not_found"},
 		{"no dreams that day", "GET", "/api/agents/nori/dreams/2026-11-20?projectId=p", ``, 404, "not_found"},
 		{"revert nothing", "POST", "/api/agents/nori/dreams/2026-11-22/revert?projectId=p", ``, 404, "not_found"},
 		{"bad cursor", "GET", "/api/agents/nori/dreams?projectId=p&cursor=xyz", ``, 400, "invalid"},

@@ -70,9 +70,9 @@ func written(t *testing.T, st *dynamostore.Store) string {
 }
 
 // TestHostileInputWritesNothing: bodies encoding/json would have guessed
-// at, query parameters given twice and query parameters a route does not
-// take (a filter the caller believes applied) are 400 on every route that
-// takes them, and nothing is written or deleted.
+// at, query parameters given twice, and query parameters or a body a route
+// does not take (a filter the caller believes applied) are 400 on every
+// route that takes them, and nothing is written or deleted.
 func TestHostileInputWritesNothing(t *testing.T) {
 	t.Parallel()
 	a := newAPITest(t)
@@ -95,6 +95,10 @@ func TestHostileInputWritesNothing(t *testing.T) {
 		{"DELETE", "/api/agents/nori/memories?projectId=q&projectId=p", ""},
 		{"DELETE", "/api/agents/nori/memories?projectId=p&type=note", ""},
 		{"DELETE", "/api/agents/nori/memories?projectId=p&olderThan=30d", ""},
+		{"DELETE", "/api/agents/nori/memories?projectId=p", `{"olderThan":"30d"}`},
+		{"DELETE", "/api/agents/nori/memories?projectId=p", `{"projectId":"q"}`},
+		{"DELETE", "/api/projects/p/sessions/s1", `{"key":"k"}`},
+		{"GET", "/api/agents/nori/memories?projectId=p", `{"type":"decision"}`},
 		{"POST", "/api/agents/nori/memories?projectId=q", `{"projectId":"p","content":"c"}`},
 		{"GET", "/api/agents/nori/memories?projectid=p", ""},
 		{"GET", "/api/agents/nori/memories?projectId=p&limit=1&limit=2", ""},
@@ -258,8 +262,9 @@ func TestRecountRoute(t *testing.T) {
 }
 
 // TestAgentRolesRestrictCallers: with the mapping configured, a task role
-// may use its own agent's routes only (403 otherwise); other callers and
-// the project-wide session routes are left to IAM.
+// may use its own agent's agent routes only (403 otherwise), as its IAM
+// grant in per-agent mode; other callers and the project-wide session
+// routes are left to IAM.
 func TestAgentRolesRestrictCallers(t *testing.T) {
 	t.Parallel()
 	a := newAPITest(t)
@@ -291,7 +296,19 @@ func TestAgentRolesRestrictCallers(t *testing.T) {
 		{nori, "DELETE", "/api/agents/kai/memories?projectId=p", "", 403},
 		{nori, "GET", "/api/agents/kai/stats?projectId=p", "", 403},
 		{nori, "PUT", "/api/projects/p/sessions/s/context/k", `{"value":"shared by the project's agents"}`, 201},
+		{nori, "GET", "/api/projects/p/sessions/s/context", "", 200},
+		// The routes for people and operators, which no agent's task is
+		// granted, even for its own agent: every scope's names and counts,
+		// recounts of any scope, deleting a scope.
+		{nori, "DELETE", "/api/agents/nori/memories?projectId=p", "", 403},
+		{nori, "GET", "/api/agents/nori/memory.md?projectId=p", "", 403},
+		{nori, "GET", "/api/stats", "", 403},
+		{nori, "POST", "/api/admin/recount", `{"agentName":"kai","projectId":"p"}`, 403},
+		{nori, "GET", "/api/health", "", 403},
 		{admin, "GET", "/api/agents/kai/memories?projectId=p", "", 200},
+		{admin, "GET", "/api/stats", "", 200},
+		{admin, "GET", "/api/agents/nori/memory.md?projectId=p", "", 200},
+		{admin, "POST", "/api/admin/recount", `{"agentName":"kai","projectId":"p"}`, 200},
 	}
 	for _, tt := range tests {
 		if got := as(tt.caller, tt.method, tt.target, tt.body); got != tt.want {
@@ -300,6 +317,9 @@ func TestAgentRolesRestrictCallers(t *testing.T) {
 	}
 	if c, _ := a.store.GetScopeCounts(context.Background(), "kai", "p"); c.Total != 0 {
 		t.Errorf("kai's scope holds %d memories, want none", c.Total)
+	}
+	if c, _ := a.store.GetScopeCounts(context.Background(), "nori", "p"); c.Total != 1 {
+		t.Errorf("nori's scope holds %d memories, want its one", c.Total)
 	}
 }
 

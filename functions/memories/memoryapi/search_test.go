@@ -97,6 +97,31 @@ func TestSearchLexicalRanksWithinTheScope(t *testing.T) {
 	}
 }
 
+// TestSearchMatchesHoweverTheTextIsEncoded: a query finds a memory whatever
+// Unicode form either was written in (an accent composed or as a
+// combining mark, full-width letters), on search and on pattern
+// suggestions alike.
+func TestSearchMatchesHoweverTheTextIsEncoded(t *testing.T) {
+	t.Parallel()
+	a := newAPITest(t)
+	note := "The caf\u00e9 service caches r\u00e9sum\u00e9 uploads"
+	a.create("nori", `{"projectId":"p","content":"`+note+`"}`)
+	a.create("nori", `{"projectId":"p","content":"The gateway drops slow uploads"}`)
+	a.create("nori", `{"projectId":"p","type":"pattern","content":"Slow uploads","trigger":"re\u0301sume\u0301 upload is slow","solution":"stream the file","confidence":0.9}`)
+	for _, q := range []string{"caf\u00e9", "cafe\u0301", "\uff43\uff41\uff46\u00e9", "CAFE\u0301"} {
+		got := a.search("nori", "projectId=p&type=note&q="+url.QueryEscape(q))
+		if len(got.Results) != 1 || got.Results[0].Content != note {
+			t.Errorf("q %+q: got %q, want [%q]", q, contents(got.Results), note)
+		}
+	}
+	for _, task := range []string{"r\u00e9sum\u00e9", "re\u0301sume\u0301"} {
+		resp := a.do("GET", "/api/agents/nori/patterns/suggest?projectId=p&task="+url.QueryEscape(task), "")
+		if got := decode[agentmem.Suggestions](t, resp); len(got.Patterns) != 1 {
+			t.Errorf("task %+q: got %s, want the one pattern", task, resp.Body)
+		}
+	}
+}
+
 func TestSearchTypeFilterAndLimit(t *testing.T) {
 	t.Parallel()
 	a := newAPITest(t)
