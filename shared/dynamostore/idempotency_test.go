@@ -162,3 +162,31 @@ func TestIdempotencyKeysAreScopedToTheAgent(t *testing.T) {
 		}
 	}
 }
+
+// TestIdempotencyKeyInItsLastSecond: a retry in the very second the key
+// expires at (expiresAt is whole seconds) gets one answer from the record
+// and the transaction's condition alike: the first result, replayed,
+// instead of a conflict that no retry within that second could pass.
+func TestIdempotencyKeyInItsLastSecond(t *testing.T) {
+	t.Parallel()
+	for _, w := range onceWrites {
+		t.Run(w.name, func(t *testing.T) {
+			t.Parallel()
+			st := dynamotest.NewStore(t)
+			now := time.Now().Truncate(time.Second).Add(300 * time.Millisecond)
+			st.Now = func() time.Time { return now }
+			first, _, err := w.write(st, onceFor("key-1", "route", "first body"), "first body")
+			if err != nil {
+				t.Fatal(err)
+			}
+			now = now.Add(agentmem.IdempotencyRetention) // expiresAt's second, 300 ms into it
+			again, replayed, err := w.write(st, onceFor("key-1", "route", "first body"), "first body")
+			if err != nil || !replayed || again != first {
+				t.Errorf("retry in the key's last second: got %s, replayed %v, %v; want %s replayed", again, replayed, err, first)
+			}
+			if n := w.count(t, st); n != 1 {
+				t.Errorf("%d stored, want 1", n)
+			}
+		})
+	}
+}
