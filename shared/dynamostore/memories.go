@@ -3,6 +3,7 @@ package dynamostore
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -415,7 +416,12 @@ func (s *Store) DeleteMemory(ctx context.Context, agentName, id string) error {
 		case gerr != nil:
 			return gerr
 		case gone:
-			return s.deleteGone(ctx, goneMemory(last))
+			err := s.deleteGone(ctx, goneMemory(last))
+			if errors.Is(err, errGoneMoved) {
+				// Restored meanwhile: delete it where it is now.
+				return s.DeleteMemory(ctx, agentName, id)
+			}
+			return err
 		}
 	}
 	if err != nil {

@@ -313,13 +313,16 @@ func (s *Store) comeBack(ctx context.Context, last, want versionItem, by agentme
 		w := s.newScopeWrite(next.AgentName, next.ProjectID)
 		w.put(s.memories.Put(nit).If("attribute_not_exists($)", "createdAt"), slotOf(next.ID), nit.counted(1))
 		w.alsoPut(s.versionPut(next.AgentName, v)) // extra 0: serialises restores
-		w.alsoDelete(s.journal.Delete("pk", gonePK(next.AgentName, next.ProjectID)).Range("sk", next.ID))
+		// extra 1: a delete for good that came first took the record.
+		w.alsoDelete(s.journal.Delete("pk", gonePK(next.AgentName, next.ProjectID)).Range("sk", next.ID).If(goneExists))
 		err := w.run(ctx)
 		reasons := cancelReasons(err)
 		switch {
 		case err == nil:
 			next.Embedding = nil
 			return next, nil
+		case condFailed(reasons, w.extraIndex(1)):
+			return agentmem.Memory{}, agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s: it was deleted meanwhile", next.ID, next.AgentName)
 		case condFailed(reasons, w.extraIndex(0)):
 			return agentmem.Memory{}, agentmem.Errorf(agentmem.EConflict, "memory %s was changed (restored?) meanwhile; read its history again", next.ID)
 		case !condFailed(reasons, 0):
