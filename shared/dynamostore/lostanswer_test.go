@@ -33,6 +33,15 @@ type lossyProxy struct {
 	// before: a function to call, once, before the next call of an
 	// operation is forwarded (another writer landing in between).
 	before map[string]func()
+	// after: a function to call, once, after the next call of an
+	// operation whose body holds a string was answered by DynamoDB and
+	// before its answer is passed on.
+	after map[string]afterHook
+}
+
+type afterHook struct {
+	holding string
+	fn      func()
 }
 
 func newLossyProxy(t *testing.T, endpoint string) (*lossyProxy, string) {
@@ -41,7 +50,7 @@ func newLossyProxy(t *testing.T, endpoint string) (*lossyProxy, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &lossyProxy{target: u, lose: map[string]int{}, lost: map[string]int{}, refuse: map[string]*string{}, before: map[string]func(){}}
+	p := &lossyProxy{target: u, lose: map[string]int{}, lost: map[string]int{}, refuse: map[string]*string{}, before: map[string]func(){}, after: map[string]afterHook{}}
 	srv := httptest.NewServer(p)
 	t.Cleanup(srv.Close)
 	return p, srv.URL
@@ -69,6 +78,15 @@ func (p *lossyProxy) beforeNext(op string, fn func()) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.before[op] = fn
+}
+
+// afterNext makes the proxy call fn, once, when the next call of op whose
+// body holds holding has been answered, before it passes the answer on
+// (another writer landing between a read and the write that follows it).
+func (p *lossyProxy) afterNext(op, holding string, fn func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.after[op] = afterHook{holding, fn}
 }
 
 func (p *lossyProxy) lostCount(op string) int {
@@ -105,6 +123,13 @@ func (p *lossyProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer resp.Body.Close()
 	answer, _ := io.ReadAll(resp.Body)
 	p.mu.Lock()
+	after, ok := p.after[op]
+	if ok && bytes.Contains(body, []byte(after.holding)) {
+		delete(p.after, op)
+		p.mu.Unlock()
+		after.fn()
+		p.mu.Lock()
+	}
 	lose := p.lose[op] > 0 && resp.StatusCode == http.StatusOK
 	if lose {
 		p.lose[op]--

@@ -427,7 +427,7 @@ func (s *Store) DeleteMemory(ctx context.Context, agentName, id string) error {
 	if err != nil {
 		return err
 	}
-	deleted, _, err := s.deleteItems(ctx, it.AgentName, it.ProjectID, []memoryItem{it}, nil)
+	deleted, _, err := s.deleteItems(ctx, it.AgentName, it.ProjectID, []memoryItem{it}, nil, nil)
 	switch {
 	case err != nil:
 		return err
@@ -446,14 +446,39 @@ const deleteTxItems = 50
 // job's progress); nil records nothing.
 type progressFunc func(slot int, n int) *dynamo.Update
 
+// deleteGuard is what a caller chose an item to delete by, as a condition
+// on the stored item added to its delete's own: an item changed since it
+// was read is kept (set aside as missing) instead of deleted.
+type deleteGuard func(it memoryItem) (cond string, args []any)
+
+// evictable is eviction's guard: the memory is still neither pinned nor
+// a critical pattern (agentmem.Memory.Protected), and no search or
+// reinforcement used it since it was read.
+func evictable(it memoryItem) (string, []any) {
+	cond, args := unpinned(it)
+	cond += " AND (attribute_not_exists($) OR $ < ? OR $ <> ?)"
+	args = append(args, "confidence", "confidence", agentmem.CriticalConfidence, "type", agentmem.TypePattern)
+	if it.LastAccessedAt == "" {
+		return cond + " AND attribute_not_exists($)", append(args, "lastAccessedAt")
+	}
+	return cond + " AND $ = ?", append(args, "lastAccessedAt", it.LastAccessedAt)
+}
+
+// unpinned is a forget's guard (pinned memories stay unless asked): the
+// memory is still not pinned.
+func unpinned(memoryItem) (string, []any) {
+	return "(attribute_not_exists($) OR $ = ?)", []any{"pinned", "pinned", false}
+}
+
 // deleteItems deletes items of the scope agent+project, each only if its
-// createdAt still holds it (same id, same counted size), in transactions of
+// createdAt still holds it (same id, same counted size) and guard, when
+// set, still holds for it, in transactions of
 // up to deleteTxItems memories of one counter slot with that slot's
 // counters (and progress, when given). Slots are worked on in parallel,
 // transactions of one slot in turn, so that they never contend with each
 // other. It returns the items it deleted and those no longer where they
 // were (deleted meanwhile, or moved: DeleteMemories looks for them).
-func (s *Store) deleteItems(ctx context.Context, agentName, projectID string, items []memoryItem, progress progressFunc) (deleted, missing []memoryItem, err error) {
+func (s *Store) deleteItems(ctx context.Context, agentName, projectID string, items []memoryItem, guard deleteGuard, progress progressFunc) (deleted, missing []memoryItem, err error) {
 	bySlot := map[int][]memoryItem{}
 	for _, it := range items {
 		bySlot[slotOf(it.ID)] = append(bySlot[slotOf(it.ID)], it)
@@ -466,7 +491,7 @@ func (s *Store) deleteItems(ctx context.Context, agentName, projectID string, it
 			for len(list) > 0 {
 				chunk := list[:min(deleteTxItems, len(list))]
 				list = list[len(chunk):]
-				d, m, err := s.deleteChunk(gctx, agentName, projectID, slot, chunk, progress)
+				d, m, err := s.deleteChunk(gctx, agentName, projectID, slot, chunk, guard, progress)
 				results[slot].deleted = append(results[slot].deleted, d...)
 				results[slot].missing = append(results[slot].missing, m...)
 				if err != nil {
@@ -491,17 +516,20 @@ func (s *Store) deleteItems(ctx context.Context, agentName, projectID string, it
 
 // deleteChunk deletes items of one counter slot in one transaction. Items
 // whose condition fails are set aside as missing and the rest tried again.
-func (s *Store) deleteChunk(ctx context.Context, agentName, projectID string, slot int, items []memoryItem, progress progressFunc) (deleted, missing []memoryItem, err error) {
+func (s *Store) deleteChunk(ctx context.Context, agentName, projectID string, slot int, items []memoryItem, guard deleteGuard, progress progressFunc) (deleted, missing []memoryItem, err error) {
 	scope := agentmem.Scope(agentName, projectID)
 	for len(items) > 0 {
 		w := s.newScopeWrite(agentName, projectID)
 		for _, it := range items {
-			del := s.memories.Delete("scope", scope).Range("createdAt", it.CreatedAt)
+			cond, args := "$ = ?", []any{"id", it.ID}
 			if it.CountedBytes > 0 {
-				del = del.If("$ = ? AND (attribute_not_exists($) OR $ = ?)", "id", it.ID, countedBytesAttr, countedBytesAttr, it.CountedBytes)
-			} else {
-				del = del.If("$ = ?", "id", it.ID)
+				cond, args = "$ = ? AND (attribute_not_exists($) OR $ = ?)", []any{"id", it.ID, countedBytesAttr, countedBytesAttr, it.CountedBytes}
 			}
+			if guard != nil {
+				gc, ga := guard(it)
+				cond, args = cond+" AND "+gc, append(args, ga...)
+			}
+			del := s.memories.Delete("scope", scope).Range("createdAt", it.CreatedAt).If(cond, args...)
 			w.delete(del, slot, it.counted(-1))
 		}
 		if progress != nil {
@@ -546,7 +574,7 @@ func (s *Store) DeleteMemories(ctx context.Context, ms []agentmem.Memory) (int, 
 	}
 	n := 0
 	for k, items := range byScope {
-		deleted, missing, err := s.deleteItems(ctx, k.agent, k.project, items, nil)
+		deleted, missing, err := s.deleteItems(ctx, k.agent, k.project, items, nil, nil)
 		n += len(deleted)
 		if err != nil {
 			return n, err
@@ -562,7 +590,7 @@ func (s *Store) DeleteMemories(ctx context.Context, ms []agentmem.Memory) (int, 
 			}
 		}
 		if len(found) > 0 {
-			deleted, _, err := s.deleteItems(ctx, k.agent, k.project, found, nil)
+			deleted, _, err := s.deleteItems(ctx, k.agent, k.project, found, nil, nil)
 			n += len(deleted)
 			if err != nil {
 				return n, err
@@ -616,7 +644,7 @@ func (s *Store) DeleteMatching(ctx context.Context, agentName, projectID string,
 	var batch []memoryItem
 	deleted := 0
 	flush := func() error {
-		d, _, err := s.deleteItems(ctx, agentName, projectID, batch, nil)
+		d, _, err := s.deleteItems(ctx, agentName, projectID, batch, nil, nil)
 		deleted += len(d)
 		batch = batch[:0]
 		return err
