@@ -140,7 +140,7 @@ func (s *Store) Create(ctx context.Context, m agentmem.Memory, opt CreateOptions
 	}
 	olds, err := s.liveToReplace(ctx, m.AgentName, m.ProjectID, opt.Supersedes)
 	if err != nil {
-		return Created{}, err
+		return s.replayInstead(ctx, opt.Once, Created{}, err)
 	}
 	var before int64 = -1
 	if opt.Dedup {
@@ -149,7 +149,7 @@ func (s *Store) Create(ctx context.Context, m agentmem.Memory, opt CreateOptions
 			return Created{}, err
 		}
 		if found {
-			return Created{Memory: dup, Duplicate: true, Match: match}, nil
+			return s.replayInstead(ctx, opt.Once, Created{Memory: dup, Duplicate: true, Match: match}, nil)
 		}
 		before = version
 	}
@@ -212,6 +212,27 @@ func (s *Store) Create(ctx context.Context, m agentmem.Memory, opt CreateOptions
 		t = t.Add(time.Duration(1 + rand.IntN(1000)))
 	}
 	return Created{}, agentmem.Errorf(agentmem.EConflict, "could not find a free createdAt in %s after %d attempts", scope, maxCreateAttempts)
+}
+
+// replayInstead returns what a create found in the scope (a repeat, or a
+// memory to replace that is no longer live: c, err), unless a call with
+// the key once committed since Create looked for it: then that call's
+// memory, replayed. A client's retry of a create whose first call was
+// still at work finds the first call's own memory there.
+func (s *Store) replayInstead(ctx context.Context, once Once, c Created, err error) (Created, error) {
+	code := agentmem.ErrorCode(err)
+	if once.Key == "" || err != nil && code != agentmem.EConflict && code != agentmem.ENotFound {
+		return c, err
+	}
+	var first agentmem.Memory
+	ok, rerr := s.replay(ctx, once, &first)
+	switch {
+	case rerr != nil:
+		return Created{}, rerr
+	case ok:
+		return Created{Memory: first, Replayed: true}, nil
+	}
+	return c, err
 }
 
 // anyCondFailed reports whether an item in [from, to) of a cancelled
