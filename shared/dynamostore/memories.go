@@ -121,8 +121,10 @@ func (s *Store) Create(ctx context.Context, m agentmem.Memory, opt CreateOptions
 		// The duplicate check and the memories to replace are read before
 		// the write: a retry of a create that committed would find its own
 		// memory there (a duplicate, or the replaced ones already gone), so
-		// a used key is looked for first. Without them the key's condition
-		// in the transaction finds it, at no extra read.
+		// a used key is looked for first, and again when they find such a
+		// thing (replayInstead: the first call may have committed in
+		// between). Without them the key's condition in the transaction
+		// finds it, at no extra read.
 		var first agentmem.Memory
 		if ok, err := s.replay(ctx, opt.Once, &first); ok || err != nil {
 			return Created{Memory: first, Replayed: ok}, err
