@@ -428,6 +428,10 @@ func (s *Store) findKey(ctx context.Context, id string, keep func(memoryKey) boo
 	return keys[0], nil
 }
 
+// maxDeleteAttempts bounds DeleteMemory's attempts on a memory that
+// changes between its read and its delete.
+const maxDeleteAttempts = 8
+
 // DeleteMemory deletes the memory with id if it belongs to agentName, and
 // its history: delete is for what must go for good. A superseded or
 // retired memory is deleted from its history the same way.
@@ -450,14 +454,25 @@ func (s *Store) DeleteMemory(ctx context.Context, agentName, id string) error {
 	if err != nil {
 		return err
 	}
-	deleted, _, err := s.deleteItems(ctx, it.AgentName, it.ProjectID, []memoryItem{it}, nil, nil)
-	switch {
-	case err != nil:
-		return err
-	case len(deleted) == 0:
-		return agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
+	for range maxDeleteAttempts {
+		deleted, missing, err := s.deleteItems(ctx, it.AgentName, it.ProjectID, []memoryItem{it}, nil, nil)
+		switch {
+		case err != nil:
+			return err
+		case len(deleted) > 0:
+			return nil
+		}
+		// Changed (or deleted) since it was read: delete it as it is now.
+		cur, ok, err := s.relocate(ctx, missing[0])
+		switch {
+		case err != nil:
+			return err
+		case !ok:
+			return agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
+		}
+		it = cur
 	}
-	return nil
+	return agentmem.Errorf(agentmem.EConflict, "memory %s kept changing while it was being deleted; retry", id)
 }
 
 // deleteTxItems is how many memories one delete transaction removes: with
@@ -544,9 +559,13 @@ func (s *Store) deleteChunk(ctx context.Context, agentName, projectID string, sl
 	for len(items) > 0 {
 		w := s.newScopeWrite(agentName, projectID)
 		for _, it := range items {
-			cond, args := "$ = ?", []any{"id", it.ID}
+			// The counters lose what the item counted as read: its size
+			// and its type (an edit may change the type and keep the
+			// size).
+			cond, args := "$ = ? AND $ = ?", []any{"id", it.ID, "type", it.Type}
 			if it.CountedBytes > 0 {
-				cond, args = "$ = ? AND (attribute_not_exists($) OR $ = ?)", []any{"id", it.ID, countedBytesAttr, countedBytesAttr, it.CountedBytes}
+				cond += " AND (attribute_not_exists($) OR $ = ?)"
+				args = append(args, countedBytesAttr, countedBytesAttr, it.CountedBytes)
 			}
 			if guard != nil {
 				gc, ga := guard(it)
