@@ -226,8 +226,9 @@ func (s *Store) RetireMemory(ctx context.Context, agentName, id string, expect i
 // left its scope (superseded or retired) comes back to it, with its
 // counters (the memory that superseded it stays: delete or retire it to
 // undo the replacement). expect, when not nil, is the current version the
-// caller read (EConflict when it moved). Restoring the version a live
-// memory already holds changes nothing.
+// caller read (EConflict when it moved, unless the restore of that
+// version moved it: the same call made again). Restoring the version a
+// live memory already holds changes nothing.
 func (s *Store) RestoreVersion(ctx context.Context, agentName, id string, version int, expect *int, by agentmem.ChangeBy) (agentmem.Memory, error) {
 	if err := by.Validate(); err != nil {
 		return agentmem.Memory{}, err
@@ -246,6 +247,11 @@ func (s *Store) RestoreVersion(ctx context.Context, agentName, id string, versio
 	case err == nil:
 		cur := versionOf(it.Memory)
 		if expect != nil && *expect != cur {
+			if again, err := s.restoredOnce(ctx, agentName, id, version, *expect, cur); err != nil || again {
+				out := normalized(it.Memory)
+				out.Embedding = nil
+				return out, err
+			}
 			return agentmem.Memory{}, stale(id, *expect, cur)
 		}
 		if missing {
@@ -278,6 +284,22 @@ func (s *Store) RestoreVersion(ctx context.Context, agentName, id string, versio
 		return agentmem.Memory{}, stale(id, *expect, last.Version)
 	}
 	return s.comeBack(ctx, last, want, by)
+}
+
+// restoredOnce reports whether a restore of version that expected the
+// memory at version expect, finding it at cur, is a call made again (a
+// client's retry after the first answer was lost): cur is the version
+// right after expect and the restore of that version made it. Its answer
+// is then the memory as it is, as for any restore that changes nothing.
+func (s *Store) restoredOnce(ctx context.Context, agentName, id string, version, expect, cur int) (bool, error) {
+	if cur != expect+1 {
+		return false, nil
+	}
+	last, ok, err := s.lastVersion(ctx, agentName, id)
+	if err != nil || !ok {
+		return false, err
+	}
+	return last.Version == cur && last.Change == agentmem.ChangeRestored && last.RestoredFrom == version, nil
 }
 
 // withFieldsOf returns cur with the editable fields of old: what a
