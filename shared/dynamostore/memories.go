@@ -563,6 +563,9 @@ func (s *Store) deleteChunk(ctx context.Context, agentName, projectID string, sl
 			// and its type (an edit may change the type and keep the
 			// size).
 			cond, args := "$ = ? AND $ = ?", []any{"id", it.ID, "type", it.Type}
+			if it.Type == "" { // an item stored without one
+				cond, args = "$ = ? AND attribute_not_exists($)", []any{"id", it.ID, "type"}
+			}
 			if it.CountedBytes > 0 {
 				cond += " AND (attribute_not_exists($) OR $ = ?)"
 				args = append(args, countedBytesAttr, countedBytesAttr, it.CountedBytes)
