@@ -143,3 +143,39 @@ func TestDeletedGoneMemoriesStayDeleted(t *testing.T) {
 		})
 	}
 }
+
+// TestDeleteOfAMemoryThatLeavesMeanwhileDeletesIt: a delete by id that
+// read a live memory just before another write superseded or retired it
+// deletes it where it went (for good), instead of answering not found.
+func TestDeleteOfAMemoryThatLeavesMeanwhileDeletesIt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, superseded := range []bool{false, true} {
+		t.Run(map[bool]string{false: "retired", true: "superseded"}[superseded], func(t *testing.T) {
+			t.Parallel()
+			proxy, st, direct := lossyStore(t)
+			if err := direct.EnsureTables(ctx); err != nil {
+				t.Fatal(err)
+			}
+			x, err := direct.CreateMemory(ctx, newMemory("nori", "p", "the deploy key is hunter2"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			proxy.afterNext("GetItem", st.Config().MemoriesTable, func() {
+				var err error
+				if superseded {
+					_, err = direct.Create(ctx, newMemory("nori", "p", "deploy keys live in the vault"), dynamostore.CreateOptions{Supersedes: []string{x.ID}})
+				} else {
+					_, err = direct.RetireMemory(ctx, "nori", x.ID, 0, manual)
+				}
+				if err != nil {
+					t.Errorf("leave: %v", err)
+				}
+			})
+			if err := st.DeleteMemory(ctx, "nori", x.ID); err != nil {
+				t.Fatalf("delete: %v", err)
+			}
+			checkDeletedForGood(t, direct, x.ID)
+		})
+	}
+}

@@ -2,7 +2,6 @@ package dynamostore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -297,20 +296,17 @@ func (s *Store) purgeHistory(ctx context.Context, agentName string, ids []string
 	}
 }
 
-// errGoneMoved is deleteGone's answer when the gone record was no longer
-// there: a restore brought the memory back (or a delete took it) meanwhile.
-var errGoneMoved = errors.New("the superseded memory was restored or deleted meanwhile")
-
 // deleteGone deletes a memory that left its scope, for good: its gone
 // record and its history (DELETE .../memories/{id} of a superseded or
 // retired memory). The record's delete is conditional on its being there
-// (errGoneMoved otherwise), so that a restore at the same time either
+// (errMemoryMoved otherwise: a restore brought it back, or a delete took
+// it, meanwhile), so that a restore at the same time either
 // comes first (and the caller deletes the live memory) or finds it gone.
 func (s *Store) deleteGone(ctx context.Context, m agentmem.Memory) error {
 	err := s.journal.Delete("pk", gonePK(m.AgentName, m.ProjectID)).Range("sk", m.ID).If(goneExists).Run(ctx)
 	switch {
 	case dynamo.IsCondCheckFailed(err):
-		return errGoneMoved
+		return errMemoryMoved
 	case err != nil:
 		return fmt.Errorf("delete superseded memory %s: %w", m.ID, err)
 	}

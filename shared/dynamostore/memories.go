@@ -436,6 +436,22 @@ const maxDeleteAttempts = 8
 // its history: delete is for what must go for good. A superseded or
 // retired memory is deleted from its history the same way.
 func (s *Store) DeleteMemory(ctx context.Context, agentName, id string) error {
+	for range maxDeleteAttempts {
+		err := s.deleteMemory(ctx, agentName, id)
+		if !errors.Is(err, errMemoryMoved) {
+			return err
+		}
+	}
+	return agentmem.Errorf(agentmem.EConflict, "memory %s kept changing while it was being deleted; retry", id)
+}
+
+// errMemoryMoved is deleteMemory's answer when the memory changed between
+// its read and its delete (edited, superseded, retired, restored): it is
+// looked for again.
+var errMemoryMoved = errors.New("the memory changed while it was being deleted")
+
+// deleteMemory is one attempt of DeleteMemory.
+func (s *Store) deleteMemory(ctx context.Context, agentName, id string) error {
 	it, err := s.getItem(ctx, agentName, id)
 	if agentmem.ErrorCode(err) == agentmem.ENotFound {
 		last, gone, gerr := s.goneVersion(ctx, agentName, id)
@@ -443,36 +459,22 @@ func (s *Store) DeleteMemory(ctx context.Context, agentName, id string) error {
 		case gerr != nil:
 			return gerr
 		case gone:
-			err := s.deleteGone(ctx, goneMemory(last))
-			if errors.Is(err, errGoneMoved) {
-				// Restored meanwhile: delete it where it is now.
-				return s.DeleteMemory(ctx, agentName, id)
-			}
-			return err
+			return s.deleteGone(ctx, goneMemory(last))
 		}
 	}
 	if err != nil {
 		return err
 	}
-	for range maxDeleteAttempts {
-		deleted, missing, err := s.deleteItems(ctx, it.AgentName, it.ProjectID, []memoryItem{it}, nil, nil)
-		switch {
-		case err != nil:
-			return err
-		case len(deleted) > 0:
-			return nil
-		}
-		// Changed (or deleted) since it was read: delete it as it is now.
-		cur, ok, err := s.relocate(ctx, missing[0])
-		switch {
-		case err != nil:
-			return err
-		case !ok:
-			return agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
-		}
-		it = cur
+	deleted, _, err := s.deleteItems(ctx, it.AgentName, it.ProjectID, []memoryItem{it}, nil, nil)
+	switch {
+	case err != nil:
+		return err
+	case len(deleted) == 0:
+		// Edited, superseded or retired since it was read: delete it
+		// as it is now, wherever it is.
+		return errMemoryMoved
 	}
-	return agentmem.Errorf(agentmem.EConflict, "memory %s kept changing while it was being deleted; retry", id)
+	return nil
 }
 
 // deleteTxItems is how many memories one delete transaction removes: with
