@@ -127,7 +127,10 @@ func (s *Store) Create(ctx context.Context, m agentmem.Memory, opt CreateOptions
 		// finds it, at no extra read.
 		var first agentmem.Memory
 		if ok, err := s.replay(ctx, opt.Once, &first); ok || err != nil {
-			return Created{Memory: first, Replayed: ok}, err
+			if err != nil {
+				return Created{}, err
+			}
+			return s.replayed(ctx, first)
 		}
 	}
 	if m.Type == "" {
@@ -202,8 +205,10 @@ func (s *Store) Create(ctx context.Context, m agentmem.Memory, opt CreateOptions
 		case opt.Once.Key != "" && condFailed(reasons, w.extraIndex(0)):
 			// A call with the same key committed first.
 			var first agentmem.Memory
-			err := s.replayAfterConflict(ctx, opt.Once, &first)
-			return Created{Memory: first, Replayed: err == nil}, err
+			if err := s.replayAfterConflict(ctx, opt.Once, &first); err != nil {
+				return Created{}, err
+			}
+			return s.replayed(ctx, first)
 		case anyCondFailed(reasons, at+1, at+1+len(olds)):
 			return Created{}, agentmem.Errorf(agentmem.EConflict, "a memory to replace changed while %s was being stored; read it again and retry", m.ID)
 		case !condFailed(reasons, at):
@@ -232,9 +237,28 @@ func (s *Store) replayInstead(ctx context.Context, once Once, c Created, err err
 	case rerr != nil:
 		return Created{}, rerr
 	case ok:
-		return Created{Memory: first, Replayed: true}, nil
+		return s.replayed(ctx, first)
 	}
 	return c, err
+}
+
+// replayed is the answer of a create replayed for its idempotency key:
+// the memory the first call stored and, as the first call answered, the
+// memories it replaced (read from their history).
+func (s *Store) replayed(ctx context.Context, first agentmem.Memory) (Created, error) {
+	c := Created{Memory: first, Replayed: true}
+	for _, id := range first.Supersedes {
+		m, err := s.GetMemory(ctx, first.AgentName, id)
+		switch {
+		case agentmem.ErrorCode(err) == agentmem.ENotFound:
+			continue // deleted since
+		case err != nil:
+			return Created{}, err
+		}
+		m.Embedding = nil
+		c.Superseded = append(c.Superseded, m)
+	}
+	return c, nil
 }
 
 // anyCondFailed reports whether an item in [from, to) of a cancelled
