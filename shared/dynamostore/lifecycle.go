@@ -63,7 +63,7 @@ func (s *Store) embed(ctx context.Context, m *agentmem.Memory) {
 // evictionFields are what eviction reads of each memory: the key, what
 // protects a memory, when it was last used, and what the counters lose
 // with it (counted size, type, source); never the vector.
-var evictionFields = []string{"scope", "createdAt", "id", "agentName", "projectId", "pinned", "type", "source", "confidence", "lastAccessedAt", countedBytesAttr}
+var evictionFields = []string{"scope", "createdAt", "id", "agentName", "projectId", "pinned", "type", "source", "confidence", "lastAccessedAt", "updatedAt", countedBytesAttr}
 
 // enforceLimit evicts memories of written's scope when total, the scope's
 // count after the write, is over the memory limit. It reads the partition

@@ -454,3 +454,44 @@ func TestForgetKeepsWhatWasPinnedMeanwhile(t *testing.T) {
 	}
 	checkCounters(t, direct, "nori", "p")
 }
+
+// TestEvictionCountsAnEditOrRestoreAsUse: a memory a person edited or
+// restored is as recently used as the change; eviction takes an older,
+// untouched one first, though the changed one was created before it.
+func TestEvictionCountsAnEditOrRestoreAsUse(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, how := range []string{"edited", "restored"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			st := dynamotest.NewStore(t)
+			st.MemoryLimit = 2
+			logTo(st)
+			clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+			st.Now = func() time.Time { clock = clock.Add(time.Minute); return clock }
+			changed, err := st.CreateMemory(ctx, newMemory("nori", "p", "CI uses Node 18"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			untouched, err := st.CreateMemory(ctx, newMemory("nori", "p", "the staging database is reset nightly"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := st.UpdateMemory(ctx, "nori", changed.ID, agentmem.MemoryPatch{Content: ptr("CI uses Node 20")}, manual); err != nil {
+				t.Fatal(err)
+			}
+			if how == "restored" {
+				if _, err := st.RestoreVersion(ctx, "nori", changed.ID, 1, nil, manual); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := st.CreateMemory(ctx, newMemory("nori", "p", "lint with golangci-lint v2")); err != nil {
+				t.Fatal(err)
+			}
+			ids := scopeIDs(t, st, "nori", "p")
+			if !slices.Contains(ids, changed.ID) || slices.Contains(ids, untouched.ID) {
+				t.Errorf("kept %v; want the %s %s, not the untouched %s", ids, how, changed.ID, untouched.ID)
+			}
+		})
+	}
+}

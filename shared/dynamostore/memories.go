@@ -516,16 +516,21 @@ type progressFunc func(slot int, n int) *dynamo.Update
 type deleteGuard func(it memoryItem) (cond string, args []any)
 
 // evictable is eviction's guard: the memory is still neither pinned nor
-// a critical pattern (agentmem.Memory.Protected), and no search or
-// reinforcement used it since it was read.
+// a critical pattern (agentmem.Memory.Protected), and nothing used it
+// since it was read (agentmem.Memory.LastUsed: no search, reinforcement,
+// edit or restore).
 func evictable(it memoryItem) (string, []any) {
 	cond, args := unpinned(it)
 	cond += " AND (attribute_not_exists($) OR $ < ? OR $ <> ?)"
 	args = append(args, "confidence", "confidence", agentmem.CriticalConfidence, "type", agentmem.TypePattern)
-	if it.LastAccessedAt == "" {
-		return cond + " AND attribute_not_exists($)", append(args, "lastAccessedAt")
+	for _, at := range []struct{ name, value string }{{"lastAccessedAt", it.LastAccessedAt}, {"updatedAt", it.UpdatedAt}} {
+		if at.value == "" {
+			cond, args = cond+" AND attribute_not_exists($)", append(args, at.name)
+		} else {
+			cond, args = cond+" AND $ = ?", append(args, at.name, at.value)
+		}
 	}
-	return cond + " AND $ = ?", append(args, "lastAccessedAt", it.LastAccessedAt)
+	return cond, args
 }
 
 // unpinned is a forget's guard (pinned memories stay unless asked): the
