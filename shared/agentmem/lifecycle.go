@@ -41,13 +41,12 @@ func (m Memory) Protected() bool {
 	return m.Pinned || m.Type == TypePattern && m.Confidence != nil && *m.Confidence >= CriticalConfidence
 }
 
-// LastUsed is when m was last read by a search or suggestion, else when it
-// was created: the order eviction follows (least recently used first).
+// LastUsed is when m was last used: read by a search or suggestion,
+// changed by a person or a program (an edit, a restore), or created,
+// whichever came last: the order eviction follows (least recently used
+// first).
 func (m Memory) LastUsed() string {
-	if m.LastAccessedAt > m.CreatedAt {
-		return m.LastAccessedAt
-	}
-	return m.CreatedAt
+	return max(m.LastAccessedAt, m.UpdatedAt, m.CreatedAt)
 }
 
 // ParseAge parses the olderThan of a forget request: a whole number of

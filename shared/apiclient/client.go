@@ -257,7 +257,9 @@ func decodeJSON(resp *Response, out any) error {
 // returned as *Error; a body holding a string that is not UTF-8 is not
 // sent (agentmem.EInvalid). A throttled call (429) is made again (ThrottleRetry);
 // an idempotent one once more (Retry) after a transport failure or a
-// 502/503/504; either only when the context leaves time for it.
+// 502/503/504; either only when the context leaves time for it. A DELETE
+// made again that finds nothing to delete answers 204: the attempt whose
+// answer was lost deleted it.
 func (c *Client) DoRaw(ctx context.Context, call Call) (*Response, error) {
 	var body []byte
 	if call.Body != nil {
@@ -283,6 +285,11 @@ func (c *Client) DoRaw(ctx context.Context, call Call) (*Response, error) {
 		resp, err = c.send(ctx, call, body)
 		if err == nil {
 			return resp, nil
+		}
+		if failures > 0 && call.Method == http.MethodDelete && resp != nil && resp.Status == http.StatusNotFound {
+			// An attempt whose answer was lost deleted it: the call
+			// did what it was asked.
+			return &Response{Method: resp.Method, Path: resp.Path, Status: http.StatusNoContent, Header: resp.Header}, nil
 		}
 		throttled, retry, after := classify(ctx, resp, err)
 		switch {

@@ -24,15 +24,17 @@ type compression struct {
 }
 
 // compress summarises the oldest memories among candidates that are older
-// than afterDays, not pinned and not already compressed (seed 003, memory
-// compression) into fewer items, each recording the ids it came from.
+// than afterDays, not protected (pinned, critical patterns) and not
+// already compressed (seed 003, memory compression) into fewer items,
+// each recording the ids it came from.
 // Every item passes the support test (shared/dream/support) against the
 // memories it cites, and replaces only those of them it says all of; a
 // memory no surviving item says stays as it is. Compression is a bonus of
 // a dream: when it fails, the dream goes on without it and says so in its
 // notes.
-// compressible counts the memories compression may take: not pinned, not
-// drawn from records, older than afterDays.
+// compressible counts the memories compression may take: not protected
+// (pinned, or a critical pattern, which eviction keeps too), not drawn
+// from records, older than afterDays.
 func compressible(candidates []agentmem.Memory, now time.Time, afterDays int) int {
 	return len(oldMemories(candidates, now, afterDays))
 }
@@ -41,7 +43,7 @@ func oldMemories(candidates []agentmem.Memory, now time.Time, afterDays int) []a
 	cutoff := agentmem.FormatTime(now.AddDate(0, 0, -afterDays))
 	var old []agentmem.Memory
 	for _, m := range candidates {
-		if !m.Pinned && len(m.SourceIDs) == 0 && m.CreatedAt < cutoff {
+		if !m.Protected() && len(m.SourceIDs) == 0 && m.CreatedAt < cutoff {
 			old = append(old, m)
 		}
 	}

@@ -168,3 +168,46 @@ func TestCompressionRetiresOnlyWhatItsSummarySays(t *testing.T) {
 	}
 	f.countersConsistent()
 }
+
+// TestCompressionKeepsCriticalPatterns: compression takes old memories
+// that nothing protects; a critical pattern (confidence at least
+// agentmem.CriticalConfidence), which eviction never removes either, is
+// never offered for compression and stays a pattern.
+func TestCompressionKeepsCriticalPatterns(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for i, c := range []string{
+		"The orders service retries failed payments twice",
+		"The orders service logs payment failures to Sentry",
+		"The orders service uses pgx for Postgres",
+	} {
+		f.memory(agentmem.Memory{Content: c, CreatedAt: fmt.Sprintf("2026-11-1%dT09:00:00Z", i)})
+	}
+	confidence := 0.95
+	critical := f.memory(agentmem.Memory{Type: agentmem.TypePattern, Content: "Flaky payment tests", Trigger: "payment tests time out in CI",
+		Solution: "run them with -p 1", Confidence: &confidence, CreatedAt: "2026-11-13T09:00:00Z"})
+	f.daily("run-41", "Checkout uses the orders-v2 queue; nothing else changed.", "2026-11-21T10:00:00Z")
+	chat, client := newChat(t, func(_ context.Context, prompt string) llmtest.Reply {
+		if strings.Contains(prompt, "<daily_records>") {
+			return llmtest.Reply{Text: ops()}
+		}
+		// Every memory offered comes back as said, citing itself.
+		var out strings.Builder
+		for _, m := range regexp.MustCompile(`(?m)^- \[([0-9A-Z]{26})\] \((\w+)\) (.*)$`).FindAllStringSubmatch(prompt, -1) {
+			fmt.Fprintf(&out, "## %s\n- %s (sources: %s)\n", m[2], m[3], m[1])
+		}
+		return llmtest.Reply{Text: "[MEMORY]\n" + out.String()}
+	})
+	if _, err := run(f.dreamer(client), dream.Request{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range chat.Prompts() {
+		if !strings.Contains(p, "<daily_records>") && strings.Contains(p, critical.ID) {
+			t.Errorf("the critical pattern %s was offered for compression", critical.ID)
+		}
+	}
+	if got, ok := f.core()[critical.ID]; !ok || got.Type != agentmem.TypePattern {
+		t.Errorf("the critical pattern is gone or changed: %+v", got)
+	}
+	f.countersConsistent()
+}

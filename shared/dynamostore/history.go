@@ -135,7 +135,10 @@ func (s *Store) lastVersion(ctx context.Context, agentName, id string) (versionI
 
 // goneVersion returns the last version of a memory of agentName that left
 // its scope (superseded or retired); ok is false when it did not (it is
-// live, was deleted, or never existed).
+// live, was deleted, or never existed). Its gone record is what says it
+// is there: a delete removes that first (deleteGone, purgeGone), and the
+// history after it only at best, so a history left behind by a failed or
+// interrupted delete never brings a memory deleted for good back.
 func (s *Store) goneVersion(ctx context.Context, agentName, id string) (versionItem, bool, error) {
 	last, ok, err := s.lastVersion(ctx, agentName, id)
 	if err != nil || !ok {
@@ -143,10 +146,24 @@ func (s *Store) goneVersion(ctx context.Context, agentName, id string) (versionI
 	}
 	switch last.Change {
 	case agentmem.ChangeSuperseded, agentmem.ChangeRetired:
-		return last, true, nil
+	default:
+		return last, false, nil
 	}
-	return last, false, nil
+	var rec goneItem
+	err = s.journal.Get("pk", gonePK(agentName, last.Memory.ProjectID)).Range("sk", dynamo.Equal, id).Consistent(true).One(ctx, &rec)
+	switch {
+	case notFound(err):
+		return last, false, nil
+	case err != nil:
+		return last, false, fmt.Errorf("read superseded memory %s: %w", id, err)
+	}
+	return last, true, nil
 }
+
+// goneExists is the condition that a memory's gone record is still there:
+// deletes and restores of a memory that left its scope take it away, so
+// that of two at once one finds it gone.
+const goneExists = "attribute_exists(pk)"
 
 // goneMemory is a memory that left its scope as its last version shows
 // it.
@@ -281,10 +298,16 @@ func (s *Store) purgeHistory(ctx context.Context, agentName string, ids []string
 
 // deleteGone deletes a memory that left its scope, for good: its gone
 // record and its history (DELETE .../memories/{id} of a superseded or
-// retired memory).
+// retired memory). The record's delete is conditional on its being there
+// (errMemoryMoved otherwise: a restore brought it back, or a delete took
+// it, meanwhile), so that a restore at the same time either
+// comes first (and the caller deletes the live memory) or finds it gone.
 func (s *Store) deleteGone(ctx context.Context, m agentmem.Memory) error {
-	err := s.journal.Delete("pk", gonePK(m.AgentName, m.ProjectID)).Range("sk", m.ID).Run(ctx)
-	if err != nil {
+	err := s.journal.Delete("pk", gonePK(m.AgentName, m.ProjectID)).Range("sk", m.ID).If(goneExists).Run(ctx)
+	switch {
+	case dynamo.IsCondCheckFailed(err):
+		return errMemoryMoved
+	case err != nil:
 		return fmt.Errorf("delete superseded memory %s: %w", m.ID, err)
 	}
 	s.purgeHistory(ctx, m.AgentName, []string{m.ID})
@@ -312,10 +335,12 @@ func (s *Store) purgeGone(ctx context.Context, agentName, projectID string) (int
 		for i, k := range keys {
 			ids[i], del[i] = k.SK, dynamo.Keys{k.PK, k.SK}
 		}
-		s.purgeHistory(ctx, agentName, ids)
+		// The records first: without them the histories are never
+		// answered, so a purge that fails leaves nothing visible.
 		if _, err := s.journal.Batch("pk", "sk").Write().Delete(del...).Run(ctx); err != nil {
 			return n, fmt.Errorf("delete superseded memories of %s: %w", agentmem.Scope(agentName, projectID), err)
 		}
+		s.purgeHistory(ctx, agentName, ids)
 		n += len(keys)
 	}
 }

@@ -437,3 +437,61 @@ func TestRestoreMemoriesRecordsAVersionOnce(t *testing.T) {
 	}
 	checkCounters(t, st, "nori", "p")
 }
+
+// TestEditKeepsWhatChangedInPlaceMeanwhile: a pattern's reinforcement and
+// a search's touch change a memory without a new version; an edit that
+// read the memory before either lands keeps them (it is applied again to
+// the memory as it is now) instead of writing back what it read.
+func TestEditKeepsWhatChangedInPlaceMeanwhile(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, how := range []string{"edit", "restore"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			proxy, st, direct := lossyStore(t)
+			if err := direct.EnsureTables(ctx); err != nil {
+				t.Fatal(err)
+			}
+			p := agentmem.Memory{AgentName: "nori", ProjectID: "p", Source: agentmem.SourceExtraction, Type: agentmem.TypePattern,
+				Content: "flaky deploy", Trigger: "deploy times out", Solution: "raise the timeout to 60s", Confidence: ptr(0.5)}
+			p, err := direct.CreateMemory(ctx, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p, _, err = direct.UpdateMemory(ctx, "nori", p.ID, agentmem.MemoryPatch{Tags: &[]string{"deploy"}}, manual); err != nil {
+				t.Fatal(err)
+			}
+			var raised agentmem.Memory
+			proxy.afterNext("GetItem", st.Config().MemoriesTable, func() {
+				var err error
+				if raised, _, err = direct.SavePattern(ctx, agentmem.Memory{AgentName: "nori", ProjectID: "p", Source: agentmem.SourceExtraction,
+					Type: agentmem.TypePattern, Content: "flaky deploy", Trigger: "deploy times out", Solution: "raise the timeout to 60s"}); err != nil {
+					t.Errorf("reinforce: %v", err)
+				}
+			})
+			var got agentmem.Memory
+			if how == "edit" {
+				got, _, err = st.UpdateMemory(ctx, "nori", p.ID, agentmem.MemoryPatch{Version: ptr(p.Version), Content: ptr("flaky deploys")}, manual)
+			} else {
+				got, err = st.RestoreVersion(ctx, "nori", p.ID, 1, ptr(p.Version), manual)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			stored, err := direct.GetMemory(ctx, "nori", p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stored.Version != p.Version+1 || got.Version != stored.Version {
+				t.Errorf("versions: answered %d, stored %d; want %d", got.Version, stored.Version, p.Version+1)
+			}
+			if how == "edit" && (stored.Confidence == nil || *stored.Confidence != *raised.Confidence || stored.LastAccessedAt != raised.LastAccessedAt) {
+				t.Errorf("after the edit: confidence %v, lastAccessedAt %q; want the reinforcement's %v, %q", stored.Confidence, stored.LastAccessedAt, *raised.Confidence, raised.LastAccessedAt)
+			}
+			if how == "restore" && stored.LastAccessedAt != raised.LastAccessedAt {
+				t.Errorf("after the restore: lastAccessedAt %q; want the reinforcement's %q", stored.LastAccessedAt, raised.LastAccessedAt)
+			}
+			checkCounters(t, direct, "nori", "p")
+		})
+	}
+}

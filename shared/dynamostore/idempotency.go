@@ -78,8 +78,11 @@ func (s *Store) replay(ctx context.Context, o Once, out any) (bool, error) {
 		return false, nil
 	case err != nil:
 		return false, fmt.Errorf("read idempotency key %s: %w", o.Key, err)
-	case it.ExpiresAt <= s.now().Unix():
-		return false, nil // expired, not yet removed by TTL
+	case it.ExpiresAt < s.now().Unix():
+		// Expired, not yet removed by TTL. Live through the second
+		// expiresAt names, as onceRecord's condition has it, so that
+		// the read and the write agree on the key.
+		return false, nil
 	case it.Hash != o.hash():
 		return false, agentmem.Errorf(agentmem.EIdempotencyMismatch,
 			"%s %q was already used for another request to this route (made at %s); send a new key for a new request",

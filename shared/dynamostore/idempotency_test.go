@@ -162,3 +162,79 @@ func TestIdempotencyKeysAreScopedToTheAgent(t *testing.T) {
 		}
 	}
 }
+
+// TestIdempotencyKeyInItsLastSecond: a retry in the very second the key
+// expires at (expiresAt is whole seconds) gets one answer from the record
+// and the transaction's condition alike: the first result, replayed,
+// instead of a conflict that no retry within that second could pass.
+func TestIdempotencyKeyInItsLastSecond(t *testing.T) {
+	t.Parallel()
+	for _, w := range onceWrites {
+		t.Run(w.name, func(t *testing.T) {
+			t.Parallel()
+			st := dynamotest.NewStore(t)
+			now := time.Now().Truncate(time.Second).Add(300 * time.Millisecond)
+			st.Now = func() time.Time { return now }
+			first, _, err := w.write(st, onceFor("key-1", "route", "first body"), "first body")
+			if err != nil {
+				t.Fatal(err)
+			}
+			now = now.Add(agentmem.IdempotencyRetention) // expiresAt's second, 300 ms into it
+			again, replayed, err := w.write(st, onceFor("key-1", "route", "first body"), "first body")
+			if err != nil || !replayed || again != first {
+				t.Errorf("retry in the key's last second: got %s, replayed %v, %v; want %s replayed", again, replayed, err, first)
+			}
+			if n := w.count(t, st); n != 1 {
+				t.Errorf("%d stored, want 1", n)
+			}
+		})
+	}
+}
+
+// TestRetryOfACreateThatCommitsMeanwhileIsReplayed: a keyed create that
+// also checks for duplicates or replaces a memory looks for its key
+// before it reads the scope; when the first call with the key commits
+// right after that look (a client's retry while its first call is still
+// at work), the retry still answers the first call's memory, replayed,
+// not a duplicate of itself or a conflict with the memory it replaced.
+func TestRetryOfACreateThatCommitsMeanwhileIsReplayed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		opt  func(old agentmem.Memory) dynamostore.CreateOptions
+	}{
+		{"dedup", func(agentmem.Memory) dynamostore.CreateOptions { return dynamostore.CreateOptions{Dedup: true} }},
+		{"replaces", func(old agentmem.Memory) dynamostore.CreateOptions {
+			return dynamostore.CreateOptions{Dedup: true, Supersedes: []string{old.ID}}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			proxy, st, direct := lossyStore(t)
+			if err := direct.EnsureTables(ctx); err != nil {
+				t.Fatal(err)
+			}
+			old, err := direct.CreateMemory(ctx, newMemory("nori", "p", "CI uses Node 18"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := newMemory("nori", "p", "CI uses Node 20 since the runner upgrade")
+			var first dynamostore.Created
+			proxy.afterNext("GetItem", "idem#nori", func() {
+				opt := tc.opt(old)
+				opt.Once = onceFor("key-1", "route", m.Content)
+				if first, err = direct.Create(ctx, m, opt); err != nil {
+					t.Errorf("first call: %v", err)
+				}
+			})
+			opt := tc.opt(old)
+			opt.Once = onceFor("key-1", "route", m.Content)
+			again, err := st.Create(ctx, m, opt)
+			if err != nil || !again.Replayed || again.Duplicate || again.Memory.ID != first.Memory.ID {
+				t.Errorf("retry: got %s replayed %v duplicate %v, %v; want %s replayed", again.Memory.ID, again.Replayed, again.Duplicate, err, first.Memory.ID)
+			}
+			checkCounters(t, direct, "nori", "p")
+		})
+	}
+}

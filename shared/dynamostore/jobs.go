@@ -277,7 +277,11 @@ func (s *Store) workJob(ctx context.Context, j agentmem.Job) (done bool, err err
 			}
 			return true, nil
 		}
-		deleted, _, err := s.deleteItems(ctx, j.AgentName, j.ProjectID, items, progress)
+		var guard deleteGuard
+		if j.Kind == agentmem.JobForget && !j.IncludePinned {
+			guard = unpinned // pinned since the read: kept
+		}
+		deleted, _, err := s.deleteItems(ctx, j.AgentName, j.ProjectID, items, guard, progress)
 		if err != nil {
 			return false, err
 		}

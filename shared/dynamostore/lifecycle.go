@@ -63,7 +63,7 @@ func (s *Store) embed(ctx context.Context, m *agentmem.Memory) {
 // evictionFields are what eviction reads of each memory: the key, what
 // protects a memory, when it was last used, and what the counters lose
 // with it (counted size, type, source); never the vector.
-var evictionFields = []string{"scope", "createdAt", "id", "agentName", "projectId", "pinned", "type", "source", "confidence", "lastAccessedAt", countedBytesAttr}
+var evictionFields = []string{"scope", "createdAt", "id", "agentName", "projectId", "pinned", "type", "source", "confidence", "lastAccessedAt", "updatedAt", countedBytesAttr}
 
 // enforceLimit evicts memories of written's scope when total, the scope's
 // count after the write, is over the memory limit. It reads the partition
@@ -73,7 +73,9 @@ var evictionFields = []string{"scope", "createdAt", "id", "agentName", "projectI
 // just written, until the scope is back at its limit. Concurrent writers
 // each evict from the oldest end of the same order, so together they
 // remove what is over the limit and, deletes being conditional, never
-// count a memory twice. Failures are logged: the write itself succeeded.
+// count a memory twice. A memory pinned, raised to a critical pattern or
+// used after the read is kept (evictable): the scope settles at its limit
+// at a later write. Failures are logged: the write itself succeeded.
 func (s *Store) enforceLimit(ctx context.Context, written agentmem.Memory, total int64) {
 	limit := s.ScopeLimit()
 	if total <= int64(limit) {
@@ -104,7 +106,7 @@ func (s *Store) enforceLimit(ctx context.Context, written agentmem.Memory, total
 		return cmp.Or(cmp.Compare(a.LastUsed(), b.LastUsed()), cmp.Compare(a.CreatedAt, b.CreatedAt), cmp.Compare(a.ID, b.ID))
 	})
 	victims := candidates[:min(excess, len(candidates))]
-	deleted, _, err := s.deleteItems(ctx, written.AgentName, written.ProjectID, victims, nil)
+	deleted, _, err := s.deleteItems(ctx, written.AgentName, written.ProjectID, victims, evictable, nil)
 	ids := make([]string, len(deleted))
 	for i, m := range deleted {
 		ids[i] = m.ID

@@ -329,3 +329,169 @@ func TestSavePatternUnderConcurrentSightings(t *testing.T) {
 	}
 	checkCounters(t, st, "koji", "p")
 }
+
+// TestEvictionSparesWhatChangedSinceItRead: a memory that becomes
+// protected or is used between eviction's read of the scope and its
+// delete (a pattern raised to critical, a pin, a search hit) is kept: the
+// delete is conditional on what eviction chose it by, and the scope
+// settles at its limit at the next write instead.
+func TestEvictionSparesWhatChangedSinceItRead(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tests := []struct {
+		name   string
+		oldest agentmem.Memory
+		change func(st *dynamostore.Store, m agentmem.Memory) error
+	}{
+		{"a pattern raised to critical", agentmem.Memory{AgentName: "nori", ProjectID: "p", Source: agentmem.SourceExtraction,
+			Type: agentmem.TypePattern, Content: "flaky deploy", Trigger: "deploy times out", Solution: "raise the timeout to 60s", Confidence: conf(0.87)},
+			func(st *dynamostore.Store, m agentmem.Memory) error {
+				_, raised, err := st.SavePattern(ctx, agentmem.Memory{AgentName: "nori", ProjectID: "p", Source: agentmem.SourceExtraction,
+					Type: agentmem.TypePattern, Content: "flaky deploy", Trigger: "deploy times out", Solution: "raise the timeout to 60s"})
+				if err == nil && !raised {
+					err = fmt.Errorf("the pattern was not raised")
+				}
+				return err
+			}},
+		{"pinned", newMemory("nori", "p", "the release branch is frozen on Fridays (UTC)"),
+			func(st *dynamostore.Store, m agentmem.Memory) error {
+				// Pinned, and said shorter by as many bytes as the pin
+				// adds: the counted size stays the same.
+				pinned, content := true, m.Content[:len(m.Content)-7]
+				next := m
+				next.Content, next.Pinned = content, true
+				if dynamostore.MemorySize(next) != dynamostore.MemorySize(m) {
+					return fmt.Errorf("sizes differ: %d, %d", dynamostore.MemorySize(next), dynamostore.MemorySize(m))
+				}
+				_, _, err := st.UpdateMemory(ctx, "nori", m.ID, agentmem.MemoryPatch{Pinned: &pinned, Content: &content}, manual)
+				return err
+			}},
+		{"used by a search", newMemory("nori", "p", "the staging database is reset nightly"),
+			func(st *dynamostore.Store, m agentmem.Memory) error {
+				n, err := st.TouchMemories(ctx, []agentmem.Memory{m}, time.Now().Add(time.Minute))
+				if err == nil && n != 1 {
+					err = fmt.Errorf("touched %d", n)
+				}
+				return err
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			proxy, st, direct := lossyStore(t)
+			if err := direct.EnsureTables(ctx); err != nil {
+				t.Fatal(err)
+			}
+			st.MemoryLimit, direct.MemoryLimit = 2, 2
+			logTo(st)
+			oldest, err := direct.CreateMemory(ctx, tc.oldest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Edited once, so that it has its updatedAt already.
+			if oldest, _, err = direct.UpdateMemory(ctx, "nori", oldest.ID, agentmem.MemoryPatch{Tags: &[]string{"ops"}}, manual); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := direct.CreateMemory(ctx, newMemory("nori", "p", "CI runs on arm64")); err != nil {
+				t.Fatal(err)
+			}
+			// The third write takes the scope over its limit; the change
+			// lands right after eviction read the scope.
+			proxy.afterNext("Query", st.Config().MemoriesTable, func() {
+				if err := tc.change(direct, oldest); err != nil {
+					t.Errorf("change: %v", err)
+				}
+			})
+			if _, err := st.CreateMemory(ctx, newMemory("nori", "p", "lint with golangci-lint v2")); err != nil {
+				t.Fatal(err)
+			}
+			if ids := scopeIDs(t, direct, "nori", "p"); !slices.Contains(ids, oldest.ID) {
+				t.Errorf("%s meanwhile, it was evicted: the scope holds %v", tc.name, ids)
+			}
+			checkCounters(t, direct, "nori", "p")
+		})
+	}
+}
+
+// TestForgetKeepsWhatWasPinnedMeanwhile: a forget that keeps pinned
+// memories keeps one pinned between its read and its delete, even when
+// the edit that pinned it left its counted size as it was.
+func TestForgetKeepsWhatWasPinnedMeanwhile(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	proxy, st, direct := lossyStore(t)
+	if err := direct.EnsureTables(ctx); err != nil {
+		t.Fatal(err)
+	}
+	keep, err := direct.CreateMemory(ctx, newMemory("nori", "p", "never force-push to main (team rule)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keep, _, err = direct.UpdateMemory(ctx, "nori", keep.ID, agentmem.MemoryPatch{Tags: &[]string{"git"}}, manual); err != nil {
+		t.Fatal(err)
+	}
+	other, err := direct.CreateMemory(ctx, newMemory("nori", "p", "the build cache is in /tmp/cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy.afterNext("Query", st.Config().MemoriesTable, func() {
+		pinned, content := true, keep.Content[:len(keep.Content)-7] // the pin's bytes, taken off the text
+		if _, _, err := direct.UpdateMemory(ctx, "nori", keep.ID, agentmem.MemoryPatch{Pinned: &pinned, Content: &content}, manual); err != nil {
+			t.Errorf("pin: %v", err)
+		}
+	})
+	j, err := st.StartJob(ctx, agentmem.Job{Kind: agentmem.JobForget, AgentName: "nori", ProjectID: "p",
+		Cutoff: agentmem.FormatTime(time.Now().Add(time.Hour))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j, err = st.RunJob(ctx, "nori", j.ID); err != nil || j.Status != agentmem.JobDone || j.Removed != 1 {
+		t.Fatalf("forget: got %+v, %v; want done, 1 removed", j, err)
+	}
+	ids := scopeIDs(t, direct, "nori", "p")
+	if !slices.Contains(ids, keep.ID) || slices.Contains(ids, other.ID) {
+		t.Errorf("after the forget the scope holds %v; want %s (pinned meanwhile) and not %s", ids, keep.ID, other.ID)
+	}
+	checkCounters(t, direct, "nori", "p")
+}
+
+// TestEvictionCountsAnEditOrRestoreAsUse: a memory a person edited or
+// restored is as recently used as the change; eviction takes an older,
+// untouched one first, though the changed one was created before it.
+func TestEvictionCountsAnEditOrRestoreAsUse(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, how := range []string{"edited", "restored"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			st := dynamotest.NewStore(t)
+			st.MemoryLimit = 2
+			logTo(st)
+			clock := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+			st.Now = func() time.Time { clock = clock.Add(time.Minute); return clock }
+			changed, err := st.CreateMemory(ctx, newMemory("nori", "p", "CI uses Node 18"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			untouched, err := st.CreateMemory(ctx, newMemory("nori", "p", "the staging database is reset nightly"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := st.UpdateMemory(ctx, "nori", changed.ID, agentmem.MemoryPatch{Content: ptr("CI uses Node 20")}, manual); err != nil {
+				t.Fatal(err)
+			}
+			if how == "restored" {
+				if _, err := st.RestoreVersion(ctx, "nori", changed.ID, 1, nil, manual); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := st.CreateMemory(ctx, newMemory("nori", "p", "lint with golangci-lint v2")); err != nil {
+				t.Fatal(err)
+			}
+			ids := scopeIDs(t, st, "nori", "p")
+			if !slices.Contains(ids, changed.ID) || slices.Contains(ids, untouched.ID) {
+				t.Errorf("kept %v; want the %s %s, not the untouched %s", ids, how, changed.ID, untouched.ID)
+			}
+		})
+	}
+}

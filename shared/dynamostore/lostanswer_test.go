@@ -26,6 +26,22 @@ type lossyProxy struct {
 	mu     sync.Mutex
 	lose   map[string]int // operation (X-Amz-Target suffix) -> answers still to lose
 	lost   map[string]int
+	// refuse: operations answered with an error, never forwarded (a
+	// process that dies before it sends them), when their body holds
+	// the string given ("" for every call).
+	refuse map[string]*string
+	// before: a function to call, once, before the next call of an
+	// operation is forwarded (another writer landing in between).
+	before map[string]func()
+	// after: a function to call, once, after the next call of an
+	// operation whose body holds a string was answered by DynamoDB and
+	// before its answer is passed on.
+	after map[string]afterHook
+}
+
+type afterHook struct {
+	holding string
+	fn      func()
 }
 
 func newLossyProxy(t *testing.T, endpoint string) (*lossyProxy, string) {
@@ -34,7 +50,7 @@ func newLossyProxy(t *testing.T, endpoint string) (*lossyProxy, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &lossyProxy{target: u, lose: map[string]int{}, lost: map[string]int{}}
+	p := &lossyProxy{target: u, lose: map[string]int{}, lost: map[string]int{}, refuse: map[string]*string{}, before: map[string]func(){}, after: map[string]afterHook{}}
 	srv := httptest.NewServer(p)
 	t.Cleanup(srv.Close)
 	return p, srv.URL
@@ -48,6 +64,31 @@ func (p *lossyProxy) loseNext(op string, n int) {
 	p.lose[op] = n
 }
 
+// refuseWith makes the proxy refuse, without forwarding them, the calls
+// of op whose body holds holding ("" for every call of op).
+func (p *lossyProxy) refuseWith(op, holding string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.refuse[op] = &holding
+}
+
+// beforeNext makes the proxy call fn before it forwards the next call of
+// op, once.
+func (p *lossyProxy) beforeNext(op string, fn func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.before[op] = fn
+}
+
+// afterNext makes the proxy call fn, once, when the next call of op whose
+// body holds holding has been answered, before it passes the answer on
+// (another writer landing between a read and the write that follows it).
+func (p *lossyProxy) afterNext(op, holding string, fn func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.after[op] = afterHook{holding, fn}
+}
+
 func (p *lossyProxy) lostCount(op string) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -56,6 +97,22 @@ func (p *lossyProxy) lostCount(op string) int {
 
 func (p *lossyProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	target := r.Header.Get("X-Amz-Target")
+	op := target[bytes.LastIndexByte([]byte(target), '.')+1:]
+	p.mu.Lock()
+	refused := p.refuse[op] != nil && bytes.Contains(body, []byte(*p.refuse[op]))
+	before := p.before[op]
+	delete(p.before, op)
+	p.mu.Unlock()
+	if refused {
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, `{"__type":"com.amazonaws.dynamodb.v20120810#AccessDeniedException","message":"refused (test)"}`)
+		return
+	}
+	if before != nil {
+		before()
+	}
 	req, _ := http.NewRequestWithContext(r.Context(), r.Method, p.target.String()+r.URL.Path, bytes.NewReader(body))
 	req.Header = r.Header.Clone()
 	resp, err := http.DefaultClient.Do(req)
@@ -65,9 +122,14 @@ func (p *lossyProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer resp.Body.Close()
 	answer, _ := io.ReadAll(resp.Body)
-	target := r.Header.Get("X-Amz-Target")
-	op := target[bytes.LastIndexByte([]byte(target), '.')+1:]
 	p.mu.Lock()
+	after, ok := p.after[op]
+	if ok && bytes.Contains(body, []byte(after.holding)) {
+		delete(p.after, op)
+		p.mu.Unlock()
+		after.fn()
+		p.mu.Lock()
+	}
 	lose := p.lose[op] > 0 && resp.StatusCode == http.StatusOK
 	if lose {
 		p.lose[op]--

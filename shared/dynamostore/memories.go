@@ -3,6 +3,7 @@ package dynamostore
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -120,11 +121,16 @@ func (s *Store) Create(ctx context.Context, m agentmem.Memory, opt CreateOptions
 		// The duplicate check and the memories to replace are read before
 		// the write: a retry of a create that committed would find its own
 		// memory there (a duplicate, or the replaced ones already gone), so
-		// a used key is looked for first. Without them the key's condition
-		// in the transaction finds it, at no extra read.
+		// a used key is looked for first, and again when they find such a
+		// thing (replayInstead: the first call may have committed in
+		// between). Without them the key's condition in the transaction
+		// finds it, at no extra read.
 		var first agentmem.Memory
 		if ok, err := s.replay(ctx, opt.Once, &first); ok || err != nil {
-			return Created{Memory: first, Replayed: ok}, err
+			if err != nil {
+				return Created{}, err
+			}
+			return s.replayed(ctx, first)
 		}
 	}
 	if m.Type == "" {
@@ -139,7 +145,7 @@ func (s *Store) Create(ctx context.Context, m agentmem.Memory, opt CreateOptions
 	}
 	olds, err := s.liveToReplace(ctx, m.AgentName, m.ProjectID, opt.Supersedes)
 	if err != nil {
-		return Created{}, err
+		return s.replayInstead(ctx, opt.Once, Created{}, err)
 	}
 	var before int64 = -1
 	if opt.Dedup {
@@ -148,7 +154,7 @@ func (s *Store) Create(ctx context.Context, m agentmem.Memory, opt CreateOptions
 			return Created{}, err
 		}
 		if found {
-			return Created{Memory: dup, Duplicate: true, Match: match}, nil
+			return s.replayInstead(ctx, opt.Once, Created{Memory: dup, Duplicate: true, Match: match}, nil)
 		}
 		before = version
 	}
@@ -199,8 +205,10 @@ func (s *Store) Create(ctx context.Context, m agentmem.Memory, opt CreateOptions
 		case opt.Once.Key != "" && condFailed(reasons, w.extraIndex(0)):
 			// A call with the same key committed first.
 			var first agentmem.Memory
-			err := s.replayAfterConflict(ctx, opt.Once, &first)
-			return Created{Memory: first, Replayed: err == nil}, err
+			if err := s.replayAfterConflict(ctx, opt.Once, &first); err != nil {
+				return Created{}, err
+			}
+			return s.replayed(ctx, first)
 		case anyCondFailed(reasons, at+1, at+1+len(olds)):
 			return Created{}, agentmem.Errorf(agentmem.EConflict, "a memory to replace changed while %s was being stored; read it again and retry", m.ID)
 		case !condFailed(reasons, at):
@@ -211,6 +219,46 @@ func (s *Store) Create(ctx context.Context, m agentmem.Memory, opt CreateOptions
 		t = t.Add(time.Duration(1 + rand.IntN(1000)))
 	}
 	return Created{}, agentmem.Errorf(agentmem.EConflict, "could not find a free createdAt in %s after %d attempts", scope, maxCreateAttempts)
+}
+
+// replayInstead returns what a create found in the scope (a repeat, or a
+// memory to replace that is no longer live: c, err), unless a call with
+// the key once committed since Create looked for it: then that call's
+// memory, replayed. A client's retry of a create whose first call was
+// still at work finds the first call's own memory there.
+func (s *Store) replayInstead(ctx context.Context, once Once, c Created, err error) (Created, error) {
+	code := agentmem.ErrorCode(err)
+	if once.Key == "" || err != nil && code != agentmem.EConflict && code != agentmem.ENotFound {
+		return c, err
+	}
+	var first agentmem.Memory
+	ok, rerr := s.replay(ctx, once, &first)
+	switch {
+	case rerr != nil:
+		return Created{}, rerr
+	case ok:
+		return s.replayed(ctx, first)
+	}
+	return c, err
+}
+
+// replayed is the answer of a create replayed for its idempotency key:
+// the memory the first call stored and, as the first call answered, the
+// memories it replaced (read from their history).
+func (s *Store) replayed(ctx context.Context, first agentmem.Memory) (Created, error) {
+	c := Created{Memory: first, Replayed: true}
+	for _, id := range first.Supersedes {
+		m, err := s.GetMemory(ctx, first.AgentName, id)
+		switch {
+		case agentmem.ErrorCode(err) == agentmem.ENotFound:
+			continue // deleted since
+		case err != nil:
+			return Created{}, err
+		}
+		m.Embedding = nil
+		c.Superseded = append(c.Superseded, m)
+	}
+	return c, nil
 }
 
 // anyCondFailed reports whether an item in [from, to) of a cancelled
@@ -404,10 +452,30 @@ func (s *Store) findKey(ctx context.Context, id string, keep func(memoryKey) boo
 	return keys[0], nil
 }
 
+// maxDeleteAttempts bounds DeleteMemory's attempts on a memory that
+// changes between its read and its delete.
+const maxDeleteAttempts = 8
+
 // DeleteMemory deletes the memory with id if it belongs to agentName, and
 // its history: delete is for what must go for good. A superseded or
 // retired memory is deleted from its history the same way.
 func (s *Store) DeleteMemory(ctx context.Context, agentName, id string) error {
+	for range maxDeleteAttempts {
+		err := s.deleteMemory(ctx, agentName, id)
+		if !errors.Is(err, errMemoryMoved) {
+			return err
+		}
+	}
+	return agentmem.Errorf(agentmem.EConflict, "memory %s kept changing while it was being deleted; retry", id)
+}
+
+// errMemoryMoved is deleteMemory's answer when the memory changed between
+// its read and its delete (edited, superseded, retired, restored): it is
+// looked for again.
+var errMemoryMoved = errors.New("the memory changed while it was being deleted")
+
+// deleteMemory is one attempt of DeleteMemory.
+func (s *Store) deleteMemory(ctx context.Context, agentName, id string) error {
 	it, err := s.getItem(ctx, agentName, id)
 	if agentmem.ErrorCode(err) == agentmem.ENotFound {
 		last, gone, gerr := s.goneVersion(ctx, agentName, id)
@@ -421,12 +489,14 @@ func (s *Store) DeleteMemory(ctx context.Context, agentName, id string) error {
 	if err != nil {
 		return err
 	}
-	deleted, _, err := s.deleteItems(ctx, it.AgentName, it.ProjectID, []memoryItem{it}, nil)
+	deleted, _, err := s.deleteItems(ctx, it.AgentName, it.ProjectID, []memoryItem{it}, nil, nil)
 	switch {
 	case err != nil:
 		return err
 	case len(deleted) == 0:
-		return agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s", id, agentName)
+		// Edited, superseded or retired since it was read: delete it
+		// as it is now, wherever it is.
+		return errMemoryMoved
 	}
 	return nil
 }
@@ -440,14 +510,44 @@ const deleteTxItems = 50
 // job's progress); nil records nothing.
 type progressFunc func(slot int, n int) *dynamo.Update
 
+// deleteGuard is what a caller chose an item to delete by, as a condition
+// on the stored item added to its delete's own: an item changed since it
+// was read is kept (set aside as missing) instead of deleted.
+type deleteGuard func(it memoryItem) (cond string, args []any)
+
+// evictable is eviction's guard: the memory is still neither pinned nor
+// a critical pattern (agentmem.Memory.Protected), and nothing used it
+// since it was read (agentmem.Memory.LastUsed: no search, reinforcement,
+// edit or restore).
+func evictable(it memoryItem) (string, []any) {
+	cond, args := unpinned(it)
+	cond += " AND (attribute_not_exists($) OR $ < ? OR $ <> ?)"
+	args = append(args, "confidence", "confidence", agentmem.CriticalConfidence, "type", agentmem.TypePattern)
+	for _, at := range []struct{ name, value string }{{"lastAccessedAt", it.LastAccessedAt}, {"updatedAt", it.UpdatedAt}} {
+		if at.value == "" {
+			cond, args = cond+" AND attribute_not_exists($)", append(args, at.name)
+		} else {
+			cond, args = cond+" AND $ = ?", append(args, at.name, at.value)
+		}
+	}
+	return cond, args
+}
+
+// unpinned is a forget's guard (pinned memories stay unless asked): the
+// memory is still not pinned.
+func unpinned(memoryItem) (string, []any) {
+	return "(attribute_not_exists($) OR $ = ?)", []any{"pinned", "pinned", false}
+}
+
 // deleteItems deletes items of the scope agent+project, each only if its
-// createdAt still holds it (same id, same counted size), in transactions of
+// createdAt still holds it (same id, same counted size) and guard, when
+// set, still holds for it, in transactions of
 // up to deleteTxItems memories of one counter slot with that slot's
 // counters (and progress, when given). Slots are worked on in parallel,
 // transactions of one slot in turn, so that they never contend with each
 // other. It returns the items it deleted and those no longer where they
 // were (deleted meanwhile, or moved: DeleteMemories looks for them).
-func (s *Store) deleteItems(ctx context.Context, agentName, projectID string, items []memoryItem, progress progressFunc) (deleted, missing []memoryItem, err error) {
+func (s *Store) deleteItems(ctx context.Context, agentName, projectID string, items []memoryItem, guard deleteGuard, progress progressFunc) (deleted, missing []memoryItem, err error) {
 	bySlot := map[int][]memoryItem{}
 	for _, it := range items {
 		bySlot[slotOf(it.ID)] = append(bySlot[slotOf(it.ID)], it)
@@ -460,7 +560,7 @@ func (s *Store) deleteItems(ctx context.Context, agentName, projectID string, it
 			for len(list) > 0 {
 				chunk := list[:min(deleteTxItems, len(list))]
 				list = list[len(chunk):]
-				d, m, err := s.deleteChunk(gctx, agentName, projectID, slot, chunk, progress)
+				d, m, err := s.deleteChunk(gctx, agentName, projectID, slot, chunk, guard, progress)
 				results[slot].deleted = append(results[slot].deleted, d...)
 				results[slot].missing = append(results[slot].missing, m...)
 				if err != nil {
@@ -485,17 +585,27 @@ func (s *Store) deleteItems(ctx context.Context, agentName, projectID string, it
 
 // deleteChunk deletes items of one counter slot in one transaction. Items
 // whose condition fails are set aside as missing and the rest tried again.
-func (s *Store) deleteChunk(ctx context.Context, agentName, projectID string, slot int, items []memoryItem, progress progressFunc) (deleted, missing []memoryItem, err error) {
+func (s *Store) deleteChunk(ctx context.Context, agentName, projectID string, slot int, items []memoryItem, guard deleteGuard, progress progressFunc) (deleted, missing []memoryItem, err error) {
 	scope := agentmem.Scope(agentName, projectID)
 	for len(items) > 0 {
 		w := s.newScopeWrite(agentName, projectID)
 		for _, it := range items {
-			del := s.memories.Delete("scope", scope).Range("createdAt", it.CreatedAt)
-			if it.CountedBytes > 0 {
-				del = del.If("$ = ? AND (attribute_not_exists($) OR $ = ?)", "id", it.ID, countedBytesAttr, countedBytesAttr, it.CountedBytes)
-			} else {
-				del = del.If("$ = ?", "id", it.ID)
+			// The counters lose what the item counted as read: its size
+			// and its type (an edit may change the type and keep the
+			// size).
+			cond, args := "$ = ? AND $ = ?", []any{"id", it.ID, "type", it.Type}
+			if it.Type == "" { // an item stored without one
+				cond, args = "$ = ? AND attribute_not_exists($)", []any{"id", it.ID, "type"}
 			}
+			if it.CountedBytes > 0 {
+				cond += " AND (attribute_not_exists($) OR $ = ?)"
+				args = append(args, countedBytesAttr, countedBytesAttr, it.CountedBytes)
+			}
+			if guard != nil {
+				gc, ga := guard(it)
+				cond, args = cond+" AND "+gc, append(args, ga...)
+			}
+			del := s.memories.Delete("scope", scope).Range("createdAt", it.CreatedAt).If(cond, args...)
 			w.delete(del, slot, it.counted(-1))
 		}
 		if progress != nil {
@@ -540,7 +650,7 @@ func (s *Store) DeleteMemories(ctx context.Context, ms []agentmem.Memory) (int, 
 	}
 	n := 0
 	for k, items := range byScope {
-		deleted, missing, err := s.deleteItems(ctx, k.agent, k.project, items, nil)
+		deleted, missing, err := s.deleteItems(ctx, k.agent, k.project, items, nil, nil)
 		n += len(deleted)
 		if err != nil {
 			return n, err
@@ -556,7 +666,7 @@ func (s *Store) DeleteMemories(ctx context.Context, ms []agentmem.Memory) (int, 
 			}
 		}
 		if len(found) > 0 {
-			deleted, _, err := s.deleteItems(ctx, k.agent, k.project, found, nil)
+			deleted, _, err := s.deleteItems(ctx, k.agent, k.project, found, nil, nil)
 			n += len(deleted)
 			if err != nil {
 				return n, err
@@ -610,7 +720,7 @@ func (s *Store) DeleteMatching(ctx context.Context, agentName, projectID string,
 	var batch []memoryItem
 	deleted := 0
 	flush := func() error {
-		d, _, err := s.deleteItems(ctx, agentName, projectID, batch, nil)
+		d, _, err := s.deleteItems(ctx, agentName, projectID, batch, nil, nil)
 		deleted += len(d)
 		batch = batch[:0]
 		return err

@@ -164,3 +164,48 @@ func TestGetMemoryWithDuplicateItemsAnswers(t *testing.T) {
 		t.Errorf("after deleting both copies: got %v, want not found", err)
 	}
 }
+
+// TestRetriedRestoreWithItsExpectedVersionIsHarmless: a restore sent
+// again with the version it expected (a client's retry after its first
+// answer was lost) answers the memory the first one made, as a retried
+// restore without one does, for a live memory and for one that came back
+// into its scope; a restore expecting a version someone else moved still
+// conflicts.
+func TestRetriedRestoreWithItsExpectedVersionIsHarmless(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, name := range []string{"live", "retired"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			st := dynamotest.NewStore(t)
+			m, err := st.CreateMemory(ctx, newMemory("nori", "p", "CI uses Node 18"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m, _, err = st.UpdateMemory(ctx, "nori", m.ID, agentmem.MemoryPatch{Content: ptr("CI uses Node 20")}, manual); err != nil {
+				t.Fatal(err)
+			}
+			if name == "retired" {
+				if m, err = st.RetireMemory(ctx, "nori", m.ID, 0, manual); err != nil {
+					t.Fatal(err)
+				}
+			}
+			expect := m.Version
+			first, err := st.RestoreVersion(ctx, "nori", m.ID, 1, &expect, manual)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := st.RestoreVersion(ctx, "nori", m.ID, 1, &expect, manual)
+			if err != nil || again.Version != first.Version || again.Content != "CI uses Node 18" {
+				t.Errorf("retried restore: got version %d %q, %v; want version %d, unchanged", again.Version, again.Content, err, first.Version)
+			}
+			if _, _, err := st.UpdateMemory(ctx, "nori", m.ID, agentmem.MemoryPatch{Tags: &[]string{"ci"}}, manual); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.RestoreVersion(ctx, "nori", m.ID, 1, &expect, manual); agentmem.ErrorCode(err) != agentmem.EConflict {
+				t.Errorf("restore expecting version %d after another change: got %v, want conflict", expect, err)
+			}
+			checkCounters(t, st, "nori", "p")
+		})
+	}
+}

@@ -41,37 +41,48 @@ func (it sessionItem) entry() agentmem.SessionEntry {
 	}
 }
 
+// maxSessionPutAttempts bounds PutSessionValue's attempts when other
+// puts of the key keep starting or renewing it meanwhile.
+const maxSessionPutAttempts = 8
+
 // PutSessionValue sets key in the context of a session and returns the
 // entry and whether the key was new (absent or expired). Each write
-// extends the key's life to now + ttl.
+// extends the key's life to now + ttl. Each attempt is one conditional
+// write: a live key keeps its createdAt; an absent or expired one (TTL
+// has not removed it yet) starts anew with its createdAt set in the same
+// write, so no crash or concurrent put ever leaves or answers an expired
+// key's createdAt.
 func (s *Store) PutSessionValue(ctx context.Context, projectID, sessionID, key, value string, ttl time.Duration) (agentmem.SessionEntry, bool, error) {
 	now := s.now()
 	ts := agentmem.FormatTime(now)
 	pk, sk := sessionPK(projectID), sessionSK(sessionID, key)
-	var old sessionItem
-	err := s.journal.Update("pk", pk).Range("sk", sk).
-		Set("projectId", projectID).Set("sessionId", sessionID).Set("key", key).
-		Set("value", value).Set("updatedAt", ts).Set("accessedAt", ts).
-		Set("expiresAt", now.Add(ttl).Unix()).
-		SetIfNotExists("createdAt", ts).
-		OldValue(ctx, &old)
-	if err != nil {
-		return agentmem.SessionEntry{}, false, fmt.Errorf("put session key %s/%s/%s: %w", projectID, sessionID, key, err)
-	}
-	created := old.PK == "" || old.ExpiresAt <= now.Unix()
 	it := sessionItem{PK: pk, SK: sk, ProjectID: projectID, SessionID: sessionID, Key: key, Value: value,
 		CreatedAt: ts, UpdatedAt: ts, AccessedAt: ts, ExpiresAt: now.Add(ttl).Unix()}
-	switch {
-	case old.PK == "":
-	case created:
-		// An expired key that TTL has not removed yet: it starts anew.
-		if err := s.journal.Update("pk", pk).Range("sk", sk).Set("createdAt", ts).Run(ctx); err != nil {
+	for range maxSessionPutAttempts {
+		var old sessionItem
+		err := s.journal.Update("pk", pk).Range("sk", sk).
+			Set("projectId", projectID).Set("sessionId", sessionID).Set("key", key).
+			Set("value", value).Set("updatedAt", ts).Set("accessedAt", ts).
+			Set("expiresAt", it.ExpiresAt).
+			If("attribute_exists($) AND $ > ?", "pk", "expiresAt", now.Unix()).
+			OldValue(ctx, &old)
+		switch {
+		case err == nil:
+			it.CreatedAt = old.CreatedAt
+			return it.entry(), false, nil
+		case !dynamo.IsCondCheckFailed(err):
 			return agentmem.SessionEntry{}, false, fmt.Errorf("put session key %s/%s/%s: %w", projectID, sessionID, key, err)
 		}
-	default:
-		it.CreatedAt = old.CreatedAt
+		err = s.journal.Put(it).If("attribute_not_exists($) OR $ <= ?", "pk", "expiresAt", now.Unix()).Run(ctx)
+		switch {
+		case err == nil:
+			return it.entry(), true, nil
+		case !dynamo.IsCondCheckFailed(err):
+			return agentmem.SessionEntry{}, false, fmt.Errorf("put session key %s/%s/%s: %w", projectID, sessionID, key, err)
+		}
+		// Another put started the key meanwhile: renew it.
 	}
-	return it.entry(), created, nil
+	return agentmem.SessionEntry{}, false, agentmem.Errorf(agentmem.EConflict, "session key %q of %s kept changing; retry", key, sessionID)
 }
 
 // GetSessionValue returns a live key of a session and records the access

@@ -157,3 +157,42 @@ func TestListSessionKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestPutOverAnExpiredKeyStartsItAnewInOneWrite: a put over a key that
+// expired (TTL has not removed it yet) gives it a new createdAt in the
+// same write that renews it, so a writer that dies right after that write,
+// and another put landing right after it, never leave or answer the
+// expired key's createdAt.
+func TestPutOverAnExpiredKeyStartsItAnewInOneWrite(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	proxy, st, direct := lossyStore(t)
+	if err := direct.EnsureTables(ctx); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	fixedClock(direct, start)
+	if _, _, err := direct.PutSessionValue(ctx, "p", "run-1", "k", "old", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	later := start.Add(2 * time.Hour)
+	fixedClock(direct, later)
+	fixedClock(st, later)
+	want := agentmem.FormatTime(later)
+	var other agentmem.SessionEntry
+	proxy.afterNext("UpdateItem", "session#p", func() {
+		proxy.refuseWith("UpdateItem", "") // the first writer dies here
+		var err error
+		if other, _, err = direct.PutSessionValue(ctx, "p", "run-1", "k", "newer", time.Hour); err != nil {
+			t.Errorf("second put: %v", err)
+		}
+	})
+	_, _, _ = st.PutSessionValue(ctx, "p", "run-1", "k", "new", time.Hour)
+	if other.CreatedAt != want {
+		t.Errorf("the put right after answered createdAt %s; want %s (the key started anew)", other.CreatedAt, want)
+	}
+	got, err := direct.GetSessionValue(ctx, "p", "run-1", "k")
+	if err != nil || got.Value != "newer" || got.CreatedAt != want {
+		t.Errorf("stored: %+v, %v; want value newer created at %s", got, err, want)
+	}
+}

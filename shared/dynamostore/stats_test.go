@@ -239,3 +239,45 @@ func TestCountersStayExactUnderMixedWriters(t *testing.T) {
 		t.Errorf("totals %+v, %v; want the scope's %d memories, %d bytes", tot, err, c.Total, c.Bytes)
 	}
 }
+
+// TestDeleteOfAMemoryRetypedMeanwhileCountsItsType: a delete that read a
+// memory before an edit changed its type (to one of the same length, so
+// that its counted size stayed) takes it off its current type's counter,
+// never the old one's: the per-type counts stay exact.
+func TestDeleteOfAMemoryRetypedMeanwhileCountsItsType(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	proxy, st, direct := lossyStore(t)
+	if err := direct.EnsureTables(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m := newMemory("nori", "p", "the flaky test is TestUpload")
+	m.Type = agentmem.TypeFinding
+	m, err := direct.CreateMemory(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Edited once, so that it has its updatedAt already.
+	if m, _, err = direct.UpdateMemory(ctx, "nori", m.ID, agentmem.MemoryPatch{Tags: &[]string{"ci"}}, manual); err != nil {
+		t.Fatal(err)
+	}
+	proxy.afterNext("GetItem", st.Config().MemoriesTable, func() {
+		typ := agentmem.TypeSession
+		if _, _, err := direct.UpdateMemory(ctx, "nori", m.ID, agentmem.MemoryPatch{Type: &typ}, manual); err != nil {
+			t.Errorf("retype: %v", err)
+		}
+	})
+	if err = st.DeleteMemory(ctx, "nori", m.ID); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	if ids := scopeIDs(t, direct, "nori", "p"); len(ids) != 0 {
+		t.Errorf("after the delete the scope holds %v", ids)
+	}
+	rc, rerr := direct.RecountScope(ctx, "nori", "p")
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if rc.Drifted {
+		t.Errorf("delete answered %v; the counters drifted: %+v", err, rc.Drift)
+	}
+}

@@ -2,6 +2,7 @@ package dynamostore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -121,6 +122,17 @@ func (s *Store) UpdateMemory(ctx context.Context, agentName, id string, patch ag
 	if err := by.Validate(); err != nil {
 		return agentmem.Memory{}, false, err
 	}
+	for range maxRewriteAttempts {
+		m, changed, err = s.updateMemory(ctx, agentName, id, patch, by)
+		if !errors.Is(err, errMovedInPlace) {
+			return m, changed, err
+		}
+	}
+	return agentmem.Memory{}, false, movedTooOften(id)
+}
+
+// updateMemory is one attempt of UpdateMemory.
+func (s *Store) updateMemory(ctx context.Context, agentName, id string, patch agentmem.MemoryPatch, by agentmem.ChangeBy) (agentmem.Memory, bool, error) {
 	it, err := s.liveItem(ctx, agentName, id)
 	if err != nil {
 		return agentmem.Memory{}, false, err
@@ -147,8 +159,40 @@ func stale(id string, read, cur int) error {
 	return agentmem.Errorf(agentmem.EConflict, "memory %s is at version %d, not %d: it changed since you read it; read it again (and its history) and apply your change to the current version", id, cur, read)
 }
 
+// errMovedInPlace is rewrite's answer when the memory is still at the
+// version read but changed in place since (a pattern's reinforcement, a
+// search's touch): the caller applies its change again to the memory as
+// it is now, so that neither is lost.
+var errMovedInPlace = errors.New("the memory changed in place since it was read")
+
+// maxRewriteAttempts bounds the attempts of an edit or a restore on a
+// memory that keeps changing in place.
+const maxRewriteAttempts = 8
+
+// movedTooOften is the error of an edit or a restore that found the
+// memory changed in place at every attempt.
+func movedTooOften(id string) error {
+	return agentmem.Errorf(agentmem.EConflict, "memory %s kept changing (reinforced or used) while it was being written; retry", id)
+}
+
+// inPlaceCond returns the condition that what changes a memory in place,
+// without a version (confidence raised by reinforcement, lastAccessedAt
+// by use), is still what it was read as.
+func inPlaceCond(it memoryItem) (string, []any) {
+	cond, args := "attribute_not_exists($)", []any{"confidence"}
+	if it.Confidence != nil {
+		cond, args = "$ = ?", []any{"confidence", *it.Confidence}
+	}
+	if it.LastAccessedAt == "" {
+		return cond + " AND attribute_not_exists($)", append(args, "lastAccessedAt")
+	}
+	return cond + " AND $ = ?", append(args, "lastAccessedAt", it.LastAccessedAt)
+}
+
 // rewrite stores next (it with new field values) in it's place as its
-// next version v (change, by, changed set by the caller).
+// next version v (change, by, changed set by the caller), on condition
+// that it is still at its version and unchanged in place
+// (errMovedInPlace otherwise).
 func (s *Store) rewrite(ctx context.Context, it memoryItem, next agentmem.Memory, v agentmem.MemoryVersion) (agentmem.Memory, bool, error) {
 	now := s.now()
 	next.Version = versionOf(it.Memory) + 1
@@ -161,6 +205,8 @@ func (s *Store) rewrite(ctx context.Context, it memoryItem, next agentmem.Memory
 	v.Version, v.At, v.Memory = next.Version, next.UpdatedAt, next
 	nit := newItem(next)
 	cond, args := versionCond(it)
+	pc, pa := inPlaceCond(it)
+	cond, args = cond+" AND "+pc, append(args, pa...)
 	w := s.newScopeWrite(it.AgentName, it.ProjectID)
 	d := nit.counted(1)
 	d.add(it.counted(-1))
@@ -176,8 +222,11 @@ func (s *Store) rewrite(ctx context.Context, it memoryItem, next agentmem.Memory
 		return next, true, nil
 	case condFailed(cancelReasons(err), 0):
 		cur, rerr := s.liveItem(ctx, it.AgentName, it.ID)
-		if rerr != nil {
+		switch {
+		case rerr != nil:
 			return agentmem.Memory{}, false, rerr
+		case cur.ID == it.ID && versionOf(cur.Memory) == versionOf(it.Memory) && cur.Version == it.Version:
+			return agentmem.Memory{}, false, errMovedInPlace
 		}
 		return agentmem.Memory{}, false, stale(it.ID, versionOf(it.Memory), versionOf(cur.Memory))
 	case anyCondFailed(cancelReasons(err), 1, 3):
@@ -226,8 +275,9 @@ func (s *Store) RetireMemory(ctx context.Context, agentName, id string, expect i
 // left its scope (superseded or retired) comes back to it, with its
 // counters (the memory that superseded it stays: delete or retire it to
 // undo the replacement). expect, when not nil, is the current version the
-// caller read (EConflict when it moved). Restoring the version a live
-// memory already holds changes nothing.
+// caller read (EConflict when it moved, unless the restore of that
+// version moved it: the same call made again). Restoring the version a
+// live memory already holds changes nothing.
 func (s *Store) RestoreVersion(ctx context.Context, agentName, id string, version int, expect *int, by agentmem.ChangeBy) (agentmem.Memory, error) {
 	if err := by.Validate(); err != nil {
 		return agentmem.Memory{}, err
@@ -235,6 +285,17 @@ func (s *Store) RestoreVersion(ctx context.Context, agentName, id string, versio
 	if version < 1 {
 		return agentmem.Memory{}, agentmem.Errorf(agentmem.EInvalid, "version must be 1 or more")
 	}
+	for range maxRewriteAttempts {
+		m, err := s.restoreVersion(ctx, agentName, id, version, expect, by)
+		if !errors.Is(err, errMovedInPlace) {
+			return m, err
+		}
+	}
+	return agentmem.Memory{}, movedTooOften(id)
+}
+
+// restoreVersion is one attempt of RestoreVersion.
+func (s *Store) restoreVersion(ctx context.Context, agentName, id string, version int, expect *int, by agentmem.ChangeBy) (agentmem.Memory, error) {
 	var want versionItem
 	err := s.journal.Get("pk", historyPK(agentName, id)).Range("sk", dynamo.Equal, versionSK(version)).Consistent(true).One(ctx, &want)
 	missing := notFound(err)
@@ -246,6 +307,11 @@ func (s *Store) RestoreVersion(ctx context.Context, agentName, id string, versio
 	case err == nil:
 		cur := versionOf(it.Memory)
 		if expect != nil && *expect != cur {
+			if again, err := s.restoredOnce(ctx, agentName, id, version, *expect, cur); err != nil || again {
+				out := normalized(it.Memory)
+				out.Embedding = nil
+				return out, err
+			}
 			return agentmem.Memory{}, stale(id, *expect, cur)
 		}
 		if missing {
@@ -278,6 +344,22 @@ func (s *Store) RestoreVersion(ctx context.Context, agentName, id string, versio
 		return agentmem.Memory{}, stale(id, *expect, last.Version)
 	}
 	return s.comeBack(ctx, last, want, by)
+}
+
+// restoredOnce reports whether a restore of version that expected the
+// memory at version expect, finding it at cur, is a call made again (a
+// client's retry after the first answer was lost): cur is the version
+// right after expect and the restore of that version made it. Its answer
+// is then the memory as it is, as for any restore that changes nothing.
+func (s *Store) restoredOnce(ctx context.Context, agentName, id string, version, expect, cur int) (bool, error) {
+	if cur != expect+1 {
+		return false, nil
+	}
+	last, ok, err := s.lastVersion(ctx, agentName, id)
+	if err != nil || !ok {
+		return false, err
+	}
+	return last.Version == cur && last.Change == agentmem.ChangeRestored && last.RestoredFrom == version, nil
 }
 
 // withFieldsOf returns cur with the editable fields of old: what a
@@ -313,13 +395,16 @@ func (s *Store) comeBack(ctx context.Context, last, want versionItem, by agentme
 		w := s.newScopeWrite(next.AgentName, next.ProjectID)
 		w.put(s.memories.Put(nit).If("attribute_not_exists($)", "createdAt"), slotOf(next.ID), nit.counted(1))
 		w.alsoPut(s.versionPut(next.AgentName, v)) // extra 0: serialises restores
-		w.alsoDelete(s.journal.Delete("pk", gonePK(next.AgentName, next.ProjectID)).Range("sk", next.ID))
+		// extra 1: a delete for good that came first took the record.
+		w.alsoDelete(s.journal.Delete("pk", gonePK(next.AgentName, next.ProjectID)).Range("sk", next.ID).If(goneExists))
 		err := w.run(ctx)
 		reasons := cancelReasons(err)
 		switch {
 		case err == nil:
 			next.Embedding = nil
 			return next, nil
+		case condFailed(reasons, w.extraIndex(1)):
+			return agentmem.Memory{}, agentmem.Errorf(agentmem.ENotFound, "no memory %s for agent %s: it was deleted meanwhile", next.ID, next.AgentName)
 		case condFailed(reasons, w.extraIndex(0)):
 			return agentmem.Memory{}, agentmem.Errorf(agentmem.EConflict, "memory %s was changed (restored?) meanwhile; read its history again", next.ID)
 		case !condFailed(reasons, 0):

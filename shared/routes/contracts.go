@@ -116,7 +116,7 @@ var Contracts = map[Name]Contract{
 		Errors:  []string{agentmem.ENotFound}},
 	DeleteMemory: {Tag: "memories",
 		Answers: []Answer{{Status: http.StatusNoContent, Doc: "the memory is deleted"}},
-		Errors:  []string{agentmem.ENotFound}},
+		Errors:  []string{agentmem.ENotFound, agentmem.EConflict}},
 	UpdateMemory: {Tag: "memories", Body: typeOf[agentmem.MemoryPatch](),
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.Memory](), Doc: "the memory as its next version (as it is, when the patch changes nothing)"}},
 		Errors:  []string{agentmem.ENotFound, agentmem.EConflict}},
@@ -167,7 +167,8 @@ var Contracts = map[Name]Contract{
 		Answers: []Answer{
 			{Status: http.StatusOK, JSON: typeOf[agentmem.SessionEntry](), Doc: "the key was replaced"},
 			{Status: http.StatusCreated, JSON: typeOf[agentmem.SessionEntry](), Doc: "the key was created"},
-		}},
+		},
+		Errors: []string{agentmem.EConflict}},
 	GetSessionContext: {Tag: "sessions",
 		Answers: []Answer{{Status: http.StatusOK, JSON: typeOf[agentmem.SessionEntry](), Doc: "the key and its value"}},
 		Errors:  []string{agentmem.ENotFound}},

@@ -25,7 +25,7 @@ func init() {
 	Register(&Command{
 		Name: "restore", Args: "ID VERSION", Group: GroupMemories, Needs: NeedsAgent,
 		Summary:     "put an earlier version of a memory back, or bring back a replaced or retired memory",
-		Description: `Puts version VERSION of the memory ID back as its newest version (nothing is lost: the version it replaces stays in the history). A memory that another replaced, or that a dream retired, comes back into the scope with its id and age; the memory that replaced it stays (agentmem rm it to undo the replacement). --current N refuses when the memory is no longer at version N.`,
+		Description: `Puts version VERSION of the memory ID back as its newest version (nothing is lost: the version it replaces stays in the history). A memory that another replaced, or that a dream retired, comes back into the scope with its id and age; the memory that replaced it stays (agentmem rm it to undo the replacement). --current N refuses when the memory is no longer at version N, unless this same restore moved it on (the command run again changes nothing).`,
 		Examples: []string{
 			"agentmem restore --agent nori 01JKX3V5T2M8Q9R4S6W7Y0Z1AB 2",
 			`agentmem restore --agent nori 01JKX3V5T2M8Q9R4S6W7Y0Z1AB 1 --note "the dream was wrong"`,

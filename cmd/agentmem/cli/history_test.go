@@ -86,7 +86,11 @@ func TestEditHistoryRestore(t *testing.T) {
 	if r = run(t, o, "restore", id, "1", "--note", "back to 18", "--current", "2"); r.code != 0 || r.stdout != "restored version 1 of "+id+": it is version 3 now\n" {
 		t.Fatalf("restore: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	if r = run(t, o, "restore", id, "1", "--current", "2"); r.code != cli.ExitFailure {
+	// Run again (its answer lost, say): it is done, nothing changes.
+	if r = run(t, o, "restore", id, "1", "--current", "2"); r.code != 0 || r.stdout != "restored version 1 of "+id+": it is version 3 now\n" {
+		t.Errorf("the same restore again: %d %q %q; want version 3 as it is", r.code, r.stdout, r.stderr)
+	}
+	if r = run(t, o, "restore", id, "2", "--current", "2"); r.code != cli.ExitFailure {
 		t.Errorf("restore with a stale --current: code %d, want failure", r.code)
 	}
 

@@ -373,3 +373,22 @@ func TestUnavailableDatabaseAnswers503(t *testing.T) {
 		t.Errorf("got %d %v %s, want 503 unavailable with Retry-After", resp.StatusCode, resp.Headers, resp.Body)
 	}
 }
+
+// TestReplayedReplacementAnswersAsTheFirst: a create that replaces a
+// memory, sent again with its idempotency key, answers exactly as the
+// first call did, the memory it replaced included.
+func TestReplayedReplacementAnswersAsTheFirst(t *testing.T) {
+	t.Parallel()
+	a := newAPITest(t)
+	old := decode[agentmem.Memory](t, a.do("POST", "/api/agents/nori/memories", `{"projectId":"p","content":"CI uses Node 18"}`))
+	body := `{"projectId":"p","content":"CI uses Node 20 since the runner upgrade","replaces":"` + old.ID + `"}`
+	key := map[string]string{agentmem.IdempotencyHeader: "replace-node-18"}
+	first := a.doWith("POST", "/api/agents/nori/memories", body, key)
+	again := a.doWith("POST", "/api/agents/nori/memories", body, key)
+	if first.StatusCode != 201 || !strings.Contains(first.Body, `"superseded"`) {
+		t.Fatalf("first: %d %s", first.StatusCode, first.Body)
+	}
+	if again.StatusCode != first.StatusCode || again.Body != first.Body || again.Headers[agentmem.ReplayedHeader] != "true" {
+		t.Errorf("replay: %d %s\nfirst: %d %s", again.StatusCode, again.Body, first.StatusCode, first.Body)
+	}
+}
