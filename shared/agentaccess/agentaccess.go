@@ -113,18 +113,10 @@ func roleOf(arn string) (account, name string, ok bool) {
 // Check returns agentmem.EForbidden when caller (an IAM ARN) is the role of
 // some agents and agentName is not one of them; nil otherwise.
 func (m *Map) Check(caller, agentName string) error {
-	if m == nil {
-		return nil
-	}
-	key, ok := RoleKey(caller)
-	if !ok {
-		return nil
-	}
-	agents, mapped := m.agents[key]
+	agents, role, mapped := m.agentsOf(caller)
 	if !mapped || slices.Contains(agents, agentName) {
 		return nil
 	}
-	_, role, _ := roleOf(caller)
 	return agentmem.Errorf(agentmem.EForbidden, "the role %s is the task role of agent %s: it may not read or write the memory of agent %s",
 		role, strings.Join(agents, ", "), agentName)
 }
@@ -135,20 +127,30 @@ func (m *Map) Check(caller, agentName string) error {
 // memories, reading one by id, dreams, personalities, the totals of every
 // scope, recounts); nil otherwise.
 func (m *Map) CheckOperator(caller, route string) error {
-	if m == nil {
-		return nil
-	}
-	key, ok := RoleKey(caller)
-	if !ok {
-		return nil
-	}
-	agents, mapped := m.agents[key]
+	agents, role, mapped := m.agentsOf(caller)
 	if !mapped {
 		return nil
 	}
-	_, role, _ := roleOf(caller)
 	return agentmem.Errorf(agentmem.EForbidden, "the role %s is the task role of agent %s: %s is for people and operators, not for agents' tasks",
 		role, strings.Join(agents, ", "), route)
+}
+
+// agentsOf returns the agents whose task role caller (an IAM ARN) is, and
+// the role's name; mapped is false when it is no agent's role (or m is
+// nil).
+func (m *Map) agentsOf(caller string) (agents []string, role string, mapped bool) {
+	if m == nil {
+		return nil, "", false
+	}
+	key, ok := RoleKey(caller)
+	if !ok {
+		return nil, "", false
+	}
+	if agents, mapped = m.agents[key]; !mapped {
+		return nil, "", false
+	}
+	_, role, _ = roleOf(caller)
+	return agents, role, true
 }
 
 // Roles returns the mapping, agent name to role ARN.

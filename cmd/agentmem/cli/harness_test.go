@@ -59,6 +59,40 @@ func newTierAPI(t testing.TB, model llm.Client) *api {
 	return &api{t: t, URL: srv.URL, Store: srv.Store, clock: clock}
 }
 
+// failingAPI is the real API answering 500 (internal) to the n-th request
+// that matches from the last failNth on, as a server failing halfway
+// through a command does.
+type failingAPI struct {
+	*api
+	seen, failOn atomic.Int32
+}
+
+// newFailingAPI is a failingAPI failing the requests that match, once
+// failNth says which.
+func newFailingAPI(t testing.TB, match func(*http.Request) bool) *failingAPI {
+	t.Helper()
+	f := &failingAPI{}
+	srv := apitest.New(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if match(r) && f.seen.Add(1) == f.failOn.Load() {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusInternalServerError)
+				_, _ = w.Write([]byte(`{"error":{"code":"internal","message":"internal error"}}`))
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	f.api = &api{t: t, URL: srv.URL, Store: srv.Store}
+	return f
+}
+
+// failNth makes the n-th matching request from now on fail.
+func (f *failingAPI) failNth(n int32) {
+	f.seen.Store(0)
+	f.failOn.Store(n)
+}
+
 func newAPI(t testing.TB) *api {
 	t.Helper()
 	a := &api{t: t}

@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/agentmem/agentmem/cmd/agentmem/cli"
-	"github.com/agentmem/agentmem/functions/apitest"
 	"github.com/agentmem/agentmem/shared/agentmem"
 )
 
@@ -18,19 +16,9 @@ import (
 // stderr does for the table), and the exit status is a failure.
 func TestListAllFailingHalfway(t *testing.T) {
 	t.Parallel()
-	var lists, failOn atomic.Int32
-	srv := apitest.New(t, func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/memories") && lists.Add(1) == failOn.Load() {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusInternalServerError)
-				_, _ = w.Write([]byte(`{"error":{"code":"internal","message":"internal error"}}`))
-				return
-			}
-			h.ServeHTTP(w, r)
-		})
+	a := newFailingAPI(t, func(r *http.Request) bool {
+		return r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/memories")
 	})
-	a := &api{t: t, URL: srv.URL, Store: srv.Store}
 	const total = 70 // two pages of the API's 50
 	for i := range total {
 		a.memory("nori", "p", agentmem.MemoryInput{Content: fmt.Sprintf("memory %03d", i)})
@@ -39,8 +27,7 @@ func TestListAllFailingHalfway(t *testing.T) {
 
 	for _, format := range []string{"json", "table"} {
 		t.Run(format, func(t *testing.T) {
-			lists.Store(0)
-			failOn.Store(2)
+			a.failNth(2)
 			r := run(t, o, "list", "--all", "--output", format)
 			if r.code != cli.ExitFailure || !strings.Contains(r.stderr, "500") {
 				t.Fatalf("code %d, stderr %q; want %d and the API's failure", r.code, r.stderr, cli.ExitFailure)

@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/agentmem/agentmem/cmd/agentmem/cli"
-	"github.com/agentmem/agentmem/functions/apitest"
 	"github.com/agentmem/agentmem/shared/agentmem"
 )
 
@@ -28,19 +26,7 @@ type rmAnswer struct {
 // what failed and what it did not try, so a script loses track of nothing.
 func TestRmSaysWhatItDidWhenOneIDFails(t *testing.T) {
 	t.Parallel()
-	var deletes, failOn atomic.Int32
-	srv := apitest.New(t, func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == http.MethodDelete && deletes.Add(1) == failOn.Load() {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusInternalServerError)
-				_, _ = w.Write([]byte(`{"error":{"code":"internal","message":"internal error"}}`))
-				return
-			}
-			h.ServeHTTP(w, r)
-		})
-	})
-	a := &api{t: t, URL: srv.URL, Store: srv.Store}
+	a := newFailingAPI(t, func(r *http.Request) bool { return r.Method == http.MethodDelete })
 	var ids []string
 	for _, c := range []string{"one", "two", "three", "four"} {
 		ids = append(ids, a.memory("nori", "p", agentmem.MemoryInput{Content: "memory " + c}).ID)
@@ -59,8 +45,7 @@ func TestRmSaysWhatItDidWhenOneIDFails(t *testing.T) {
 	}
 
 	// The API failing on the second id: rm stops there and says so.
-	deletes.Store(0)
-	failOn.Store(2)
+	a.failNth(2)
 	r = run(t, o, "rm", "--agent", "nori", "--json", ids[2], ids[3], "01JD5Q8Z3K7M2N4P6R8T0V2X4Y")
 	got = rmAnswer{}
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
@@ -71,8 +56,7 @@ func TestRmSaysWhatItDidWhenOneIDFails(t *testing.T) {
 		t.Errorf("server failure: code %d, answer %+v, stderr %q", r.code, got, r.stderr)
 	}
 	// As text: what was removed on stdout, what was not on stderr.
-	deletes.Store(0)
-	failOn.Store(1)
+	a.failNth(1)
 	r = run(t, o, "rm", "--agent", "nori", ids[3], "01JD5Q8Z3K7M2N4P6R8T0V2X4Y")
 	if r.code != cli.ExitFailure || r.stdout != "" || !strings.Contains(r.stderr, ids[3]) || !strings.Contains(r.stderr, "not tried: 01JD5Q8Z3K7M2N4P6R8T0V2X4Y") {
 		t.Errorf("server failure as text: code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
