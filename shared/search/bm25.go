@@ -32,6 +32,7 @@ func Lexical(query string, docs []Doc) []Hit {
 	return lexicalTerms(queryTerms(query), docs)
 }
 
+// lexicalTerms is [Lexical] for the terms of a query (see queryTerms).
 func lexicalTerms(terms []queryTerm, docs []Doc) []Hit {
 	scores := bm25(terms, len(docs), func(i int) string { return docs[i].Text })
 	var hits []Hit

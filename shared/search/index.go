@@ -82,6 +82,8 @@ func (ix *Index) Lexical(query string) []Hit {
 	return ix.lexicalTerms(queryTerms(query))
 }
 
+// lexicalTerms is [Index.Lexical] for the terms of a query: the scores of
+// bm25, from the postings of the terms only.
 func (ix *Index) lexicalTerms(terms []queryTerm) []Hit {
 	n := len(ix.docs)
 	if n == 0 {
