@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -160,4 +161,38 @@ func TestRelatedGroupsRead(t *testing.T) {
 			t.Errorf("group %d (%v): %d members, %d that add terms; want two or more, one adding", g, group[0].words, len(group), adds)
 		}
 	}
+}
+
+// FuzzRelatedQuery checks, for any query, that the indexed and the direct
+// lexical rankings agree exactly (scores included), that every score is a
+// positive finite number, and that the query's terms stay bounded.
+func FuzzRelatedQuery(f *testing.F) {
+	for _, s := range []string{
+		"", "webhook retries", "two transactions waiting on each other forever", "log in log out sign out",
+		"cache cache cache redis", "~deadlock|retry", "n+1 queries", "Größe ǅ İ", "a\xffb",
+	} {
+		f.Add(s)
+	}
+	docs := append(slices.Clone(lexDocs),
+		Doc{ID: "f", Text: "Two workers deadlocked; retries with backoff fixed the stuck queue"},
+		Doc{ID: "g", Text: "Users are logged out everywhere when the session is revoked"},
+		Doc{ID: "h", Text: "Redis cache keys expire after 10 minutes; stale reads were seen"},
+	)
+	ix := NewIndex(docs)
+	f.Fuzz(func(t *testing.T, q string) {
+		terms := queryTerms(q)
+		if own := len(Tokenize(q)); len(terms) > own+maxRelated {
+			t.Fatalf("queryTerms(%q): %d terms for %d words", q, len(terms), own)
+		}
+		want := Lexical(q, docs)
+		got := ix.Lexical(q)
+		if !slices.Equal(got, want) {
+			t.Fatalf("query %q: Index.Lexical = %v, Lexical = %v", q, got, want)
+		}
+		for _, h := range got {
+			if !(h.Score > 0) || math.IsInf(h.Score, 0) {
+				t.Fatalf("query %q: score %v for %s", q, h.Score, h.ID)
+			}
+		}
+	})
 }
