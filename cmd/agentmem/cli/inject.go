@@ -38,7 +38,7 @@ func init() {
 - memories -> WORKSPACE/.claude/memory/MEMORY.md (the 50 most recent), and CLAUDE.md imports it with the line @.claude/memory/MEMORY.md, once (not at all when the role file already imports it with that line of its own; a line in a code example or a comment does not count);
 - no memories -> no MEMORY.md; one an earlier inject wrote is removed, with its import line (a MEMORY.md agentmem did not write is left alone).
 
-Every file is written atomically (a temporary file renamed over it), so a killed inject never leaves half a file; an unchanged file is not rewritten. Nothing is written or removed outside WORKSPACE: a .claude or .claude/memory that is a symbolic link leading out of it is refused (a warning); a CLAUDE.md that is a link is read, as Claude Code reads it, and replaced by the file. --git sets user.name and user.email in the workspace's git config from the personality (gitName, else the display name; gitEmail).
+Every file is written atomically (a temporary file renamed over it), so a killed inject never leaves half a file; an unchanged file is not rewritten. Nothing is written or removed outside WORKSPACE: a .claude or .claude/memory that is a symbolic link leading out of it is refused (a warning); a CLAUDE.md that is a link is read, as Claude Code reads it, and replaced by the file, unless it leads out of WORKSPACE to anything but a Markdown file (*.md): that is refused, so no copy of, say, a linked credentials file lands in the workspace. --git sets user.name and user.email in the workspace's git config from the personality (gitName, else the display name; gitEmail).
 
 Best effort: on any failure (API unreachable, timeout, refused, unwritable file) one warning line goes to stderr and the exit status is 0, so the pipeline goes on; --strict exits non-zero instead.`,
 		Examples: []string{
@@ -167,6 +167,9 @@ func Inject(workspace string, b agentmem.Bootstrap) (InjectResult, error) {
 	}
 	defer root.Close()
 	claudePath := filepath.Join(workspace, ClaudeFile)
+	if err := checkClaudeLink(workspace, claudePath); err != nil {
+		return res, err
+	}
 	memoryName := filepath.FromSlash(MemoryFile)
 	memoryPath := filepath.Join(workspace, memoryName)
 	hasMemories := b.MemoryFile != ""
@@ -224,6 +227,37 @@ func Inject(workspace string, b agentmem.Bootstrap) (InjectResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// checkClaudeLink refuses a CLAUDE.md that is a symbolic link leading out
+// of workspace to anything but a Markdown file (*.md). Inject replaces the
+// link by a file holding what it reads through it, so a link a cloned
+// repository made to a credentials file would put a copy of that file in
+// the workspace, where the agent's next commit takes it along. A role file
+// shared between workspaces by a link ends in .md and is read as before; a
+// link inside the workspace, or to nothing, is not refused.
+func checkClaudeLink(workspace, claudePath string) error {
+	info, err := os.Lstat(claudePath)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	target, err := filepath.EvalSymlinks(claudePath)
+	if err != nil {
+		return nil // a dangling link: nothing is read through it
+	}
+	ws, err := filepath.EvalSymlinks(workspace)
+	if err != nil {
+		return fmt.Errorf("resolve workspace %s: %w", workspace, err)
+	}
+	if rel, err := filepath.Rel(ws, target); err == nil && filepath.IsLocal(rel) {
+		return nil
+	}
+	// A Markdown file is a shared role file; what is not a regular file is
+	// refused as such when it is read.
+	if info, err := os.Stat(target); err != nil || !info.Mode().IsRegular() || strings.EqualFold(filepath.Ext(target), ".md") {
+		return nil
+	}
+	return fmt.Errorf("%s is a link to %s, outside the workspace and not a Markdown file: refused, so that no copy of it is written into the workspace (a role file shared by a link must end in .md)", claudePath, target)
 }
 
 // setGitIdentity sets user.name and user.email in the workspace's git

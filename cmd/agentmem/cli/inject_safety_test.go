@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -245,6 +246,81 @@ func TestInjectRefusesACLAUDEmdThatIsNotAFile(t *testing.T) {
 				}
 			case <-time.After(time.Minute):
 				t.Fatal("Inject blocked on CLAUDE.md")
+			}
+		})
+	}
+}
+
+// TestInjectRefusesACLAUDEmdLinkedOutToAnythingButMarkdown: a CLAUDE.md
+// that a cloned repository made a link to a file outside the workspace is
+// refused unless that file is Markdown (a shared role file), so no copy of,
+// say, a credentials file is ever written into the workspace; links inside
+// it, and role files shared by a link, are read as before.
+func TestInjectRefusesACLAUDEmdLinkedOutToAnythingButMarkdown(t *testing.T) {
+	t.Parallel()
+	const secret = "aws_secret_access_key = EXAMPLEKEY123"
+	p := agentmem.Personality{AgentName: "nori", DisplayName: "Nori"}
+	b := agentmem.Bootstrap{AgentName: "nori", ProjectID: "checkout", Personality: &p, MemoryCount: 1,
+		MemoryFile: markdown.MemoryFile("nori", "checkout", []agentmem.Memory{{Content: "x", Type: agentmem.TypeNote}})}
+	tests := []struct {
+		name    string
+		target  func(t *testing.T, ws string) string // the file CLAUDE.md links to
+		refused bool
+	}{
+		{"a credentials file outside", func(t *testing.T, ws string) string {
+			path := filepath.Join(t.TempDir(), "credentials")
+			writeFile(t, path, secret)
+			return path
+		}, true},
+		{"a text file outside", func(t *testing.T, ws string) string {
+			path := filepath.Join(t.TempDir(), "role.txt")
+			writeFile(t, path, secret)
+			return path
+		}, true},
+		{"a Markdown role file outside", func(t *testing.T, ws string) string {
+			path := filepath.Join(t.TempDir(), "Coder.MD")
+			writeFile(t, path, role)
+			return path
+		}, false},
+		{"a file inside the workspace", func(t *testing.T, ws string) string {
+			path := filepath.Join(ws, "roles", "coder.txt")
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, path, role)
+			return path
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ws := workspace(t, "")
+			target := tt.target(t, ws)
+			mustSymlink(t, target, filepath.Join(ws, cli.ClaudeFile))
+			_, err := cli.Inject(ws, b)
+			if tt.refused {
+				if err == nil || !strings.Contains(err.Error(), "not a Markdown file") {
+					t.Fatalf("Inject: %v, want a refusal naming the link", err)
+				}
+				if info, err := os.Lstat(filepath.Join(ws, cli.ClaudeFile)); err != nil || info.Mode()&fs.ModeSymlink == 0 {
+					t.Errorf("CLAUDE.md is no longer the link: %v", err)
+				}
+				_ = filepath.WalkDir(ws, func(path string, d os.DirEntry, err error) error {
+					if err == nil && d.Type().IsRegular() && strings.Contains(readFile(t, path), secret) {
+						t.Errorf("a copy of the linked file was written to %s", path)
+					}
+					return nil
+				})
+				return
+			}
+			if err != nil {
+				t.Fatalf("Inject: %v", err)
+			}
+			if got := readFile(t, filepath.Join(ws, cli.ClaudeFile)); !strings.Contains(got, "Nori") || !strings.HasSuffix(got, role) {
+				t.Errorf("CLAUDE.md:\n%s\nwant the personality and the role", got)
+			}
+			if got := readFile(t, target); got != role {
+				t.Errorf("the linked file was written through: %q", got)
 			}
 		})
 	}
