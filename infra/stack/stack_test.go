@@ -320,13 +320,17 @@ func TestRoleActions(t *testing.T) {
 		routes.Extraction: {
 			"memories":                {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 			"memories/index/id-index": {"dynamodb:Query"},
-			"journal":                 {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
-			"log group":               logs,
+			// BatchWriteItem: eviction deletes the evicted memory's
+			// history (purgeHistory).
+			"journal":   {"dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+			"log group": logs,
 		},
 		routes.Dream: {
-			"memories":                    {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"},
-			"memories/index/id-index":     {"dynamodb:Query"},
-			"journal":                     {"dynamodb:BatchWriteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+			"memories":                {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"},
+			"memories/index/id-index": {"dynamodb:Query"},
+			// DeleteItem: a revert bringing back a retired memory deletes
+			// its gone record in the restore's transaction.
+			"journal":                     {"dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 			"journal/index/pending-index": {"dynamodb:Query"},
 			// It sends to its queue and is its event source.
 			"dream queue": {"sqs:ChangeMessageVisibility", "sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage", "sqs:SendMessage"},
