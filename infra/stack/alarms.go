@@ -37,7 +37,7 @@ const (
 func (s *Stack) MetricNamespace() string { return "agentmem/" + s.Config.StackName }
 
 // addAlarms defines the alarms: errors and throttles of every function,
-// messages in the dream dead-letter queue and the age of the dream queue's
+// messages in the dream and dispatch dead-letter queues and the age of the dream queue's
 // oldest message, the API's 5xx rate and its 429s, DynamoDB throttling of
 // each table, and failed dreams (a metric from the dream function's log).
 // They notify the SNS topic given by context, or a new topic with an email
@@ -87,6 +87,10 @@ func (s *Stack) addAlarms() {
 	if s.DreamDLQ != nil {
 		alarm("DreamDLQAlarm", "agentmem Deep Dream: scopes that failed every attempt wait in the dead-letter queue",
 			s.DreamDLQ.MetricApproximateNumberOfMessagesVisible(&awscloudwatch.MetricOptions{Period: fiveMinutes, Statistic: jsii.String("Maximum")}), 1)
+	}
+	if s.DispatchDLQ != nil {
+		alarm("DreamDispatchDLQAlarm", "agentmem Deep Dream: a nightly dispatch failed every attempt (no scope was queued); fix the cause, then invoke the dream function with {\"action\":\"dispatch\"}",
+			s.DispatchDLQ.MetricApproximateNumberOfMessagesVisible(&awscloudwatch.MetricOptions{Period: fiveMinutes, Statistic: jsii.String("Maximum")}), 1)
 	}
 	if s.DreamQueue != nil {
 		alarm("DreamQueueAgeAlarm", "agentmem: the oldest message of the dream queue (dreams, bulk deletes) has waited "+strconv.Itoa(QueueAgeSeconds/3600)+" hours or more",

@@ -6,6 +6,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambdadestinations"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambdaeventsources"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsscheduler"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsschedulertargets"
@@ -24,6 +25,10 @@ const (
 	// DreamBatchSize is one scope per invocation: a dream is one LLM call,
 	// and the concurrency cap then counts dreams in flight.
 	DreamBatchSize = 1
+	// DispatchRetries is how often a failed nightly dispatch is tried
+	// again, by the scheduler (delivery) and by Lambda (the function's
+	// error), before it goes to the dispatch dead-letter queue.
+	DispatchRetries = 2
 )
 
 // DispatchInput is what the schedule sends the dream function: the
@@ -31,7 +36,8 @@ const (
 var DispatchInput = map[string]any{"action": "dispatch"}
 
 // addDream wires the dream function's two other triggers: the nightly
-// EventBridge Scheduler schedule invoking the dispatcher, and the SQS queue
+// EventBridge Scheduler schedule invoking the dispatcher (what fails every
+// attempt lands in the dispatch dead-letter queue), and the SQS queue
 // (with its dead-letter queue) feeding the worker under a concurrency cap;
 // the memories function sends its unfinished bulk deletes to that queue.
 func (s *Stack) addDream(fn awslambda.Function) {
@@ -64,6 +70,23 @@ func (s *Stack) addDream(fn awslambda.Function) {
 		MaxConcurrency:          jsii.Number(float64(s.Config.DreamMaxConcurrency)),
 	}))
 
+	// A nightly dispatch that fails every attempt, whether the scheduler
+	// could not deliver it or the function failed it (the scheduler
+	// invokes asynchronously), is kept in a queue of its own: the dream
+	// dead-letter queue is moved back into the dream queue, which only
+	// takes scopes and jobs.
+	s.DispatchDLQ = awssqs.NewQueue(s.Stack, jsii.String("DreamDispatchDLQ"), &awssqs.QueueProps{
+		Encryption:      awssqs.QueueEncryption_SQS_MANAGED,
+		EnforceSSL:      jsii.Bool(true),
+		RetentionPeriod: awscdk.Duration_Days(jsii.Number(14)),
+	})
+	nagSuppress(s.DispatchDLQ, false, nagReason{id: "AwsSolutions-SQS3",
+		reason: "This is the dead-letter queue of the nightly dispatch (scheduler and asynchronous invocation); it needs none of its own."})
+	fn.ConfigureAsyncInvoke(&awslambda.EventInvokeConfigOptions{
+		OnFailure:     awslambdadestinations.NewSqsDestination(s.DispatchDLQ),
+		RetryAttempts: jsii.Number(DispatchRetries),
+	})
+
 	role := awsiam.NewRole(s.Stack, jsii.String("DreamSchedulerRole"), &awsiam.RoleProps{
 		AssumedBy: awsiam.NewServicePrincipal(jsii.String("scheduler.amazonaws.com"), &awsiam.ServicePrincipalOpts{
 			Conditions: &map[string]interface{}{"StringEquals": map[string]interface{}{"aws:SourceAccount": awscdk.Aws_ACCOUNT_ID()}},
@@ -74,9 +97,10 @@ func (s *Stack) addDream(fn awslambda.Function) {
 		Description: jsii.String("agentmem Deep Dream: nightly dispatch of the scopes with new daily content"),
 		Schedule:    awsscheduler.ScheduleExpression_Expression(jsii.String(s.Config.DreamSchedule), awscdk.TimeZone_Of(jsii.String(s.Config.DreamTimeZone))),
 		Target: awsschedulertargets.NewLambdaInvoke(fn, &awsschedulertargets.ScheduleTargetBaseProps{
-			Input:         awsscheduler.ScheduleTargetInput_FromObject(DispatchInput),
-			RetryAttempts: jsii.Number(2),
-			Role:          role,
+			Input:           awsscheduler.ScheduleTargetInput_FromObject(DispatchInput),
+			RetryAttempts:   jsii.Number(DispatchRetries),
+			Role:            role,
+			DeadLetterQueue: s.DispatchDLQ,
 		}),
 	})
 	nagSuppress(role, true, nagReason{id: "AwsSolutions-IAM5",

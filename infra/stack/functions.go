@@ -85,8 +85,9 @@ var functionSpecs = map[routes.Function]functionSpec{
 		memoryMB:    512,
 		// Duplicate checks, creates, pattern raises, undoing a failed run.
 		memories: tableGrant{actions: []string{getItem, query, putItem, updateItem, deleteItem}, indexes: []string{dynamostore.IDIndex}},
-		// Run claims, counters, the run summary's daily record.
-		journal:    tableGrant{actions: []string{getItem, query, putItem, updateItem, deleteItem}},
+		// Run claims, counters, the run summary's daily record; the
+		// history of the memories a create evicts (a batch delete).
+		journal:    tableGrant{actions: []string{getItem, query, putItem, updateItem, deleteItem, batchWrite}},
 		llmTimeout: "25s",
 	},
 	routes.Dream: {
@@ -95,8 +96,9 @@ var functionSpecs = map[routes.Function]functionSpec{
 		// Plans restored and deleted, jobs, recounts.
 		memories: tableGrant{actions: []string{getItem, query, putItem, deleteItem}, indexes: []string{dynamostore.IDIndex}},
 		// State, leases, diary, plan chunks (a batch write), counters,
-		// jobs; the dispatcher reads the pending-index.
-		journal:    tableGrant{actions: []string{getItem, query, putItem, updateItem, batchWrite}, indexes: []string{dynamostore.PendingIndex}},
+		// jobs; a revert that brings a retired memory back deletes its
+		// gone record; the dispatcher reads the pending-index.
+		journal:    tableGrant{actions: []string{getItem, query, putItem, updateItem, deleteItem, batchWrite}, indexes: []string{dynamostore.PendingIndex}},
 		llmTimeout: "240s",
 		// A dream's lease on its scope must outlast the function that
 		// holds it, so a killed worker's scope frees itself only after

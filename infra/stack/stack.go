@@ -41,8 +41,9 @@ type Stack struct {
 	AccessLogs awslogs.LogGroup
 	API        awsapigatewayv2.HttpApi
 	APIStage   awsapigatewayv2.HttpStage
-	// DreamQueue feeds the dream worker; DreamDLQ takes what it fails.
-	DreamQueue, DreamDLQ awssqs.Queue
+	// DreamQueue feeds the dream worker; DreamDLQ takes what it fails;
+	// DispatchDLQ takes the nightly dispatches that failed.
+	DreamQueue, DreamDLQ, DispatchDLQ awssqs.Queue
 	// AgentPolicy grants execute-api:Invoke on the agent routes; it is
 	// attached to AgentRole and exported for other stacks.
 	AgentPolicy awsiam.ManagedPolicy

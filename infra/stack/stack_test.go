@@ -61,13 +61,14 @@ func TestResourceCounts(t *testing.T) {
 		"AWS::ApiGatewayV2::Route":        len(routes.All),
 		"AWS::ApiGatewayV2::Authorizer":   0, // IAM authorization needs no authorizer resource
 		"AWS::Scheduler::Schedule":        1,
-		"AWS::SQS::Queue":                 2,
-		"AWS::SQS::QueuePolicy":           2,
+		"AWS::SQS::Queue":                 3,
+		"AWS::SQS::QueuePolicy":           3,
 		"AWS::Lambda::EventSourceMapping": 1,
-		// Errors and throttles per function; the dead-letter queue, the
-		// queue's age, the 5xx rate, the 429s, failed dreams; throttling
-		// per table.
-		"AWS::CloudWatch::Alarm":  2*len(routes.Functions) + 5 + 3,
+		"AWS::Lambda::EventInvokeConfig":  1,
+		// Errors and throttles per function; the two dead-letter queues,
+		// the queue's age, the 5xx rate, the 429s, failed dreams;
+		// throttling per table.
+		"AWS::CloudWatch::Alarm":  2*len(routes.Functions) + 6 + 3,
 		"AWS::Logs::MetricFilter": 2,
 	}
 	for name, s := range synth(t) {
@@ -246,6 +247,7 @@ func (s *synthesized) roleActions(t *testing.T, fn routes.Function) (actions map
 	}
 	names["${"+s.logicalID(s.st.LogGroups[fn])+".Arn}"] = "log group"
 	names["${"+s.logicalID(s.st.DreamQueue)+".Arn}"] = "dream queue"
+	names["${"+s.logicalID(s.st.DispatchDLQ)+".Arn}"] = "dispatch dead-letter queue"
 	if s.cfg.TableKMSKeyARN != "" {
 		names[s.cfg.TableKMSKeyARN] = "table key"
 	}
@@ -320,17 +322,23 @@ func TestRoleActions(t *testing.T) {
 		routes.Extraction: {
 			"memories":                {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 			"memories/index/id-index": {"dynamodb:Query"},
-			"journal":                 {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
-			"log group":               logs,
+			// BatchWriteItem: eviction deletes the evicted memory's
+			// history (purgeHistory).
+			"journal":   {"dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+			"log group": logs,
 		},
 		routes.Dream: {
-			"memories":                    {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"},
-			"memories/index/id-index":     {"dynamodb:Query"},
-			"journal":                     {"dynamodb:BatchWriteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+			"memories":                {"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"},
+			"memories/index/id-index": {"dynamodb:Query"},
+			// DeleteItem: a revert bringing back a retired memory deletes
+			// its gone record in the restore's transaction.
+			"journal":                     {"dynamodb:BatchWriteItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 			"journal/index/pending-index": {"dynamodb:Query"},
 			// It sends to its queue and is its event source.
 			"dream queue": {"sqs:ChangeMessageVisibility", "sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ReceiveMessage", "sqs:SendMessage"},
-			"log group":   logs,
+			// Lambda sends the failed asynchronous dispatches there.
+			"dispatch dead-letter queue": queue,
+			"log group":                  logs,
 		},
 	}
 	for name, s := range synth(t) {
@@ -570,7 +578,7 @@ func TestAlarms(t *testing.T) {
 		for metric, want := range map[string]int{
 			"AWS/Lambda/Errors":                           len(routes.Functions),
 			"AWS/Lambda/Throttles":                        len(routes.Functions),
-			"AWS/SQS/ApproximateNumberOfMessagesVisible":  1,
+			"AWS/SQS/ApproximateNumberOfMessagesVisible":  2,
 			"AWS/SQS/ApproximateAgeOfOldestMessage":       1,
 			s.st.MetricNamespace() + "/ThrottledRequests": 1,
 			s.st.MetricNamespace() + "/DreamsFailed":      1,
@@ -627,7 +635,35 @@ func TestDream(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dream := s.logicalID(s.st.Functions[routes.Dream])
 			queue, dlq := s.logicalID(s.st.DreamQueue), s.logicalID(s.st.DreamDLQ)
+			dispatchDLQ := s.logicalID(s.st.DispatchDLQ)
 			fn := props(s.resources("AWS::Lambda::Function")[dream])
+
+			// A dispatch that fails every attempt is kept, in a queue of
+			// its own: not delivered (the scheduler's dead-letter queue),
+			// or failed by the function (Lambda's on-failure destination
+			// of the asynchronous invocation).
+			check(t, "dispatch dead letters", func() {
+				s.assert.HasResourceProperties(jsii.String("AWS::Scheduler::Schedule"), &map[string]any{
+					"Target": assertions.Match_ObjectLike(&map[string]any{
+						"DeadLetterConfig": map[string]any{"Arn": map[string]any{"Fn::GetAtt": []any{dispatchDLQ, "Arn"}}},
+						"RetryPolicy":      assertions.Match_ObjectLike(&map[string]any{"MaximumRetryAttempts": stack.DispatchRetries}),
+					}),
+				})
+				s.assert.HasResourceProperties(jsii.String("AWS::Lambda::EventInvokeConfig"), &map[string]any{
+					"FunctionName":         map[string]any{"Ref": dream},
+					"MaximumRetryAttempts": stack.DispatchRetries,
+					"DestinationConfig": map[string]any{"OnFailure": map[string]any{
+						"Destination": map[string]any{"Fn::GetAtt": []any{dispatchDLQ, "Arn"}},
+					}},
+				})
+				s.assert.HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), &map[string]any{
+					"MetricName": "ApproximateNumberOfMessagesVisible",
+					"Dimensions": []any{map[string]any{"Name": "QueueName", "Value": map[string]any{"Fn::GetAtt": []any{dispatchDLQ, "QueueName"}}}},
+				})
+			})
+			if dispatchDLQ == dlq || dispatchDLQ == queue {
+				t.Errorf("dispatches dead-letter into %s: the dream queues take only scopes and jobs", dispatchDLQ)
+			}
 
 			for _, sch := range s.resources("AWS::Scheduler::Schedule") {
 				p := props(sch)
@@ -671,8 +707,8 @@ func TestDream(t *testing.T) {
 					}
 				}
 			}
-			if !tlsOnly[queue] || !tlsOnly[dlq] {
-				t.Errorf("TLS-only policies on %v, want both queues", keys(tlsOnly))
+			if !tlsOnly[queue] || !tlsOnly[dlq] || !tlsOnly[dispatchDLQ] {
+				t.Errorf("TLS-only policies on %v, want every queue", keys(tlsOnly))
 			}
 
 			for _, esm := range s.resources("AWS::Lambda::EventSourceMapping") {
