@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/agentmem/agentmem/shared/settings"
+	"github.com/agentmem/agentmem/shared/tablegrants"
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
@@ -20,42 +20,17 @@ import (
 	"github.com/cdklabs/cdk-nag-go/cdknag/v2"
 )
 
-// functionSpec sizes one function and says what it may touch. Routes come
-// from shared/routes, timeouts from routes.Timeouts; which settings a
-// function reads (and so whether it calls a model or embeds) from
-// shared/settings; what each function does with the tables is declared
-// here, once, and nowhere else: exactly the DynamoDB actions its code
-// calls (a transaction needs the action of each of its items), on the
-// tables and the indexes it queries.
+// functionSpec sizes one function. Routes come from shared/routes,
+// timeouts from routes.Timeouts; which settings a function reads (and so
+// whether it calls a model or embeds) from shared/settings; what it may do
+// on each table from shared/tablegrants (the one declaration, which the
+// functions' tests check against the calls their code makes).
 type functionSpec struct {
 	description string
 	memoryMB    int
-	memories    tableGrant // zero: no access
-	personas    tableGrant
-	journal     tableGrant
 	llmTimeout  string // AGENTMEM_LLM_TIMEOUT of a function that reads the LLM settings
 	env         map[*settings.Setting]string
 }
-
-// tableGrant is what a function may do on one table.
-type tableGrant struct {
-	actions []string
-	// indexes are the indexes it queries (dynamodb:Query only).
-	indexes []string
-	// leadingKeys, when set, confines it to the items whose partition key
-	// starts with one of these prefixes (dynamodb:LeadingKeys).
-	leadingKeys []string
-}
-
-// The DynamoDB actions the code calls.
-const (
-	getItem    = "dynamodb:GetItem"
-	query      = "dynamodb:Query"
-	putItem    = "dynamodb:PutItem"
-	updateItem = "dynamodb:UpdateItem"
-	deleteItem = "dynamodb:DeleteItem"
-	batchWrite = "dynamodb:BatchWriteItem"
-)
 
 // functionSpecs: API functions stay under API Gateway's 30 s integration
 // limit; the dream function is also the SQS worker, so its timeout is the
@@ -64,42 +39,20 @@ var functionSpecs = map[routes.Function]functionSpec{
 	routes.Memories: {
 		description: "agentmem memories: CRUD, MEMORY.md, bootstrap, daily log, session context, search, stats, bulk deletes",
 		memoryMB:    512,
-		// Reads, creates (transactions), deletes and their jobs, touches
-		// (lastAccessedAt); the id-index finds a memory by id.
-		memories: tableGrant{actions: []string{getItem, query, putItem, updateItem, deleteItem}, indexes: []string{dynamostore.IDIndex}},
-		// The bootstrap route reads the personality.
-		personas: tableGrant{actions: []string{getItem}},
-		// Counters, idempotency records, jobs, the cursor key, daily log,
-		// session context (ending a session is a batch delete).
-		journal: tableGrant{actions: []string{getItem, query, putItem, updateItem, deleteItem, batchWrite}},
 	},
 	routes.Personalities: {
 		description: "agentmem personalities: CRUD",
 		memoryMB:    256,
-		personas:    tableGrant{actions: []string{getItem, putItem, deleteItem}, indexes: []string{dynamostore.NameIndex}},
-		// Idempotency records of its puts and the cursor key, nothing else.
-		journal: tableGrant{actions: []string{getItem, putItem}, leadingKeys: []string{"idem#*", "config#*"}},
 	},
 	routes.Extraction: {
 		description: "agentmem extraction: learnings from an agent run's output",
 		memoryMB:    512,
-		// Duplicate checks, creates, pattern raises, undoing a failed run.
-		memories: tableGrant{actions: []string{getItem, query, putItem, updateItem, deleteItem}, indexes: []string{dynamostore.IDIndex}},
-		// Run claims, counters, the run summary's daily record; the
-		// history of the memories a create evicts (a batch delete).
-		journal:    tableGrant{actions: []string{getItem, query, putItem, updateItem, deleteItem, batchWrite}},
-		llmTimeout: "25s",
+		llmTimeout:  "25s",
 	},
 	routes.Dream: {
 		description: "agentmem Deep Dream: API, nightly dispatcher (EventBridge Scheduler) and SQS worker, bulk delete jobs",
 		memoryMB:    1024,
-		// Plans restored and deleted, jobs, recounts.
-		memories: tableGrant{actions: []string{getItem, query, putItem, deleteItem}, indexes: []string{dynamostore.IDIndex}},
-		// State, leases, diary, plan chunks (a batch write), counters,
-		// jobs; a revert that brings a retired memory back deletes its
-		// gone record; the dispatcher reads the pending-index.
-		journal:    tableGrant{actions: []string{getItem, query, putItem, updateItem, deleteItem, batchWrite}, indexes: []string{dynamostore.PendingIndex}},
-		llmTimeout: "240s",
+		llmTimeout:  "240s",
 		// A dream's lease on its scope must outlast the function that
 		// holds it, so a killed worker's scope frees itself only after
 		// the worker is surely gone.
@@ -117,7 +70,10 @@ func (s *Stack) addFunctions() error {
 	for _, fn := range s.Config.Functions {
 		spec, ok := functionSpecs[fn]
 		if !ok {
-			return fmt.Errorf("function %s has no entry in infra/stack functionSpecs: declare its timeout, memory and table access there", fn)
+			return fmt.Errorf("function %s has no entry in infra/stack functionSpecs: declare its memory there", fn)
+		}
+		if _, ok := tablegrants.ByFunction[fn]; !ok {
+			return fmt.Errorf("function %s has no entry in shared/tablegrants ByFunction: declare its table access there", fn)
 		}
 		id := logicalName(string(fn), "")
 		logGroup := awslogs.NewLogGroup(s.Stack, jsii.String(id+"Logs"), &awslogs.LogGroupProps{
@@ -129,7 +85,7 @@ func (s *Stack) addFunctions() error {
 			Description: jsii.String("agentmem " + string(fn) + " function"),
 		})
 		logGroup.GrantWrite(role)
-		statements, wildcards := s.functionStatements(fn, spec)
+		statements, wildcards := s.functionStatements(fn)
 		for _, st := range statements {
 			role.AddToPolicy(st)
 		}
@@ -255,21 +211,20 @@ func (s *Stack) functionEnv(fn routes.Function, spec functionSpec) (*map[string]
 //
 // wildcards are the cdk-nag IAM5 findings the statements raise, each with
 // its reason: the foundation models behind inference profiles.
-func (s *Stack) functionStatements(fn routes.Function, spec functionSpec) (out []awsiam.PolicyStatement, wildcards []string) {
-	for _, t := range []struct {
-		grant tableGrant
-		name  string
-	}{
-		{spec.memories, s.Schema.Memories.Name},
-		{spec.personas, s.Schema.Personalities.Name},
-		{spec.journal, s.Schema.Journal.Name},
-	} {
-		if len(t.grant.actions) == 0 {
+func (s *Stack) functionStatements(fn routes.Function) (out []awsiam.PolicyStatement, wildcards []string) {
+	names := map[tablegrants.Table]string{
+		tablegrants.Memories:      s.Schema.Memories.Name,
+		tablegrants.Personalities: s.Schema.Personalities.Name,
+		tablegrants.Journal:       s.Schema.Journal.Name,
+	}
+	for _, table := range tablegrants.Tables {
+		grant, ok := tablegrants.ByFunction[fn][table]
+		if !ok || len(grant.Actions) == 0 {
 			continue
 		}
 		for _, ts := range s.Schema.Tables() {
-			if ts.Name == t.name {
-				out = append(out, s.tableStatements(ts, t.grant)...)
+			if ts.Name == names[table] {
+				out = append(out, s.tableStatements(ts, grant)...)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentmem/agentmem/shared/dynamostore"
+	"github.com/agentmem/agentmem/shared/tablegrants"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awskms"
@@ -82,24 +83,24 @@ var keyActions = []string{"kms:Decrypt", "kms:Encrypt", "kms:GenerateDataKey", "
 // tableStatements grants g's actions on one table and dynamodb:Query on
 // the indexes g names, by name (no wildcard); g's leading keys, when set,
 // confine both to those partition keys.
-func (s *Stack) tableStatements(ts dynamostore.TableSchema, g tableGrant) []awsiam.PolicyStatement {
+func (s *Stack) tableStatements(ts dynamostore.TableSchema, g tablegrants.Grant) []awsiam.PolicyStatement {
 	table := s.Tables[ts.Name]
 	var cond *map[string]interface{}
-	if len(g.leadingKeys) > 0 {
-		cond = &map[string]interface{}{"ForAllValues:StringLike": map[string]interface{}{"dynamodb:LeadingKeys": g.leadingKeys}}
+	if len(g.LeadingKeys) > 0 {
+		cond = &map[string]interface{}{"ForAllValues:StringLike": map[string]interface{}{"dynamodb:LeadingKeys": g.LeadingKeys}}
 	}
 	out := []awsiam.PolicyStatement{awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
-		Actions:    jsii.Strings(g.actions...),
+		Actions:    jsii.Strings(g.Actions...),
 		Resources:  jsii.Strings(*table.TableArn()),
 		Conditions: cond,
 	})}
-	if len(g.indexes) > 0 {
+	if len(g.Indexes) > 0 {
 		var arns []string
-		for _, name := range g.indexes {
+		for _, name := range g.Indexes {
 			arns = append(arns, *table.TableArn()+"/index/"+name)
 		}
 		out = append(out, awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
-			Actions:    jsii.Strings(query),
+			Actions:    jsii.Strings(tablegrants.Query),
 			Resources:  jsii.Strings(arns...),
 			Conditions: cond,
 		}))
