@@ -15,7 +15,6 @@ import (
 	"github.com/agentmem/agentmem/shared/awsconfig"
 	"github.com/agentmem/agentmem/shared/bulkjobs"
 	"github.com/agentmem/agentmem/shared/dynamostore"
-	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/httpapi"
 	"github.com/agentmem/agentmem/shared/localapi"
 	"github.com/aws/aws-lambda-go/events"
@@ -24,14 +23,14 @@ import (
 // newJobsAPITest is an apiTest whose handler works on a bulk delete for
 // budget before it answers 202 and leaves the rest to goroutines.
 func newJobsAPITest(t *testing.T, budget time.Duration) (*apiTest, *bulkjobs.InProcess) {
-	st := dynamotest.NewStore(t)
-	jobs := &bulkjobs.InProcess{Store: st, Log: quiet}
+	rec, st := calls.Stores(t)
+	jobs := &bulkjobs.InProcess{Store: rec, Log: quiet}
 	t.Cleanup(jobs.Stop)
-	h, err := httpapi.NewMemoriesHandler(&memoryapi.API{Store: st, Log: quiet, Jobs: jobs, JobBudget: budget}, quiet)
+	h, err := httpapi.NewMemoriesHandler(&memoryapi.API{Store: rec, Log: quiet, Jobs: jobs, JobBudget: budget}, quiet)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &apiTest{t: t, store: st, h: h}, jobs
+	return &apiTest{t: t, store: st, handler: rec, h: h}, jobs
 }
 
 // doWith sends a request with headers.

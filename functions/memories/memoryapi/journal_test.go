@@ -32,7 +32,7 @@ func (a *apiTest) doAccept(method, target, accept, body string) (status int, con
 func TestDailyLogAppendsAndRendersTheDay(t *testing.T) {
 	t.Parallel()
 	a := newAPITest(t)
-	a.store.Now = func() time.Time { return time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC) }
+	a.setNow(func() time.Time { return time.Date(2026, 11, 22, 18, 0, 0, 0, time.UTC) })
 	for _, body := range []string{
 		`{"projectId":"p","title":"run-42","content":"Summary of run 42.","at":"2026-11-22T15:02:00Z"}`,
 		`{"projectId":"p","title":"Trimmed Context","content":"  Messages: 120.  ","at":"2026-11-22T16:30:00+02:00"}`,
@@ -70,7 +70,7 @@ func TestSessionContextRoutes(t *testing.T) {
 	t.Parallel()
 	a := newAPITest(t)
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	a.store.Now = func() time.Time { return now }
+	a.setNow(func() time.Time { return now })
 	const key = "/api/projects/p/sessions/run-1/context/auth-patterns"
 	if resp := a.do("PUT", key, `{"value":"JWT with refresh tokens"}`); resp.StatusCode != 201 {
 		t.Fatalf("first put: %d %s, want 201", resp.StatusCode, resp.Body)
@@ -119,7 +119,7 @@ func TestJournalBadInputIs4xxAndWritesNothing(t *testing.T) {
 	t.Parallel()
 	a := newAPITest(t)
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	a.store.Now = func() time.Time { return now }
+	a.setNow(func() time.Time { return now })
 	bigContent := strings.Repeat("x", agentmem.MaxDailyContentBytes+1)
 	bigValue := strings.Repeat("v", agentmem.MaxSessionValueBytes+1)
 	const sess = "/api/projects/p/sessions/run-1/context/k"

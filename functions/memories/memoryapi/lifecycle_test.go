@@ -15,7 +15,6 @@ import (
 	"github.com/agentmem/agentmem/functions/memories/memoryapi"
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dynamostore"
-	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/localapi"
 )
@@ -281,14 +280,14 @@ func TestStatsAndAllStats(t *testing.T) {
 
 func TestEvictionThroughTheAPI(t *testing.T) {
 	t.Parallel()
-	st := dynamotest.NewStore(t)
-	st.MemoryLimit = 10
-	st.Log = quiet
-	h, err := memoryapi.New(lambdamain.Deps{Store: st, Log: quiet})
+	rec, st := calls.Stores(t)
+	rec.MemoryLimit, st.MemoryLimit = 10, 10
+	rec.Log, st.Log = quiet, quiet
+	h, err := memoryapi.New(lambdamain.Deps{Store: rec, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &apiTest{t: t, store: st, h: h}
+	a := &apiTest{t: t, store: st, handler: rec, h: h}
 	keep := []string{
 		a.create("nori", `{"projectId":"p","content":"pinned","pinned":true}`).ID,
 		a.create("nori", patternBody("a migration locks the orders table", "add the index concurrently", 0.9)).ID,

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentmem/agentmem/functions/memories/memoryapi"
 	"github.com/agentmem/agentmem/shared/agentmem"
@@ -20,28 +21,40 @@ import (
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/localapi"
 	"github.com/agentmem/agentmem/shared/openapi/openapitest"
+	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/aws/aws-lambda-go/events"
 )
 
-func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
+// calls records the DynamoDB calls of the handlers under test (their
+// stores'); TestMain fails the run when the function's role may not make
+// one of them.
+var calls = dynamotest.NewRecorder(routes.Memories)
+
+func TestMain(m *testing.M) { os.Exit(calls.Main(m)) }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-// apiTest is a memories handler over fresh tables.
+// apiTest is a memories handler over fresh tables. handler is the
+// handler's store, whose calls are recorded (calls); store is the test's
+// own, over the same tables, to seed and check them.
 type apiTest struct {
-	t     testing.TB
-	store *dynamostore.Store
-	h     *httpapi.Handler
+	t       testing.TB
+	store   *dynamostore.Store
+	handler *dynamostore.Store
+	h       *httpapi.Handler
 }
 
 func newAPITest(t testing.TB) *apiTest {
-	st := dynamotest.NewStore(t)
-	h, err := memoryapi.New(lambdamain.Deps{Store: st, Log: quiet})
+	rec, st := calls.Stores(t)
+	h, err := memoryapi.New(lambdamain.Deps{Store: rec, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &apiTest{t: t, store: st, h: h}
+	return &apiTest{t: t, store: st, handler: rec, h: h}
 }
+
+// setNow sets the clock of both stores.
+func (a *apiTest) setNow(now func() time.Time) { a.store.Now, a.handler.Now = now, now }
 
 // do sends one request through the Lambda handler, as API Gateway would.
 func (a *apiTest) do(method, target, body string) events.APIGatewayV2HTTPResponse {

@@ -66,7 +66,7 @@ func benchSearch(b *testing.B, emb embeddings.Embedder, wantMode string, warm bo
 		env = nil
 	}
 	a := newAPITestWith(b, emb, env)
-	a.store.Log = quiet
+	a.store.Log, a.handler.Log = quiet, quiet
 	seedScope(b, a, benchScopeSize)
 	target := "/api/agents/nori/memories/search?projectId=p&q=" + url.QueryEscape("stripe webhook retries with exponential backoff")
 	ev := localapi.Event(httptest.NewRequest("GET", target, nil), nil)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/agentmem/agentmem/functions/memories/memoryapi"
 	"github.com/agentmem/agentmem/shared/agentmem"
-	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/embeddings"
 	"github.com/agentmem/agentmem/shared/embeddings/embeddingstest"
 	"github.com/agentmem/agentmem/shared/embeddings/hashing"
@@ -23,13 +22,13 @@ import (
 // lambdamain.DepsFromEnv does) and settings.
 func newAPITestWith(t testing.TB, emb embeddings.Embedder, env map[string]string) *apiTest {
 	t.Helper()
-	st := dynamotest.NewStore(t)
-	st.Embedder = emb
-	h, err := memoryapi.New(lambdamain.Deps{Store: st, Log: quiet, Embedder: emb, Getenv: func(k string) string { return env[k] }})
+	rec, st := calls.Stores(t)
+	rec.Embedder, st.Embedder = emb, emb
+	h, err := memoryapi.New(lambdamain.Deps{Store: rec, Log: quiet, Embedder: emb, Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &apiTest{t: t, store: st, h: h}
+	return &apiTest{t: t, store: st, handler: rec, h: h}
 }
 
 // create posts a memory and returns it.

@@ -16,14 +16,20 @@ import (
 	"github.com/agentmem/agentmem/shared/lambdamain"
 	"github.com/agentmem/agentmem/shared/localapi"
 	"github.com/agentmem/agentmem/shared/openapi/openapitest"
+	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/aws/aws-lambda-go/events"
 )
 
-func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
+// calls records the DynamoDB calls of the handler under test; TestMain
+// fails the run when the function's role may not make one of them.
+var calls = dynamotest.NewRecorder(routes.Personalities)
+
+func TestMain(m *testing.M) { os.Exit(calls.Main(m)) }
 
 func TestPersonalityCRUD(t *testing.T) {
 	t.Parallel()
-	h, err := personalityapi.New(lambdamain.Deps{Store: dynamotest.NewStore(t), Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	st, _ := calls.Stores(t)
+	h, err := personalityapi.New(lambdamain.Deps{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
