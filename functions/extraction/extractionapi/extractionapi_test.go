@@ -27,10 +27,16 @@ import (
 	"github.com/agentmem/agentmem/shared/localapi"
 	"github.com/agentmem/agentmem/shared/openapi/openapitest"
 	"github.com/agentmem/agentmem/shared/prompts"
+	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/aws/aws-lambda-go/events"
 )
 
-func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
+// calls records the DynamoDB calls of the handlers under test (their
+// stores'); TestMain fails the run when the function's role may not make
+// one of them.
+var calls = dynamotest.NewRecorder(routes.Extraction)
+
+func TestMain(m *testing.M) { os.Exit(calls.Main(m)) }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
@@ -92,10 +98,14 @@ func (s *llmServer) calls() int {
 
 // apiTest is the extraction handler over fresh tables and a fake LLM.
 type apiTest struct {
-	t     testing.TB
-	store *dynamostore.Store
-	llm   *llmServer
-	h     *httpapi.Handler
+	t testing.TB
+	// store is the test's own store, to seed and check the tables;
+	// handler the handler's, over the same tables, whose calls are
+	// recorded (calls).
+	store   *dynamostore.Store
+	handler *dynamostore.Store
+	llm     *llmServer
+	h       *httpapi.Handler
 }
 
 func newAPITest(t testing.TB, replies ...reply) *apiTest {
@@ -117,12 +127,12 @@ func newAPITestTimeout(t testing.TB, timeout time.Duration, replies ...reply) *a
 
 func withLLM(t testing.TB, client llm.Client, srv *llmServer) *apiTest {
 	t.Helper()
-	st := dynamotest.NewStore(t)
-	h, err := extractionapi.New(lambdamain.Deps{Store: st, Log: quiet, LLM: client})
+	rec, st := calls.Stores(t)
+	h, err := extractionapi.New(lambdamain.Deps{Store: rec, Log: quiet, LLM: client})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &apiTest{t: t, store: st, llm: srv, h: h}
+	return &apiTest{t: t, store: st, handler: rec, llm: srv, h: h}
 }
 
 // post sends one extraction request through the Lambda handler.
@@ -576,7 +586,8 @@ func TestLLMFailureLogsAStructuredWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs strings.Builder
-	h, err := extractionapi.New(lambdamain.Deps{Store: dynamotest.NewStore(t), LLM: client, Log: slog.New(slog.NewJSONHandler(&logs, nil))})
+	rec, _ := calls.Stores(t)
+	h, err := extractionapi.New(lambdamain.Deps{Store: rec, LLM: client, Log: slog.New(slog.NewJSONHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -167,7 +167,7 @@ func TestFailedExtractionPutsBackWhatItSuperseded(t *testing.T) {
 	old := a.seedMemory(agentmem.Memory{Content: "The API listens on port 8080."})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	a.store.Embedder = &cancelOnSecondEmbed{cancel: cancel}
+	a.handler.Embedder = &cancelOnSecondEmbed{cancel: cancel}
 	b, _ := json.Marshal(agentmem.ExtractionInput{ProjectID: "p", RunID: "run-1", Summary: "s", Success: ptrTrue(), Learnings: []agentmem.Learning{
 		{Type: agentmem.TypeFinding, Content: "The API listens on port 9090.", Replaces: old.ID},
 		{Type: agentmem.TypeFinding, Content: "The admin API listens on port 9091."},
@@ -177,7 +177,7 @@ func TestFailedExtractionPutsBackWhatItSuperseded(t *testing.T) {
 	if resp.StatusCode < 500 {
 		t.Fatalf("got %d %s, want the failure of the ended request", resp.StatusCode, resp.Body)
 	}
-	a.store.Embedder = nil
+	a.handler.Embedder = nil
 	ms := a.memories("nori", "p")
 	if len(ms) != 1 || ms[0].ID != old.ID || ms[0].Content != old.Content {
 		t.Fatalf("after the failed run: %+v, want the old memory back alone", ms)
