@@ -216,7 +216,7 @@ func TestTheAnswersOrderDoesNotChangeTheDream(t *testing.T) {
 	chat, client := newChat(t, dreamAndVerify)
 	seq := cfg
 	seq.Concurrency = 1
-	res, err := run(dream.New(ref.store, client, quiet, seq), dream.Request{})
+	res, err := run(dream.New(ref.dreamStore, client, quiet, seq), dream.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestTheAnswersOrderDoesNotChangeTheDream(t *testing.T) {
 			_, client := newChat(t, g.answer(dreamAndVerify))
 			c := cfg
 			c.Concurrency = limit
-			d := dream.New(f.store, client, quiet, c)
+			d := dream.New(f.dreamStore, client, quiet, c)
 			type outcome struct {
 				res agentmem.DreamResult
 				err error
@@ -288,7 +288,7 @@ func TestTheHalvesOfACutOffAnswerAreAskedAtOnce(t *testing.T) {
 	fixedIDScope(t, f.store, 6, 1)
 	g := newGate()
 	chat, client := newChat(t, g.answer(tooLongAbove(3)))
-	d := dream.New(f.store, client, quiet, dream.Config{NoVerify: true, MaxTokens: dream.MinMaxTokens, CompressAfterDays: -1, Concurrency: 4})
+	d := dream.New(f.dreamStore, client, quiet, dream.Config{NoVerify: true, MaxTokens: dream.MinMaxTokens, CompressAfterDays: -1, Concurrency: 4})
 	out := make(chan error, 1)
 	stopped := make(chan struct{})
 	var res agentmem.DreamResult
@@ -347,7 +347,7 @@ func TestAFailedCallCancelsTheOthers(t *testing.T) {
 		<-ctx.Done() // held until the dream gives up on it
 		return llmtest.Reply{Status: 499, Text: "the client went away"}
 	}, time.Minute)
-	d := dream.New(f.store, client, quiet, dream.Config{NoVerify: true, MaxTokens: dream.MinMaxTokens, CompressAfterDays: -1, Concurrency: 2})
+	d := dream.New(f.dreamStore, client, quiet, dream.Config{NoVerify: true, MaxTokens: dream.MinMaxTokens, CompressAfterDays: -1, Concurrency: 2})
 	_, err := run(d, dream.Request{})
 	if agentmem.ErrorCode(err) != agentmem.ELLMFailed || !strings.Contains(agentmem.ErrorMessage(err), "could not be read") {
 		t.Fatalf("got %v, want llm_failed: the answer could not be read", err)
@@ -373,7 +373,7 @@ func TestMaxRoundsStopsALargeDreamBeforeTheModel(t *testing.T) {
 	f := newFixture(t)
 	fixedIDScope(t, f.store, 60, 12)
 	chat, client := newChat(t, scripted(5))
-	d := dream.New(f.store, client, quiet, dream.Config{NoVerify: true, MaxTokens: dream.MinMaxTokens, CompressAfterDays: -1, Concurrency: 4})
+	d := dream.New(f.dreamStore, client, quiet, dream.Config{NoVerify: true, MaxTokens: dream.MinMaxTokens, CompressAfterDays: -1, Concurrency: 4})
 	tests := []struct {
 		rounds  int
 		tooMany bool

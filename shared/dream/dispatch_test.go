@@ -9,14 +9,13 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/dream"
-	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/sqsqueue"
 	"github.com/agentmem/agentmem/shared/sqsqueue/sqstest"
 )
 
 func TestDispatcherQueuesExactlyThePendingScopes(t *testing.T) {
 	t.Parallel()
-	st := dynamotest.NewStore(t)
+	rec, st := calls.Stores(t)
 	ctx := context.Background()
 	var want []string
 	for i := range 45 {
@@ -37,7 +36,7 @@ func TestDispatcherQueuesExactlyThePendingScopes(t *testing.T) {
 		}
 	}
 	srv := sqstest.NewServer(t)
-	d := &dream.Dispatcher{Store: st, Queue: sqsqueue.NewWithClient(srv.Client(), sqstest.QueueURL), Log: quiet}
+	d := &dream.Dispatcher{Store: rec, Queue: sqsqueue.NewWithClient(srv.Client(), sqstest.QueueURL), Log: quiet}
 	res, err := d.Dispatch(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +64,7 @@ func TestDispatcherQueuesExactlyThePendingScopes(t *testing.T) {
 
 func TestDispatcherReportsWhatItCouldNotQueue(t *testing.T) {
 	t.Parallel()
-	st := dynamotest.NewStore(t)
+	rec, st := calls.Stores(t)
 	ctx := context.Background()
 	for _, agent := range []string{"a", "b"} {
 		if _, err := st.AppendDaily(ctx, agentmem.DailyRecord{AgentName: agent, ProjectID: "p", Title: "t", Content: "c"}); err != nil {
@@ -80,7 +79,7 @@ func TestDispatcherReportsWhatItCouldNotQueue(t *testing.T) {
 	}
 	body, _ := json.Marshal(dream.Message{AgentName: "a", ProjectID: "p", PendingSince: stA.PendingSince})
 	srv.Refuse(string(body), sqstest.Refusal{SenderFault: true})
-	d := &dream.Dispatcher{Store: st, Queue: sqsqueue.NewWithClient(srv.Client(), sqstest.QueueURL), Log: quiet}
+	d := &dream.Dispatcher{Store: rec, Queue: sqsqueue.NewWithClient(srv.Client(), sqstest.QueueURL), Log: quiet}
 	res, err := d.Dispatch(ctx)
 	if err == nil || res.Failed != 1 || res.Sent != 1 {
 		t.Errorf("got %+v, %v; want one sent, one failed and an error", res, err)

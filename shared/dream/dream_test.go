@@ -905,7 +905,7 @@ func TestTheDiaryEntryStaysOneItem(t *testing.T) {
 		list = append(list, add(agentmem.TypeNote, fmt.Sprintf("Invented fact number %d %s", i, strings.Repeat("padding ", 100))))
 	}
 	_, client := newChat(t, fixed(ops(list...)))
-	res, err := run(dream.New(f.store, client, quiet, dream.Config{NoVerify: true, MaxTokens: 1 << 16}), dream.Request{})
+	res, err := run(dream.New(f.dreamStore, client, quiet, dream.Config{NoVerify: true, MaxTokens: 1 << 16}), dream.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}

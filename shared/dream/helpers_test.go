@@ -19,10 +19,16 @@ import (
 	"github.com/agentmem/agentmem/shared/dynamotest"
 	"github.com/agentmem/agentmem/shared/llm"
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
+	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/oklog/ulid/v2"
 )
 
-func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
+// calls records the DynamoDB calls the dream makes as the dream function
+// runs it (the dreamers' and the dispatchers' store); TestMain fails the
+// run when the function's role may not make one of them.
+var calls = dynamotest.NewRecorder(routes.Dream)
+
+func TestMain(m *testing.M) { os.Exit(calls.Main(m)) }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
@@ -46,17 +52,23 @@ var fixed = llmtest.Fixed
 var now = time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
 
 // fixture is a scope with a core and daily records, on fresh tables.
+// store is the test's own store, to seed and check the tables; dreamStore
+// is the dreams', over the same tables and on the same clock, whose calls
+// are recorded (calls).
 type fixture struct {
-	t     testing.TB
-	store *dynamostore.Store
-	ctx   context.Context
-	clock time.Time
-	mu    sync.Mutex
+	t          testing.TB
+	store      *dynamostore.Store
+	dreamStore *dynamostore.Store
+	ctx        context.Context
+	clock      time.Time
+	mu         sync.Mutex
 }
 
 func newFixture(t testing.TB) *fixture {
-	f := &fixture{t: t, store: dynamotest.NewStore(t), ctx: context.Background(), clock: now}
-	f.store.Now = func() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.clock }
+	f := &fixture{t: t, ctx: context.Background(), clock: now}
+	f.dreamStore, f.store = calls.Stores(t)
+	clock := func() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.clock }
+	f.store.Now, f.dreamStore.Now = clock, clock
 	return f
 }
 
@@ -65,7 +77,7 @@ func (f *fixture) advance(d time.Duration) { f.mu.Lock(); f.clock = f.clock.Add(
 // dreamer is a dreamer without the verifier and the restate pass
 // (verify_test.go and restate_test.go test them).
 func (f *fixture) dreamer(client llm.Client) *dream.Dreamer {
-	return dream.New(f.store, client, quiet, dream.Config{NoVerify: true, NoRestate: true})
+	return dream.New(f.dreamStore, client, quiet, dream.Config{NoVerify: true, NoRestate: true})
 }
 
 // memory creates a memory in nori/p.

@@ -78,7 +78,7 @@ func TestLabelledClaimsThroughADream(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, client := newChat(t, fixed(ops(string(js))))
-			res, err := dream.New(f.store, client, quiet, dream.Config{NoVerify: true, NoRestate: true}).
+			res, err := dream.New(f.dreamStore, client, quiet, dream.Config{NoVerify: true, NoRestate: true}).
 				Run(f.ctx, dream.Request{AgentName: "nori", ProjectID: scope})
 			added, duplicate, class := true, false, ""
 			switch {

@@ -46,7 +46,7 @@ func (h *heldModel) let() { h.releaseOnce.Do(func() { close(h.release) }) }
 // that renews it when the test ticks, reporting each renewal.
 func leasedDreamer(f *fixture, h *heldModel, text string) (*dream.Dreamer, chan<- time.Time, <-chan error) {
 	_, client := newChat(f.t, h.answer(text))
-	d := dream.New(f.store, client, quiet, dream.Config{NoVerify: true, Lease: 10 * time.Second})
+	d := dream.New(f.dreamStore, client, quiet, dream.Config{NoVerify: true, Lease: 10 * time.Second})
 	ticks := make(chan time.Time)
 	renewed := make(chan error, 1)
 	dream.SetLeaseTicks(d, ticks, func(err error) { renewed <- err })

@@ -76,7 +76,7 @@ func TestTheRestatePassBringsBackFaithfulClaimsInTheSourcesWords(t *testing.T) {
 		// Out of order: each answer goes by its ref.
 		return restateReply(`{"ref": "c2", "text": "`+inWords+`", "why": "r1's words"}`, `{"ref": "c1", "text": "The staging database is reset every Sunday"}`)
 	}))
-	res, err := run(dream.New(f.store, client, quiet, dream.Config{}), dream.Request{})
+	res, err := run(dream.New(f.dreamStore, client, quiet, dream.Config{}), dream.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestARestatementThatKeepsAFabricationStaysRefused(t *testing.T) {
 				add(agentmem.TypeFinding, negated, "r2"),
 				add(agentmem.TypeBlocker, "The CI runner ran out of disk", "r2"),
 			), func(string) llmtest.Reply { return restateReply(entry) }))
-			res, err := run(dream.New(f.store, client, quiet, dream.Config{NoVerify: true}), dream.Request{})
+			res, err := run(dream.New(f.dreamStore, client, quiet, dream.Config{NoVerify: true}), dream.Request{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -212,7 +212,7 @@ func TestAFailedRestateLeavesTheRefusals(t *testing.T) {
 				add(agentmem.TypeFinding, paraphrase, "r1"),
 				add(agentmem.TypeBlocker, "The CI runner ran out of disk", "r2"),
 			), func(string) llmtest.Reply { return reply }))
-			res, err := run(dream.New(f.store, client, quiet, dream.Config{NoVerify: true}), dream.Request{})
+			res, err := run(dream.New(f.dreamStore, client, quiet, dream.Config{NoVerify: true}), dream.Request{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -257,7 +257,7 @@ func TestTheRestatePassCanBeTurnedOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := run(dream.New(f.store, client, quiet, cfg), dream.Request{})
+	res, err := run(dream.New(f.dreamStore, client, quiet, cfg), dream.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func TestRestateBatches(t *testing.T) {
 		}
 		return restateReply(es...)
 	}))
-	res, err := run(dream.New(f.store, client, quiet, dream.Config{NoVerify: true}), dream.Request{})
+	res, err := run(dream.New(f.dreamStore, client, quiet, dream.Config{NoVerify: true}), dream.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ func TestALargeScopeIsSplitUnderTheCap(t *testing.T) {
 	f := newFixture(t)
 	bulkScope(t, f.store, "nori", 200, 30)
 	chat, client := newChat(t, scripted(8))
-	d := dream.New(f.store, client, quiet, dream.Config{NoVerify: true, MaxTokens: dream.MinMaxTokens, CompressAfterDays: -1})
+	d := dream.New(f.dreamStore, client, quiet, dream.Config{NoVerify: true, MaxTokens: dream.MinMaxTokens, CompressAfterDays: -1})
 	res, err := run(d, dream.Request{})
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +59,7 @@ func TestACutOffAnswerIsAskedAgainSmaller(t *testing.T) {
 	f := newFixture(t)
 	bulkScope(t, f.store, "nori", 12, 2)
 	chat, client := newChat(t, tooLongAbove(3))
-	d := dream.New(f.store, client, quiet, dream.Config{NoVerify: true, MaxTokens: dream.MinMaxTokens, CompressAfterDays: -1})
+	d := dream.New(f.dreamStore, client, quiet, dream.Config{NoVerify: true, MaxTokens: dream.MinMaxTokens, CompressAfterDays: -1})
 	res, err := run(d, dream.Request{})
 	if err != nil {
 		t.Fatal(err)

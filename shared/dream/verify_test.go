@@ -33,7 +33,7 @@ func TestTheVerifierRefusesWhatItFindsUnsupported(t *testing.T) {
 		verifyPrompt = prompt
 		return llmtest.Reply{Text: "```json\n{\"verdicts\": [{\"n\": 1, \"verdict\": \"contradicts\", \"why\": \"r3 says otherwise\"}, {\"n\": 2, \"verdict\": \"supports\"}]}\n```"}
 	}))
-	d := dream.New(f.store, client, quiet, dream.Config{})
+	d := dream.New(f.dreamStore, client, quiet, dream.Config{})
 	res, err := run(d, dream.Request{})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func TestAFailingVerifierLeavesTheSupportTestsResult(t *testing.T) {
 			f := newFixture(t)
 			s := f.seed()
 			_, client := newChat(t, verifyAnswer(goodOps(s), func(string) llmtest.Reply { return reply }))
-			res, err := run(dream.New(f.store, client, quiet, dream.Config{}), dream.Request{})
+			res, err := run(dream.New(f.dreamStore, client, quiet, dream.Config{}), dream.Request{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +116,7 @@ func TestTheVerifierCanBeTurnedOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := run(dream.New(f.store, client, quiet, cfg), dream.Request{})
+	res, err := run(dream.New(f.dreamStore, client, quiet, cfg), dream.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,13 +23,19 @@ import (
 	"github.com/agentmem/agentmem/shared/llm/llmtest"
 	"github.com/agentmem/agentmem/shared/localapi"
 	"github.com/agentmem/agentmem/shared/openapi/openapitest"
+	"github.com/agentmem/agentmem/shared/routes"
 	"github.com/agentmem/agentmem/shared/sqsqueue/sqstest"
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 )
 
-func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
+// calls records the DynamoDB calls of the function's code under test (the
+// handlers', the worker's and the dispatcher's store); TestMain fails the
+// run when the function's role may not make one of them.
+var calls = dynamotest.NewRecorder(routes.Dream)
+
+func TestMain(m *testing.M) { os.Exit(calls.Main(m)) }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
@@ -41,25 +47,29 @@ const goodAnswer = "```json\n" + `{"operations": [
  ], "dream": "I turned the run summary into one decision."}` + "\n```\n"
 
 // env is a dream function over fresh tables with a chat stand-in whose
-// answer the test sets.
+// answer the test sets. store is the test's own store, to seed and check
+// the tables; handler is the function's (deps.Store), over the same
+// tables, whose calls are recorded (calls).
 type env struct {
-	t     testing.TB
-	store *dynamostore.Store
-	chat  *llmtest.Chat
-	deps  lambdamain.Deps
-	h     *httpapi.Handler
+	t       testing.TB
+	store   *dynamostore.Store
+	handler *dynamostore.Store
+	chat    *llmtest.Chat
+	deps    lambdamain.Deps
+	h       *httpapi.Handler
 }
 
 // newEnv builds the env; withLLM false leaves the LLM unconfigured.
 func newEnv(t testing.TB, withLLM bool) *env {
-	e := &env{t: t, store: dynamotest.NewStore(t)}
-	e.store.Now = func() time.Time { return time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC) }
+	e := &env{t: t}
+	e.handler, e.store = calls.Stores(t)
+	e.setNow(func() time.Time { return time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC) })
 	e.chat = llmtest.NewChat(t, llmtest.Fixed(goodAnswer))
 	var c llm.Client = llm.Disabled{}
 	if withLLM {
 		c = e.chat.Client(t, 5*time.Second)
 	}
-	e.deps = lambdamain.Deps{Store: e.store, Log: quiet, LLM: c, Getenv: func(string) string { return "" }}
+	e.deps = lambdamain.Deps{Store: e.handler, Log: quiet, LLM: c, Getenv: func(string) string { return "" }}
 	h, err := dreamapi.New(e.deps)
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +77,9 @@ func newEnv(t testing.TB, withLLM bool) *env {
 	e.h = h
 	return e
 }
+
+// setNow sets the clock of both stores.
+func (e *env) setNow(now func() time.Time) { e.store.Now, e.handler.Now = now, now }
 
 func (e *env) daily(agent, project, content string) {
 	e.t.Helper()

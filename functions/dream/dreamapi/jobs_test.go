@@ -24,7 +24,7 @@ import (
 func TestWorkerRunsBulkDeleteJobs(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, false)
-	e.store.Now = time.Now
+	e.setNow(time.Now)
 	sqs := sqstest.NewServer(t)
 	e.deps.AWS = aws.Config{Region: "eu-west-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", "")}
 	vars := map[string]string{"DREAM_QUEUE_URL": sqstest.QueueURL, "AGENTMEM_SQS_ENDPOINT": sqs.URL}
