@@ -139,11 +139,44 @@ func (r *Recorder) Missing() []string {
 	return append(out, r.bad...)
 }
 
+// Unused returns, in a stable order, the permissions the function's
+// grants give that no recorded call needed: a grant the code may no longer
+// need, or code the package's tests do not run (a leading-key grant
+// counts as used when any call used the action).
+func (r *Recorder) Unused() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	used := map[tablegrants.Need]bool{}
+	for n := range r.calls {
+		n.Key = ""
+		used[n] = true
+	}
+	var out []string
+	for table, g := range r.grants {
+		for _, a := range g.Actions {
+			if n := (tablegrants.Need{Table: table, Action: a}); !used[n] {
+				out = append(out, n.String())
+			}
+		}
+		for _, ix := range g.Indexes {
+			if n := (tablegrants.Need{Table: table, Action: tablegrants.Query, Index: ix}); !used[n] {
+				out = append(out, n.String())
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Main runs the package's tests (Main), then fails the run when the code
 // under test made a DynamoDB call the function's role may not make, naming
-// each. Use it from TestMain: os.Exit(recorder.Main(m)).
+// each. With -v it also lists the grants no call needed (Unused). Use it
+// from TestMain: os.Exit(recorder.Main(m)).
 func (r *Recorder) Main(m *testing.M) int {
 	code := Main(m)
+	if unused := r.Unused(); testing.Verbose() && len(unused) > 0 {
+		fmt.Fprintf(os.Stderr, "grants of the %s function no recorded call needed:\n\t%s\n", r.fn, strings.Join(unused, "\n\t"))
+	}
 	if missing := r.Missing(); len(missing) > 0 {
 		fmt.Fprintf(os.Stderr, "FAIL: DynamoDB calls the %s function's role may not make (grant them in shared/tablegrants, or stop making them):\n\t%s\n",
 			r.fn, strings.Join(missing, "\n\t"))

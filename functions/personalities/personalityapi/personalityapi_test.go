@@ -6,7 +6,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http/httptest"
+	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,5 +85,65 @@ func TestPersonalityCRUD(t *testing.T) {
 	}
 	if got := agentmem.ErrorCode(nil); got != "" {
 		t.Errorf("ErrorCode(nil) = %q", got)
+	}
+}
+
+// TestPersonalityRetriesAndPages: a PUT retried with its idempotency key
+// answers as the first did, and a listing pages with a cursor; both keep
+// their records in the journal, where the function's role is confined to
+// the idempotency and configuration keys (calls checks it).
+func TestPersonalityRetriesAndPages(t *testing.T) {
+	t.Parallel()
+	st, _ := calls.Stores(t)
+	h, err := personalityapi.New(lambdamain.Deps{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	do := func(method, target, body, idem string) events.APIGatewayV2HTTPResponse {
+		t.Helper()
+		r := httptest.NewRequest(method, target, strings.NewReader(body))
+		if idem != "" {
+			r.Header.Set(agentmem.IdempotencyHeader, idem)
+		}
+		resp, err := h.Handle(context.Background(), localapi.Event(r, []byte(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		openapitest.Check(t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers, resp.Body)
+		return resp
+	}
+	steps := []struct {
+		name, method, target, body, idem string
+		status                           int
+		inBody                           string
+	}{
+		{"create", "PUT", "/api/agents/aki/personality", `{"displayName":"Aki"}`, "put-aki-1", 201, `"version":1`},
+		{"retry", "PUT", "/api/agents/aki/personality", `{"displayName":"Aki"}`, "put-aki-1", 201, `"version":1`},
+		{"second", "PUT", "/api/agents/ben/personality", `{"displayName":"Ben"}`, "", 201, `"version":1`},
+		{"third", "PUT", "/api/agents/cal/personality", `{"displayName":"Cal"}`, "", 201, `"version":1`},
+	}
+	for _, s := range steps {
+		if resp := do(s.method, s.target, s.body, s.idem); resp.StatusCode != s.status || !strings.Contains(resp.Body, s.inBody) {
+			t.Errorf("%s: got %d %s, want %d containing %s", s.name, resp.StatusCode, resp.Body, s.status, s.inBody)
+		}
+	}
+	var got []string
+	target := "/api/personalities?limit=2"
+	for range 3 {
+		resp := do("GET", target, "", "")
+		var page agentmem.PersonalityPage
+		if err := json.Unmarshal([]byte(resp.Body), &page); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("list %s: got %d %s", target, resp.StatusCode, resp.Body)
+		}
+		for _, p := range page.Personalities {
+			got = append(got, p.AgentName)
+		}
+		if page.NextCursor == "" {
+			break
+		}
+		target = "/api/personalities?limit=2&cursor=" + url.QueryEscape(page.NextCursor)
+	}
+	if want := []string{"aki", "ben", "cal"}; !slices.Equal(got, want) {
+		t.Errorf("listed %v, want %v", got, want)
 	}
 }
