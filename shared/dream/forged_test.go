@@ -92,3 +92,33 @@ func TestStoredTextCannotForgeTheDreamPromptsStructure(t *testing.T) {
 		t.Errorf("operation %+v, want the retirement of %s citing %s, the record that says it", op, jenkins.ID, hostile.ID)
 	}
 }
+
+// TestAnUpdateCannotRewriteAMemoryIntoAnotherSubject: a record that asks
+// the model to rewrite memories (an instruction in stored text) gets an
+// update that replaces a memory's fact by another the record supports;
+// that would take the old fact out of the core with no cited reason, which
+// a retirement must have. The update is refused; the memory stays.
+func TestAnUpdateCannotRewriteAMemoryIntoAnotherSubject(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := f.seed()
+	_, client := newChat(t, fixed(ops(
+		update(s.jenkins.ID, agentmem.TypeFinding, "The payment provider retries webhooks 3 times", "r1"),
+		update(s.stale.ID, agentmem.TypeNote, "The staging database is reset every Sunday", "r3", s.stale.ID),
+	)))
+	res, err := run(f.dreamer(client), dream.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dr := res.Dream
+	if dr.Updated != 1 || len(dr.Dropped) != 1 || dr.Dropped[0].MemoryID != s.jenkins.ID {
+		t.Fatalf("updated %d, dropped %+v; want the staging update applied and the rewrite of %s refused", dr.Updated, dr.Dropped, s.jenkins.ID)
+	}
+	core := f.core()
+	if got := core[s.jenkins.ID].Content; got != s.jenkins.Content {
+		t.Errorf("the Jenkins memory says %q, want %q", got, s.jenkins.Content)
+	}
+	if got := core[s.stale.ID].Content; got != "The staging database is reset every Sunday" {
+		t.Errorf("the staging memory says %q", got)
+	}
+}

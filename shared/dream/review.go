@@ -257,6 +257,15 @@ func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.
 			candidate(p, next, v)
 			continue
 		}
+		if !sameSubject(p.target, next) {
+			// The update takes the memory's fact out of the core: a
+			// retirement, which needs its reason.
+			if rule, _ := retireReason(p.target, p.cites, src, current, retired); rule == "" {
+				refuse(p.ref, droppedOp(p.op, next, p.cites, ClassRetireUnsupported,
+					"the update says something else than "+p.target.ID+" (less than half of its words) and no cited source says the memory no longer holds; update a memory to correct or complete it, or retire it citing why and add the new fact"))
+				continue
+			}
+		}
 		live.Remove(next.ID)
 		if dup, _, ok := live.Find(next); ok {
 			live.Add(p.target)
@@ -359,6 +368,14 @@ func retireReason(target agentmem.Memory, cites []string, src sourceIndex, curre
 		return "", "a retire must cite a source other than the memory itself that says it no longer holds"
 	}
 	return "", "no cited source contradicts it, says it is out of date, or is a memory that stays and says all of it"
+}
+
+// sameSubject reports whether an update keeps the subject of the memory it
+// rewrites: at least retireOverlap of the memory's words are in the new
+// version (a correction, a completion, a merge).
+func sameSubject(before, after agentmem.Memory) bool {
+	one := support.NewCorpus([]support.Source{support.MemorySource(after)})
+	return one.Check(support.ClaimOf(before)).Overlap >= retireOverlap
 }
 
 // resolveCites maps an operation's references to ids; unknown lists those
