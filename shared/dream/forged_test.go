@@ -122,3 +122,43 @@ func TestAnUpdateCannotRewriteAMemoryIntoAnotherSubject(t *testing.T) {
 		t.Errorf("the staging memory says %q", got)
 	}
 }
+
+// TestARecordThatConfirmsAMemoryIsNoReasonToRetireIt: the words that say
+// a fact is out of date ("fixed", "switched", "instead") are a reason to
+// retire a memory only where the source says them of the memory's
+// subject, and the memory does not say them itself: a record that
+// restates a memory, beside an unrelated fix, or in the memory's own
+// words, confirms it.
+func TestARecordThatConfirmsAMemoryIsNoReasonToRetireIt(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	queue := f.memory(agentmem.Memory{Content: "Checkout uses the orders-v2 queue", Type: agentmem.TypeFinding})
+	pnpm := f.memory(agentmem.Memory{Content: "The project switched to pnpm for installs", Type: agentmem.TypeDecision, Rationale: "faster installs"})
+	jenkins := f.memory(agentmem.Memory{Content: "Deploys go through Jenkins", Type: agentmem.TypeFinding})
+	f.daily("run-41", "Fixed a typo in the README. Checkout uses the orders-v2 queue, as before.", "2026-11-21T10:00:00Z")
+	f.daily("run-42", "The project switched to pnpm for installs; CI is green.", "2026-11-21T11:00:00Z")
+	f.daily("run-43", "Deploys no longer go through Jenkins; they run on GitHub Actions.", "2026-11-21T12:00:00Z")
+	_, client := newChat(t, fixed(ops(retire(queue.ID, "r1"), retire(pnpm.ID, "r2"), retire(jenkins.ID, "r3"))))
+	res, err := run(f.dreamer(client), dream.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dr := res.Dream
+	refused := map[string]string{}
+	for _, b := range dr.Dropped {
+		refused[b.MemoryID] = b.Class
+	}
+	if dr.Retired != 1 || refused[queue.ID] != dream.ClassRetireUnsupported || refused[pnpm.ID] != dream.ClassRetireUnsupported {
+		t.Errorf("retired %d, refused %v; want only the Jenkins memory retired", dr.Retired, refused)
+	}
+	core := f.core()
+	if _, ok := core[queue.ID]; !ok {
+		t.Error("the queue memory was retired by a record that confirms it")
+	}
+	if _, ok := core[pnpm.ID]; !ok {
+		t.Error("the pnpm memory was retired by a record that says it in its own words")
+	}
+	if _, ok := core[jenkins.ID]; ok {
+		t.Error("the Jenkins memory stays, but r3 says it no longer holds")
+	}
+}

@@ -3,6 +3,7 @@ package dream
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
@@ -34,9 +35,10 @@ const (
 //     retireOverlap of the claim's words) but a negation, an opposite, a
 //     number or status that differs, or roles swapped
 //     (RetireContradicted);
-//   - says it is out of date: its text says so (no longer, obsolete,
-//     deprecated, replaced, removed, switched to, fixed, ...; obsolete
-//     below) about the same subject (RetireObsolete);
+//   - says it is out of date: one of its sentences says so (no longer,
+//     obsolete, deprecated, replaced, removed, switched to, fixed, ...;
+//     obsolete below, a word the memory does not say itself) about the
+//     same subject (saysOutOfDate; RetireObsolete);
 //   - or is a memory that stays (not retired by this dream; as this dream
 //     updates it) and says all the memory says: the support test accepts
 //     the memory's claim against it alone (RetireRepeated: a merge).
@@ -357,7 +359,7 @@ func retireReason(target agentmem.Memory, cites []string, src sourceIndex, curre
 		if v.Overlap < retireOverlap {
 			continue // about something else
 		}
-		if obsolete.MatchString(src.text(id)) {
+		if saysOutOfDate(target, src.text(id), src.corpus.MinOverlap) {
 			return agentmem.RetireObsolete, ""
 		}
 		if !v.Supported && contradicting[v.Class] {
@@ -369,6 +371,36 @@ func retireReason(target agentmem.Memory, cites []string, src sourceIndex, curre
 	}
 	return "", "no cited source contradicts it, says it is out of date, or is a memory that stays and says all of it"
 }
+
+// saysOutOfDate reports whether a source's text says of the memory's
+// subject that it no longer holds: one of its sentences holds at least
+// retireOverlap of the memory's words and a word of obsolete that the
+// memory does not say itself. A source that says "fixed" of something
+// else beside a restatement of the memory, or that says the memory in its
+// own words ("switched to pnpm" of a memory that says the project
+// switched to pnpm), confirms it.
+func saysOutOfDate(target agentmem.Memory, text string, minOverlap float64) bool {
+	own := map[string]bool{}
+	for _, w := range obsolete.FindAllString(claimText(target), -1) {
+		own[oneLine(strings.ToLower(w))] = true
+	}
+	claim := support.ClaimOf(target)
+	for _, s := range sentenceEnd.Split(text, -1) {
+		if !slices.ContainsFunc(obsolete.FindAllString(s, -1), func(w string) bool { return !own[oneLine(strings.ToLower(w))] }) {
+			continue
+		}
+		one := support.NewCorpus([]support.Source{{ID: "sentence", Kind: support.KindDaily, Text: s}})
+		one.MinOverlap = minOverlap
+		if one.Check(claim).Overlap >= retireOverlap {
+			return true
+		}
+	}
+	return false
+}
+
+// sentenceEnd splits a source's text into sentences: after ".", "!" or
+// "?" and white space, and at line breaks.
+var sentenceEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
 
 // sameSubject reports whether an update keeps the subject of the memory it
 // rewrites: at least retireOverlap of the memory's words are in the new
