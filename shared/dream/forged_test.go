@@ -162,3 +162,41 @@ func TestARecordThatConfirmsAMemoryIsNoReasonToRetireIt(t *testing.T) {
 		t.Error("the Jenkins memory stays, but r3 says it no longer holds")
 	}
 }
+
+// TestARecordsOpenFenceCannotSwallowTheNextRecords: a record that opens a
+// code fence (or an HTML comment) and never closes it would show every
+// record after it as its code; the prompt closes it at the record's end,
+// and each record's heading stands outside any fence.
+func TestARecordsOpenFenceCannotSwallowTheNextRecords(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.memory(agentmem.Memory{Content: "Deploys go through Jenkins", Type: agentmem.TypeFinding})
+	f.daily("run-40", "The build script:\n```sh\nmake build", "2026-11-21T09:00:00Z")
+	f.daily("run-41", "Notes <!-- hidden from here", "2026-11-21T10:00:00Z")
+	f.daily("run-42", "Deploys no longer go through Jenkins; they run on GitHub Actions.", "2026-11-21T11:00:00Z")
+	chat, client := newChat(t, fixed(ops(`{"op": "keep", "id": "m1"}`)))
+	if _, err := run(f.dreamer(client), dream.Request{}); err != nil {
+		t.Fatal(err)
+	}
+	prompt := chat.Prompts()[0]
+	section := prompt[strings.Index(prompt, "<daily_records>\n"):]
+	fence, headings := "", 0
+	for _, line := range strings.Split(section, "\n") {
+		switch {
+		case fence != "":
+			if strings.HasPrefix(line, fence) && strings.Trim(line, fence[:1]) == "" {
+				fence = ""
+			}
+		case strings.HasPrefix(line, "```"):
+			fence = "```"
+		case recordHeading.MatchString(line):
+			headings++
+		}
+	}
+	if headings != 3 || fence != "" {
+		t.Errorf("%d record headings outside fences (want 3), fence left open: %q\n%s", headings, fence, section)
+	}
+	if strings.LastIndex(section, "<!--") > strings.LastIndex(section, "-->") || !strings.Contains(section, "Notes <!-- hidden from here -->\n") {
+		t.Errorf("the comment of r2 is left open:\n%s", section)
+	}
+}
