@@ -182,6 +182,9 @@ func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.
 				case !ok:
 					drop(ClassUnknownMemory, fmt.Sprintf("the %s names %q, which the prompt did not show", op.Op, op.Target), agentmem.Memory{}, nil)
 					continue
+				case src.records[id].ID != "":
+					drop(ClassUnknownMemory, fmt.Sprintf("the %s names %q, a daily record, not a memory", op.Op, op.Target), agentmem.Memory{}, nil)
+					continue
 				case !mutable:
 					why := "a pinned or manual memory, kept as it is"
 					if !src.fixed[id] {
