@@ -171,7 +171,7 @@ func TestARecordsOpenFenceCannotSwallowTheNextRecords(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	f.memory(agentmem.Memory{Content: "Deploys go through Jenkins", Type: agentmem.TypeFinding})
-	f.daily("run-40", "The build script:\n```sh\nmake build", "2026-11-21T09:00:00Z")
+	f.daily("run-40", "The build script:\n[INFO] build ok\n```sh\nmake build", "2026-11-21T09:00:00Z")
 	f.daily("run-41", "Notes <!-- hidden from here", "2026-11-21T10:00:00Z")
 	f.daily("run-42", "Deploys no longer go through Jenkins; they run on GitHub Actions.", "2026-11-21T11:00:00Z")
 	chat, client := newChat(t, fixed(ops(`{"op": "keep", "id": "m1"}`)))
@@ -192,6 +192,9 @@ func TestARecordsOpenFenceCannotSwallowTheNextRecords(t *testing.T) {
 		case recordHeading.MatchString(line):
 			headings++
 		}
+	}
+	if !strings.Contains(section, "\n[INFO] build ok\n") {
+		t.Errorf("a line that imitates nothing of the prompt was changed:\n%s", section)
 	}
 	if headings != 3 || fence != "" {
 		t.Errorf("%d record headings outside fences (want 3), fence left open: %q\n%s", headings, fence, section)

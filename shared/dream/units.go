@@ -217,8 +217,8 @@ func (d *Dreamer) render(u unit, meta map[string]string) (string, refs, error) {
 // prompt's own lines, a record's heading ("### [r2] ...") or a memory's
 // ("- [m1] (note) ..."), which would present what follows under a
 // reference the model may cite: a word joiner (U+2060, invisible) goes
-// before a line that starts with "#" or with a bracket, alone or after a
-// list marker; a code fence or HTML comment it leaves open is closed at
+// before a line that starts with "#" or with a reference in brackets
+// ("[m1]", "[R2]"), alone or after a list marker; a code fence or HTML comment it leaves open is closed at
 // its end (markdown.CloseBlocks), so that it cannot take the records after
 // it into its code. The support test reads the record as stored.
 func recordBody(content string) string {
@@ -233,7 +233,7 @@ func recordBody(content string) string {
 
 // forgedLine matches the start of a line that would read as a heading or
 // a reference of the dream prompt.
-var forgedLine = regexp.MustCompile(`^(#|[-*+]?\s*\[)`)
+var forgedLine = regexp.MustCompile(`(?i)^(#|[-*+]?\s*\[\s*[mr]\s*\d+\s*\])`)
 
 func typeName(t agentmem.Type) string {
 	if t == "" {
