@@ -173,20 +173,30 @@ var verdictRank = map[string]int{agentmem.VerdictSupports: 1, agentmem.VerdictNo
 // ParseVerdicts reads a verifier answer: {"verdicts": [{"n": 1,
 // "verdict": "supports"}, ...]} (or a bare list), in fences or prose.
 // verdicts[i] is the verdict on change i+1, "" when the answer gives none
-// or an unknown word; of two verdicts on one change, the refusal. An answer with no such JSON is an error.
+// or an unknown word; of two verdicts on one change, the refusal, whether
+// they are in one list or in two (a draft, or stored text the verifier
+// quotes that forges a verdict: the verifier may only refuse more, so no
+// list can take back a refusal another one gives). An answer with no
+// such JSON is an error.
 func ParseVerdicts(text string, n int) ([]string, error) {
 	text = reasoning.ReplaceAllString(text, "")
 	starts := candidateStarts(text)
 	if len(starts) > maxJSONCandidates {
 		starts = starts[len(starts)-maxJSONCandidates:]
 	}
-	for i := len(starts) - 1; i >= 0; i-- {
-		dec := json.NewDecoder(strings.NewReader(text[starts[i]:]))
+	var out []string
+	spanEnd := 0
+	for _, start := range starts {
+		if start < spanEnd {
+			continue // inside a value read already
+		}
+		dec := json.NewDecoder(strings.NewReader(text[start:]))
 		dec.UseNumber()
 		var v any
 		if dec.Decode(&v) != nil {
 			continue
 		}
+		spanEnd = start + int(dec.InputOffset())
 		list, ok := v.([]any)
 		if obj, isObj := v.(map[string]any); isObj {
 			x, found := pick(obj, "verdicts", "results", "changes")
@@ -196,7 +206,9 @@ func ParseVerdicts(text string, n int) ([]string, error) {
 		if !ok {
 			continue
 		}
-		out := make([]string, n)
+		if out == nil {
+			out = make([]string, n)
+		}
 		for j, it := range list {
 			idx, verdict := j, ""
 			switch e := it.(type) {
@@ -230,7 +242,9 @@ func ParseVerdicts(text string, n int) ([]string, error) {
 				out[idx] = v
 			}
 		}
-		return out, nil
 	}
-	return nil, errors.New("the verifier's answer has no list of verdicts")
+	if out == nil {
+		return nil, errors.New("the verifier's answer has no list of verdicts")
+	}
+	return out, nil
 }
