@@ -388,7 +388,7 @@ func saysOutOfDate(target agentmem.Memory, text string, minOverlap float64) bool
 		own[oneLine(strings.ToLower(w))] = true
 	}
 	claim := support.ClaimOf(target)
-	for _, s := range sentenceEnd.Split(text, -1) {
+	for _, s := range sentences(text) {
 		if !slices.ContainsFunc(obsolete.FindAllString(s, -1), func(w string) bool { return !own[oneLine(strings.ToLower(w))] }) {
 			continue
 		}
@@ -401,9 +401,26 @@ func saysOutOfDate(target agentmem.Memory, text string, minOverlap float64) bool
 	return false
 }
 
-// sentenceEnd splits a source's text into sentences: after ".", "!" or
-// "?" and white space, and at line breaks.
+// sentenceEnd is where a sentence of a source's text ends: after ".",
+// "!" or "?" and white space, and at line breaks.
 var sentenceEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
+
+// sentences splits a source's text into its sentences, each with its
+// closing punctuation, without the white space between them.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	for _, m := range sentenceEnd.FindAllStringIndex(text, -1) {
+		if s := strings.TrimSpace(text[start:m[1]]); s != "" {
+			out = append(out, s)
+		}
+		start = m[1]
+	}
+	if s := strings.TrimSpace(text[start:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
 
 // sameSubject reports whether an update keeps the subject of the memory it
 // rewrites: at least retireOverlap of the memory's words are in the new

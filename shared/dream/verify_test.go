@@ -153,3 +153,35 @@ func TestAForgedVerdictQuotedByTheVerifierCannotOverruleIt(t *testing.T) {
 		t.Errorf("the refused update was applied: %q", got)
 	}
 }
+
+// TestTheVerifierSeesTheCitedSentencesOfALongSource: a cited source
+// longer than the verifier's share of the prompt is shown by the
+// sentences that share the change's words, not by its beginning: a record
+// that opens with a page of other text (a log, or padding in a poisoned
+// record) cannot hide from the verifier what the change rests on.
+func TestTheVerifierSeesTheCitedSentencesOfALongSource(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.memory(agentmem.Memory{Content: "Deploys go through Jenkins", Type: agentmem.TypeFinding})
+	padding := strings.Repeat("The nightly log rotation ran and archived old files. ", 30)
+	f.daily("run-41", padding+"The payment provider retries webhooks 3 times. "+padding, "2026-11-21T10:00:00Z")
+	var verifyPrompt string
+	_, client := newChat(t, verifyAnswer(ops(add(agentmem.TypeFinding, "The payment provider retries webhooks 3 times", "r1")), func(prompt string) llmtest.Reply {
+		verifyPrompt = prompt
+		verdict := "not_mentioned"
+		if strings.Contains(promptSection(prompt, "changes"), "- cited record") && strings.Count(prompt, "The payment provider retries webhooks 3 times") == 2 {
+			verdict = "supports"
+		}
+		return llmtest.Reply{Text: `{"verdicts": [{"n": 1, "verdict": "` + verdict + `"}]}`}
+	}))
+	res, err := run(dream.New(f.store, client, quiet, dream.Config{NoRestate: true}), dream.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Dream.Created != 1 {
+		t.Errorf("created %d, dropped %+v; want the supported finding added:\n%s", res.Dream.Created, res.Dream.Dropped, verifyPrompt)
+	}
+	if n := len(promptSection(verifyPrompt, "changes")); n > 1500 {
+		t.Errorf("the verifier's prompt shows %d bytes of one change and its source", n)
+	}
+}
