@@ -218,9 +218,10 @@ func (d *Dreamer) render(u unit, meta map[string]string) (string, refs, error) {
 // ("- [m1] (note) ..."), which would present what follows under a
 // reference the model may cite: a word joiner (U+2060, invisible) goes
 // before a line that starts with "#" or with a reference in brackets
-// ("[m1]", "[R2]"), alone or after a list marker; a code fence or HTML comment it leaves open is closed at
-// its end (markdown.CloseBlocks), so that it cannot take the records after
-// it into its code. The support test reads the record as stored.
+// ("[m1]", "[R2]"), alone or after a list marker; a code fence or HTML
+// comment it leaves open is closed at its end (markdown.CloseBlocks), so
+// that it cannot take the records after it into its code. The support
+// test reads the record as stored.
 func recordBody(content string) string {
 	lines := strings.Split(strings.TrimSpace(agentmem.NormalizeLineBreaks(content)), "\n")
 	for i, l := range lines {
