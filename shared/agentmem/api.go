@@ -431,8 +431,8 @@ type ExtractionResult struct {
 	Superseded []Memory `json:"superseded,omitempty"`
 	// Notes say what the caller should know of a learning saved not quite
 	// as it asked: a replaces that named no live memory of the scope, a
-	// pinned one, or one that changed meanwhile (the learning is saved
-	// beside it).
+	// pinned one, one it has no word in common with, or one that changed
+	// meanwhile (the learning is saved beside it).
 	Notes   []string          `json:"notes,omitempty"`
 	Skipped []SkippedLearning `json:"skipped"`
 	Summary string            `json:"summary"`
@@ -464,9 +464,10 @@ type Learning struct {
 	Solution   string   `json:"solution,omitempty"`   // pattern
 	Confidence *float64 `json:"confidence,omitempty"` // pattern, 0..1
 	// Replaces names a memory of the scope that this learning replaces
-	// (it is out of date, or this one corrects it). In a model's answer
-	// it is a short reference of the prompt ("m3"); on the wire of the
-	// extraction route it is the memory's id.
+	// (it is out of date, or this one corrects it: the two share at least
+	// one word of what they say). In a model's answer it is a short
+	// reference of the prompt ("m3"); on the wire of the extraction route
+	// it is the memory's id.
 	Replaces string `json:"replaces,omitempty"`
 }
 

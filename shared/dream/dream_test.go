@@ -222,6 +222,9 @@ func TestRefusedOperationsAreListedWithTheirReasonClass(t *testing.T) {
 		{add(agentmem.TypeNote, "The payment provider retries webhooks 3 times", "r1", "r9"), dream.ClassUnknownCitation},
 		{add(agentmem.TypeNote, "The payment provider retries webhooks 3 times", "01JD5Q8Z3K7M2N4P6R8T0V2X4Y"), dream.ClassUnknownCitation},
 		{update("m42", agentmem.TypeNote, "The staging database is reset every Sunday", "r3"), dream.ClassUnknownMemory},
+		// A daily record's reference or id names no memory to change.
+		{update("r3", agentmem.TypeNote, "The staging database is reset every Sunday", "r3"), dream.ClassUnknownMemory},
+		{retire(s.records[1].ID, "r4"), dream.ClassUnknownMemory},
 		{update(s.pinned.ID, agentmem.TypeFinding, "The cart service caches prices for 60 s and more", "r1"), dream.ClassFixedMemory},
 		{retire(s.manual.ID, "r4"), dream.ClassFixedMemory},
 		{retire(s.kept.ID, s.kept.ID), dream.ClassRetireUnsupported},

@@ -28,7 +28,8 @@ import (
 // their answers; ParseOps finds the object in fences, after prose, after
 // reasoning, and reads the common variants of names (see opNames,
 // fieldNames). A [DREAM] section after the JSON is the diary when the
-// object has none.
+// object has none; a JSON object inside that section is prose (the model
+// quoting), never the answer.
 
 // Op is one operation as the model wrote it; its references are resolved
 // by the dream against what the prompt showed.
@@ -72,6 +73,11 @@ const (
 	maxOpNoteBytes    = agentmem.MaxNoteBytes
 )
 
+// dreamSection matches the [DREAM] marker that opens a line (after
+// Markdown emphasis or a heading's "#"): the diary section of an answer,
+// which a JSON string cannot hold.
+var dreamSection = regexp.MustCompile(`(?im)^[ \t*_#>]*\[DREAM\]`)
+
 var reasoning = regexp.MustCompile(`(?is)<(think|thinking|reasoning|analysis)>.*?</(think|thinking|reasoning|analysis)>`)
 var openReasoning = regexp.MustCompile(`(?i)<(think|thinking|reasoning|analysis)>`)
 
@@ -91,6 +97,14 @@ func ParseOps(text string) (OpsAnswer, error) {
 		text = text[:loc[0]]
 	}
 	obj, end, err := lastOpsObject(text)
+	if loc := dreamSection.FindStringIndex(text); loc != nil {
+		// The answer's own object comes before its [DREAM] section: a
+		// JSON object in the prose after it is the model quoting (stored
+		// text, an example), not its answer.
+		if before, bend, berr := lastOpsObject(text[:loc[0]]); berr == nil {
+			obj, end, err = before, bend, nil
+		}
+	}
 	if err != nil {
 		return OpsAnswer{}, err
 	}

@@ -155,7 +155,7 @@ func (d *Dreamer) restateBatch(ctx context.Context, c *calls, batch []restateCan
 				fmt.Fprintf(&b, "%s: %s\n", f.name, oneLine(f.v))
 			}
 		}
-		writeCited(&b, src, cd.cites, restateSourceBytes)
+		writeCited(&b, src, claimText(m), cd.cites, restateSourceBytes)
 		b.WriteByte('\n')
 	}
 	text, usage, err := askOnce(ctx, c, "restate", "claims", b.String(), "the restate answer was cut off")

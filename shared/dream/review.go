@@ -3,6 +3,7 @@ package dream
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
@@ -34,9 +35,10 @@ const (
 //     retireOverlap of the claim's words) but a negation, an opposite, a
 //     number or status that differs, or roles swapped
 //     (RetireContradicted);
-//   - says it is out of date: its text says so (no longer, obsolete,
-//     deprecated, replaced, removed, switched to, fixed, ...; obsolete
-//     below) about the same subject (RetireObsolete);
+//   - says it is out of date: one of its sentences says so (no longer,
+//     obsolete, deprecated, replaced, removed, switched to, fixed, ...;
+//     obsolete below, a word the memory does not say itself) about the
+//     same subject (saysOutOfDate; RetireObsolete);
 //   - or is a memory that stays (not retired by this dream; as this dream
 //     updates it) and says all the memory says: the support test accepts
 //     the memory's claim against it alone (RetireRepeated: a merge).
@@ -180,6 +182,9 @@ func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.
 				case !ok:
 					drop(ClassUnknownMemory, fmt.Sprintf("the %s names %q, which the prompt did not show", op.Op, op.Target), agentmem.Memory{}, nil)
 					continue
+				case src.records[id].ID != "":
+					drop(ClassUnknownMemory, fmt.Sprintf("the %s names %q, a daily record, not a memory", op.Op, op.Target), agentmem.Memory{}, nil)
+					continue
 				case !mutable:
 					why := "a pinned or manual memory, kept as it is"
 					if !src.fixed[id] {
@@ -256,6 +261,15 @@ func (d *Dreamer) review(answers []unitAnswer, src sourceIndex, core []agentmem.
 		if v := src.corpus.Check(support.ClaimOf(next), p.cites...); !v.Supported {
 			candidate(p, next, v)
 			continue
+		}
+		if !sameSubject(p.target, next) {
+			// The update takes the memory's fact out of the core: a
+			// retirement, which needs its reason.
+			if rule, _ := retireReason(p.target, p.cites, src, current, retired); rule == "" {
+				refuse(p.ref, droppedOp(p.op, next, p.cites, ClassRetireUnsupported,
+					"the update says something else than "+p.target.ID+" (less than half of its words) and no cited source says the memory no longer holds; update a memory to correct or complete it, or retire it citing why and add the new fact"))
+				continue
+			}
 		}
 		live.Remove(next.ID)
 		if dup, _, ok := live.Find(next); ok {
@@ -348,7 +362,7 @@ func retireReason(target agentmem.Memory, cites []string, src sourceIndex, curre
 		if v.Overlap < retireOverlap {
 			continue // about something else
 		}
-		if obsolete.MatchString(src.text(id)) {
+		if saysOutOfDate(target, src.text(id), src.corpus.MinOverlap) {
 			return agentmem.RetireObsolete, ""
 		}
 		if !v.Supported && contradicting[v.Class] {
@@ -359,6 +373,61 @@ func retireReason(target agentmem.Memory, cites []string, src sourceIndex, curre
 		return "", "a retire must cite a source other than the memory itself that says it no longer holds"
 	}
 	return "", "no cited source contradicts it, says it is out of date, or is a memory that stays and says all of it"
+}
+
+// saysOutOfDate reports whether a source's text says of the memory's
+// subject that it no longer holds: one of its sentences holds at least
+// retireOverlap of the memory's words and a word of obsolete that the
+// memory does not say itself. A source that says "fixed" of something
+// else beside a restatement of the memory, or that says the memory in its
+// own words ("switched to pnpm" of a memory that says the project
+// switched to pnpm), confirms it.
+func saysOutOfDate(target agentmem.Memory, text string, minOverlap float64) bool {
+	own := map[string]bool{}
+	for _, w := range obsolete.FindAllString(claimText(target), -1) {
+		own[oneLine(strings.ToLower(w))] = true
+	}
+	claim := support.ClaimOf(target)
+	for _, s := range sentences(text) {
+		if !slices.ContainsFunc(obsolete.FindAllString(s, -1), func(w string) bool { return !own[oneLine(strings.ToLower(w))] }) {
+			continue
+		}
+		one := support.NewCorpus([]support.Source{{ID: "sentence", Kind: support.KindDaily, Text: s}})
+		one.MinOverlap = minOverlap
+		if one.Check(claim).Overlap >= retireOverlap {
+			return true
+		}
+	}
+	return false
+}
+
+// sentenceEnd is where a sentence of a source's text ends: after ".",
+// "!" or "?" and white space, and at line breaks.
+var sentenceEnd = regexp.MustCompile(`[.!?]+\s+|\n+`)
+
+// sentences splits a source's text into its sentences, each with its
+// closing punctuation, without the white space between them.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	for _, m := range sentenceEnd.FindAllStringIndex(text, -1) {
+		if s := strings.TrimSpace(text[start:m[1]]); s != "" {
+			out = append(out, s)
+		}
+		start = m[1]
+	}
+	if s := strings.TrimSpace(text[start:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// sameSubject reports whether an update keeps the subject of the memory it
+// rewrites: at least retireOverlap of the memory's words are in the new
+// version (a correction, a completion, a merge).
+func sameSubject(before, after agentmem.Memory) bool {
+	one := support.NewCorpus([]support.Source{support.MemorySource(after)})
+	return one.Check(support.ClaimOf(before)).Overlap >= retireOverlap
 }
 
 // resolveCites maps an operation's references to ids; unknown lists those

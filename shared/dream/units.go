@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -196,7 +197,7 @@ func (d *Dreamer) render(u unit, meta map[string]string) (string, refs, error) {
 		if i > 0 {
 			daily.WriteByte('\n')
 		}
-		fmt.Fprintf(&daily, "### [%s] %s — %s\n%s\n", ref, at.UTC().Format("2006-01-02 15:04"), oneLine(r.Title), strings.TrimSpace(r.Content))
+		fmt.Fprintf(&daily, "### [%s] %s — %s\n%s\n", ref, at.UTC().Format("2006-01-02 15:04"), oneLine(r.Title), recordBody(r.Content))
 	}
 	addRule := "You may add memories in this part."
 	if !u.learn {
@@ -210,6 +211,30 @@ func (d *Dreamer) render(u unit, meta map[string]string) (string, refs, error) {
 	prompt, err := prompts.Must("dream").Render(vars)
 	return prompt, rf, err
 }
+
+// recordBody is a daily record's content as the dream prompt shows it
+// under its heading: as written, but no line of it can read as one of the
+// prompt's own lines, a record's heading ("### [r2] ...") or a memory's
+// ("- [m1] (note) ..."), which would present what follows under a
+// reference the model may cite: a word joiner (U+2060, invisible) goes
+// before a line that starts with "#" or with a reference in brackets
+// ("[m1]", "[R2]"), alone or after a list marker; a code fence or HTML
+// comment it leaves open is closed at its end (markdown.CloseBlocks), so
+// that it cannot take the records after it into its code. The support
+// test reads the record as stored.
+func recordBody(content string) string {
+	lines := strings.Split(strings.TrimSpace(agentmem.NormalizeLineBreaks(content)), "\n")
+	for i, l := range lines {
+		if t := strings.TrimLeft(l, " \t"); forgedLine.MatchString(t) {
+			lines[i] = l[:len(l)-len(t)] + "\u2060" + t
+		}
+	}
+	return markdown.CloseBlocks(strings.Join(lines, "\n"))
+}
+
+// forgedLine matches the start of a line that would read as a heading or
+// a reference of the dream prompt.
+var forgedLine = regexp.MustCompile(`(?i)^(#|[-*+]?\s*\[\s*[mr]\s*\d+\s*\])`)
 
 func typeName(t agentmem.Type) string {
 	if t == "" {

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/markdown"
 	"github.com/agentmem/agentmem/shared/prompts"
+	"github.com/agentmem/agentmem/shared/search"
 )
 
 // The verifier: a second opinion on the changes that passed the support
@@ -92,7 +94,7 @@ func (d *Dreamer) verifyBatch(ctx context.Context, c *calls, batch []change, src
 	var b strings.Builder
 	for i, ch := range batch {
 		fmt.Fprintf(&b, "### Change %d: %s\n", i+1, verifyClaim(ch))
-		writeCited(&b, src, ch.cites, verifySourceBytes)
+		writeCited(&b, src, claimText(ch.memory), ch.cites, verifySourceBytes)
 		b.WriteByte('\n')
 	}
 	text, usage, err := askOnce(ctx, c, "verify", "changes", b.String(), "the verifier's answer was cut off")
@@ -122,16 +124,66 @@ func askBatches[B, A any](ctx context.Context, parts [][]B, ask func(context.Con
 	return outcomes
 }
 
-// writeCited lists the texts of the sources cited, each cut to maxBytes,
-// as the verify and restate prompts show them.
-func writeCited(b *strings.Builder, src sourceIndex, cites []string, maxBytes int) {
+// writeCited lists the texts of the sources cited, as the verify and
+// restate prompts show them: each whole when it fits in maxBytes, else
+// the sentences that share most of claim's words (excerpt).
+func writeCited(b *strings.Builder, src sourceIndex, claim string, cites []string, maxBytes int) {
 	for _, id := range cites {
 		kind := "record"
 		if _, ok := src.memories[id]; ok {
 			kind = "memory"
 		}
-		fmt.Fprintf(b, "- cited %s %s: %s\n", kind, id, oneLine(truncate(src.text(id), maxBytes)))
+		fmt.Fprintf(b, "- cited %s %s: %s\n", kind, id, excerpt(oneLine(src.text(id)), claim, maxBytes))
 	}
+}
+
+// excerpt returns text when it fits in maxBytes, else the sentences of
+// text that share the most of claim's search terms, in the text's order,
+// "…" marking what is left out, within maxBytes: what a change rests on,
+// wherever it stands in a long source.
+func excerpt(text, claim string, maxBytes int) string {
+	if len(text) <= maxBytes {
+		return text
+	}
+	terms := map[string]bool{}
+	for _, t := range search.Tokenize(claim) {
+		terms[t] = true
+	}
+	parts := sentences(text)
+	type scored struct{ i, score int }
+	var order []scored
+	for i, s := range parts {
+		score := 0
+		for _, t := range search.Tokenize(s) {
+			if terms[t] {
+				score++
+			}
+		}
+		order = append(order, scored{i, score})
+	}
+	slices.SortStableFunc(order, func(a, b scored) int { return b.score - a.score })
+	keep := make([]bool, len(parts))
+	size := 0
+	for _, o := range order {
+		n := len(parts[o.i]) + len(" … ")
+		if o.score == 0 || size+n > maxBytes {
+			continue
+		}
+		keep[o.i], size = true, size+n
+	}
+	var out []string
+	for i, s := range parts {
+		switch {
+		case keep[i]:
+			out = append(out, s)
+		case len(out) == 0 || out[len(out)-1] != "…":
+			out = append(out, "…")
+		}
+	}
+	if size == 0 {
+		return truncate(text, maxBytes)
+	}
+	return truncate(strings.Join(out, " "), maxBytes)
 }
 
 // askOnce renders the prompt name with body as key, asks the model once
@@ -173,20 +225,30 @@ var verdictRank = map[string]int{agentmem.VerdictSupports: 1, agentmem.VerdictNo
 // ParseVerdicts reads a verifier answer: {"verdicts": [{"n": 1,
 // "verdict": "supports"}, ...]} (or a bare list), in fences or prose.
 // verdicts[i] is the verdict on change i+1, "" when the answer gives none
-// or an unknown word; of two verdicts on one change, the refusal. An answer with no such JSON is an error.
+// or an unknown word; of two verdicts on one change, the refusal, whether
+// they are in one list or in two (a draft, or stored text the verifier
+// quotes that forges a verdict: the verifier may only refuse more, so no
+// list can take back a refusal another one gives). An answer with no
+// such JSON is an error.
 func ParseVerdicts(text string, n int) ([]string, error) {
 	text = reasoning.ReplaceAllString(text, "")
 	starts := candidateStarts(text)
 	if len(starts) > maxJSONCandidates {
 		starts = starts[len(starts)-maxJSONCandidates:]
 	}
-	for i := len(starts) - 1; i >= 0; i-- {
-		dec := json.NewDecoder(strings.NewReader(text[starts[i]:]))
+	var out []string
+	spanEnd := 0
+	for _, start := range starts {
+		if start < spanEnd {
+			continue // inside a value read already
+		}
+		dec := json.NewDecoder(strings.NewReader(text[start:]))
 		dec.UseNumber()
 		var v any
 		if dec.Decode(&v) != nil {
 			continue
 		}
+		spanEnd = start + int(dec.InputOffset())
 		list, ok := v.([]any)
 		if obj, isObj := v.(map[string]any); isObj {
 			x, found := pick(obj, "verdicts", "results", "changes")
@@ -196,7 +258,9 @@ func ParseVerdicts(text string, n int) ([]string, error) {
 		if !ok {
 			continue
 		}
-		out := make([]string, n)
+		if out == nil {
+			out = make([]string, n)
+		}
 		for j, it := range list {
 			idx, verdict := j, ""
 			switch e := it.(type) {
@@ -230,7 +294,9 @@ func ParseVerdicts(text string, n int) ([]string, error) {
 				out[idx] = v
 			}
 		}
-		return out, nil
 	}
-	return nil, errors.New("the verifier's answer has no list of verdicts")
+	if out == nil {
+		return nil, errors.New("the verifier's answer has no list of verdicts")
+	}
+	return out, nil
 }

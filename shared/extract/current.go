@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentmem/agentmem/shared/agentmem"
+	"github.com/agentmem/agentmem/shared/prompts"
 	"github.com/agentmem/agentmem/shared/search"
 )
 
@@ -113,35 +114,8 @@ func shownLine(i int, m agentmem.Memory) string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // neutralizeTags keeps text from closing or opening the prompt's own
-// elements.
-func neutralizeTags(s string) string {
-	for _, tag := range []string{"current_memories", "run_output"} {
-		for _, form := range []string{"<" + tag, "</" + tag} {
-			s = replaceFold(s, form, strings.Replace(form, "<", "‹", 1))
-		}
-	}
-	return s
-}
-
-// replaceFold replaces every case-insensitive occurrence of old (ASCII) in
-// s with new.
-func replaceFold(s, old, new string) string {
-	lower, lo := strings.ToLower(s), strings.ToLower(old)
-	if !strings.Contains(lower, lo) {
-		return s
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(lower, lo)
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		b.WriteString(new)
-		s, lower = s[i+len(old):], lower[i+len(old):]
-	}
-}
+// elements (prompts.Inert).
+func neutralizeTags(s string) string { return prompts.Inert(s, "current_memories", "run_output") }
 
 // currentBlock is the part of the user message that lists the memories
 // shown.

@@ -224,3 +224,33 @@ func withoutMarkerLines(s string) string {
 	}
 	return b.String()
 }
+
+// CloseBlocks returns text with what it leaves open at its end closed: a
+// fenced code block (its fence repeated on a line of its own) and an HTML
+// comment ("-->"). A text shown among others in Markdown (a daily record in
+// the dream prompt) then cannot turn the texts after it into its code or
+// its comment.
+func CloseBlocks(text string) string {
+	fence := ""
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		body := strings.TrimLeft(line, " ")
+		indent := len(line) - len(body)
+		switch {
+		case indent > 3:
+		case fence != "":
+			if strings.HasPrefix(body, fence) && strings.Trim(body, fence[:1]) == "" {
+				fence = ""
+			}
+		default:
+			fence = openingFence(body)
+		}
+	}
+	if fence == "" && strings.LastIndex(text, "<!--") > strings.LastIndex(text, "-->") {
+		text += " -->"
+	}
+	if fence != "" {
+		text += "\n" + fence
+	}
+	return text
+}

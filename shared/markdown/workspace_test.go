@@ -189,3 +189,22 @@ func TestHasMemoryImport(t *testing.T) {
 		}
 	}
 }
+
+func TestCloseBlocks(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{"```go\nfunc main() {}\n```\nafter", "```go\nfunc main() {}\n```\nafter"},
+		{"```go\nfunc main() {", "```go\nfunc main() {\n```"},
+		{"~~~~\ncode\n~~~\nstill code", "~~~~\ncode\n~~~\nstill code\n~~~~"},
+		{"  ````\ncode ``` not a close", "  ````\ncode ``` not a close\n````"},
+		{"    ```\nan indented code line", "    ```\nan indented code line"},
+		{"``` inline ``` span", "``` inline ``` span"},
+		{"text <!-- hidden", "text <!-- hidden -->"},
+		{"<!-- a --> shown", "<!-- a --> shown"},
+	} {
+		if got := markdown.CloseBlocks(c.in); got != c.want {
+			t.Errorf("CloseBlocks(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -28,7 +28,10 @@ func (p Prompt) ID() string { return p.Name + "@v" + strconv.Itoa(p.Version) }
 
 // Render replaces each {{key}} of the prompt with vars[key]. A placeholder
 // without a value is an error, so a prompt never goes out half-filled.
+// Every value is data: it is made Inert against the prompt's Elements, so
+// that no value can close the element it is shown in or open another.
 func (p Prompt) Render(vars map[string]string) (string, error) {
+	elements := p.Elements()
 	var b strings.Builder
 	rest := p.Text
 	for {
@@ -47,7 +50,7 @@ func (p Prompt) Render(vars map[string]string) (string, error) {
 			return "", fmt.Errorf("prompt %s: no value for {{%s}}", p.ID(), key)
 		}
 		b.WriteString(rest[:i])
-		b.WriteString(v)
+		b.WriteString(Inert(v, elements...))
 		rest = rest[i+j+2:]
 	}
 }

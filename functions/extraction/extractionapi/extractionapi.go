@@ -222,7 +222,7 @@ func (a *API) extract(ctx context.Context, agent string, in agentmem.ExtractionI
 			resp.Skipped = append(resp.Skipped, agentmem.SkippedLearning{Content: l.Content, Reason: "patterns are captured from successful runs only"})
 			continue
 		}
-		replaces := a.replaceable(l, live, &resp)
+		replaces := a.replaceable(l, m, live, &resp)
 		if l.Type == agentmem.TypePattern && replaces == "" {
 			// Seeing a pattern again reinforces it rather than adding a
 			// copy; one whose fix differs is a new pattern.
@@ -266,12 +266,15 @@ func (a *API) extract(ctx context.Context, agent string, in agentmem.ExtractionI
 	return resp, saved, superseded, nil
 }
 
-// replaceable returns the id of the live memory l may supersede: the one
+// replaceable returns the id of the live memory l (saved as m) may supersede: the one
 // its replaces names, unless that is not a live memory of the scope (or
-// was replaced by an earlier learning of the run) or is pinned (people
-// pin what automatic writers must not change). A refused replaces is a
-// note of the answer; the learning is saved as a new one.
-func (a *API) replaceable(l agentmem.Learning, live map[string]agentmem.Memory, resp *agentmem.ExtractionResult) string {
+// was replaced by an earlier learning of the run), is pinned (people
+// pin what automatic writers must not change), or has no term in common
+// with l (a replacement corrects the same subject; a reference to an
+// unrelated memory is a model's mistake, or its reading of run output that
+// imitates the prompt's list of memories). A refused replaces is a note
+// of the answer; the learning is saved as a new one.
+func (a *API) replaceable(l agentmem.Learning, m agentmem.Memory, live map[string]agentmem.Memory, resp *agentmem.ExtractionResult) string {
 	if l.Replaces == "" {
 		return ""
 	}
@@ -283,8 +286,25 @@ func (a *API) replaceable(l agentmem.Learning, live map[string]agentmem.Memory, 
 	case old.Pinned:
 		resp.Notes = append(resp.Notes, fmt.Sprintf("learning %q replaces %s, which is pinned (only people change pinned memories); it is saved beside it", clip(l.Content), l.Replaces))
 		return ""
+	case !sameSubject(m, old):
+		resp.Notes = append(resp.Notes, fmt.Sprintf("learning %q replaces %s, which it has no word in common with (a replacement corrects the same subject); it is saved beside it", clip(l.Content), l.Replaces))
+		return ""
 	}
 	return old.ID
+}
+
+// sameSubject reports whether a memory and the one it replaces share at
+// least one search term (stemmed, stopwords aside) in what they say:
+// content and typed fields, not type or tags.
+func sameSubject(m, old agentmem.Memory) bool {
+	said := func(m agentmem.Memory) []string {
+		return search.Tokenize(strings.Join([]string{m.Content, m.Rationale, m.Trigger, m.Context, m.Solution}, "\n"))
+	}
+	terms := map[string]bool{}
+	for _, t := range said(old) {
+		terms[t] = true
+	}
+	return slices.ContainsFunc(said(m), func(t string) bool { return terms[t] })
 }
 
 // clip shortens a learning's content for a note.
