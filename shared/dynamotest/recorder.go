@@ -38,7 +38,7 @@ type Recorder struct {
 	grants tablegrants.Grants
 
 	mu    sync.Mutex
-	calls map[tablegrants.Need]Call // the first call that needed each permission
+	calls map[Need]Call // the first call that needed each permission
 	bad   []string                  // calls the recorder could not read
 }
 
@@ -84,7 +84,7 @@ func (c Call) String() string {
 
 // NewRecorder returns a recorder checking calls against fn's grants.
 func NewRecorder(fn routes.Function) *Recorder {
-	return &Recorder{fn: fn, grants: tablegrants.ByFunction[fn], calls: map[tablegrants.Need]Call{}}
+	return &Recorder{fn: fn, grants: tablegrants.ByFunction[fn], calls: map[Need]Call{}}
 }
 
 // Stores returns two stores over the same fresh tables (NewStore): the
@@ -112,10 +112,10 @@ func (r *Recorder) Stores(t testing.TB) (recorded, setup *dynamostore.Store) {
 
 // Calls returns the distinct permissions the recorded calls needed, each
 // with the first call that needed it.
-func (r *Recorder) Calls() map[tablegrants.Need]Call {
+func (r *Recorder) Calls() map[Need]Call {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := make(map[tablegrants.Need]Call, len(r.calls))
+	out := make(map[Need]Call, len(r.calls))
 	for n, c := range r.calls {
 		out[n] = c
 	}
@@ -131,7 +131,7 @@ func (r *Recorder) Missing() []string {
 	defer r.mu.Unlock()
 	var out []string
 	for n, c := range r.calls {
-		if !r.grants.Allows(n) {
+		if !allows(r.grants, n) {
 			out = append(out, fmt.Sprintf("%s function: %s needs %s, which shared/tablegrants does not grant it (first in %s)", r.fn, c, n, c.Test))
 		}
 	}
@@ -146,7 +146,7 @@ func (r *Recorder) Missing() []string {
 func (r *Recorder) Unused() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	used := map[tablegrants.Need]bool{}
+	used := map[Need]bool{}
 	for n := range r.calls {
 		n.Key = ""
 		used[n] = true
@@ -154,12 +154,12 @@ func (r *Recorder) Unused() []string {
 	var out []string
 	for table, g := range r.grants {
 		for _, a := range g.Actions {
-			if n := (tablegrants.Need{Table: table, Action: a}); !used[n] {
+			if n := (Need{Table: table, Action: a}); !used[n] {
 				out = append(out, n.String())
 			}
 		}
 		for _, ix := range g.Indexes {
-			if n := (tablegrants.Need{Table: table, Action: tablegrants.Query, Index: ix}); !used[n] {
+			if n := (Need{Table: table, Action: tablegrants.Query, Index: ix}); !used[n] {
 				out = append(out, n.String())
 			}
 		}
@@ -192,7 +192,7 @@ func (r *Recorder) record(c Call) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, it := range c.Items {
-		n := tablegrants.Need{Table: tablegrants.Table(it.Table), Action: tablegrants.ItemAction(c.Operation, it.Kind), Index: it.Index}
+		n := Need{Table: tablegrants.Table(it.Table), Action: ItemAction(c.Operation, it.Kind), Index: it.Index}
 		if len(r.grants[n.Table].LeadingKeys) > 0 {
 			n.Key = it.Key // only where it matters, so the set stays small
 		}

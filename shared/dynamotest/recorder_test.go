@@ -39,31 +39,31 @@ func TestRecorderReadsEachCall(t *testing.T) {
 		name string
 		fn   routes.Function
 		call func(st *dynamostore.Store) error
-		want tablegrants.Need
+		want Need
 		// missing: a line of Missing holds it; "" when the call is granted.
 		missing string
 	}{
 		{"put", routes.Memories, func(st *dynamostore.Store) error {
 			return st.DB().Table(st.Config().JournalTable).Put(journalItem{"x#1", "a"}).Run(ctx)
-		}, tablegrants.Need{Table: tablegrants.Journal, Action: tablegrants.PutItem}, ""},
+		}, Need{Table: tablegrants.Journal, Action: tablegrants.PutItem}, ""},
 		{"query on an index", routes.Dream, func(st *dynamostore.Store) error {
 			var out []memoryItem
 			return st.DB().Table(st.Config().MemoriesTable).Get(dynamostore.IDIndexPartitionKey, "01J").Index(dynamostore.IDIndex).All(ctx, &out)
-		}, tablegrants.Need{Table: tablegrants.Memories, Action: tablegrants.Query, Index: dynamostore.IDIndex}, ""},
+		}, Need{Table: tablegrants.Memories, Action: tablegrants.Query, Index: dynamostore.IDIndex}, ""},
 		{"query on an index not granted", routes.Extraction, func(st *dynamostore.Store) error {
 			var out []journalItem
 			return st.DB().Table(st.Config().JournalTable).Get(dynamostore.PendingIndexPartitionKey, "0").Index(dynamostore.PendingIndex).All(ctx, &out)
-		}, tablegrants.Need{Table: tablegrants.Journal, Action: tablegrants.Query, Index: dynamostore.PendingIndex},
+		}, Need{Table: tablegrants.Journal, Action: tablegrants.Query, Index: dynamostore.PendingIndex},
 			"extraction function: Query journal/index/pending-index needs dynamodb:Query on journal/index/pending-index"},
 		{"transaction delete", routes.Dream, func(st *dynamostore.Store) error {
 			j := st.DB().Table(st.Config().JournalTable)
 			return st.DB().WriteTx().Delete(j.Delete("pk", "gone#1").Range("sk", "a")).Put(j.Put(journalItem{"x#2", "a"})).Run(ctx)
-		}, tablegrants.Need{Table: tablegrants.Journal, Action: tablegrants.DeleteItem}, ""},
+		}, Need{Table: tablegrants.Journal, Action: tablegrants.DeleteItem}, ""},
 		{"transaction condition check", routes.Memories, func(st *dynamostore.Store) error {
 			j := st.DB().Table(st.Config().JournalTable)
 			_ = st.DB().WriteTx().Check(j.Check("pk", "x#3").Range("sk", "a").IfNotExists()).Put(j.Put(journalItem{"x#4", "a"})).Run(ctx)
 			return nil
-		}, tablegrants.Need{Table: tablegrants.Journal, Action: tablegrants.ConditionCheckItem},
+		}, Need{Table: tablegrants.Journal, Action: tablegrants.ConditionCheckItem},
 			"TransactWriteItems [ConditionCheck journal, Put journal] needs dynamodb:ConditionCheckItem on journal"},
 		{"transaction get", routes.Personalities, func(st *dynamostore.Store) error {
 			m := st.DB().Table(st.Config().MemoriesTable)
@@ -71,32 +71,32 @@ func TestRecorderReadsEachCall(t *testing.T) {
 				return err
 			}
 			return nil
-		}, tablegrants.Need{Table: tablegrants.Memories, Action: tablegrants.GetItem},
+		}, Need{Table: tablegrants.Memories, Action: tablegrants.GetItem},
 			"personalities function: TransactGetItems [Get memories] needs dynamodb:GetItem on memories"},
 		{"batch delete", routes.Extraction, func(st *dynamostore.Store) error {
 			_, err := st.DB().Table(st.Config().JournalTable).Batch("pk", "sk").Write().Delete(dynamo.Keys{"h#1", "a"}, dynamo.Keys{"h#1", "b"}).Run(ctx)
 			return err
-		}, tablegrants.Need{Table: tablegrants.Journal, Action: tablegrants.BatchWriteItem}, ""},
+		}, Need{Table: tablegrants.Journal, Action: tablegrants.BatchWriteItem}, ""},
 		{"batch delete not granted", routes.Personalities, func(st *dynamostore.Store) error {
 			_, err := st.DB().Table(st.Config().JournalTable).Batch("pk", "sk").Write().Delete(dynamo.Keys{"idem#1", "a"}).Run(ctx)
 			return err
-		}, tablegrants.Need{Table: tablegrants.Journal, Action: tablegrants.BatchWriteItem, Key: "idem#1"},
+		}, Need{Table: tablegrants.Journal, Action: tablegrants.BatchWriteItem, Key: "idem#1"},
 			"BatchWriteItem [DeleteRequest journal] needs dynamodb:BatchWriteItem on journal (partition key idem#1)"},
 		{"leading key granted", routes.Personalities, func(st *dynamostore.Store) error {
 			return st.DB().Table(st.Config().JournalTable).Put(journalItem{"idem#nori", "a"}).Run(ctx)
-		}, tablegrants.Need{Table: tablegrants.Journal, Action: tablegrants.PutItem, Key: "idem#nori"}, ""},
+		}, Need{Table: tablegrants.Journal, Action: tablegrants.PutItem, Key: "idem#nori"}, ""},
 		{"leading key not granted", routes.Personalities, func(st *dynamostore.Store) error {
 			return st.DB().Table(st.Config().JournalTable).Put(journalItem{"daily#nori#p", "a"}).Run(ctx)
-		}, tablegrants.Need{Table: tablegrants.Journal, Action: tablegrants.PutItem, Key: "daily#nori#p"},
+		}, Need{Table: tablegrants.Journal, Action: tablegrants.PutItem, Key: "daily#nori#p"},
 			"PutItem journal needs dynamodb:PutItem on journal (partition key daily#nori#p)"},
 		{"query's leading key", routes.Personalities, func(st *dynamostore.Store) error {
 			var out []journalItem
 			return st.DB().Table(st.Config().JournalTable).Get("pk", "counts#nori").All(ctx, &out)
-		}, tablegrants.Need{Table: tablegrants.Journal, Action: tablegrants.Query, Key: "counts#nori"},
+		}, Need{Table: tablegrants.Journal, Action: tablegrants.Query, Key: "counts#nori"},
 			"Query journal needs dynamodb:Query on journal (partition key counts#nori)"},
 		{"table not granted", routes.Personalities, func(st *dynamostore.Store) error {
 			return st.DB().Table(st.Config().MemoriesTable).Put(memoryItem{"nori#p", "2026", "01J"}).Run(ctx)
-		}, tablegrants.Need{Table: tablegrants.Memories, Action: tablegrants.PutItem},
+		}, Need{Table: tablegrants.Memories, Action: tablegrants.PutItem},
 			"PutItem memories needs dynamodb:PutItem on memories, which shared/tablegrants does not grant it (first in TestRecorderReadsEachCall/table_not_granted)"},
 	}
 	for _, tt := range tests {
@@ -145,7 +145,7 @@ func TestSetupStoreIsNotRecorded(t *testing.T) {
 	}
 }
 
-func keys(m map[tablegrants.Need]Call) []string {
+func keys(m map[Need]Call) []string {
 	var out []string
 	for n := range m {
 		out = append(out, n.String())

@@ -10,9 +10,6 @@
 package tablegrants
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/agentmem/agentmem/shared/dynamostore"
 	"github.com/agentmem/agentmem/shared/routes"
 )
@@ -98,104 +95,4 @@ var ByFunction = map[routes.Function]Grants{
 		// gone record; the dispatcher reads the pending-index.
 		Journal: {Actions: []string{GetItem, Query, PutItem, UpdateItem, DeleteItem, BatchWriteItem}, Indexes: []string{dynamostore.PendingIndex}},
 	},
-}
-
-// Need is one permission a DynamoDB call needs.
-type Need struct {
-	Table Table
-	// Action is the IAM action (ItemAction).
-	Action string
-	// Index is the index the call reads, "" for the table itself.
-	Index string
-	// Key is the partition key of the item the call touches (its key
-	// condition for a Query), "" when the call names none.
-	Key string
-}
-
-// String says what the need is, as in "dynamodb:Query on journal/index/pending-index".
-func (n Need) String() string {
-	s := n.Action + " on " + string(n.Table)
-	if n.Index != "" {
-		s += "/index/" + n.Index
-	}
-	if n.Key != "" {
-		s += " (partition key " + n.Key + ")"
-	}
-	return s
-}
-
-// ItemAction is the IAM action one item of a DynamoDB call needs, from the
-// call's operation (its X-Amz-Target, as "TransactWriteItems") and the
-// item's kind: in a transaction Put, Update, Delete, ConditionCheck or
-// Get; in a batch PutRequest or DeleteRequest (a batch needs the batch's
-// own action); for any other call, the operation itself.
-func ItemAction(operation, kind string) string {
-	switch operation {
-	case "TransactWriteItems", "TransactGetItems":
-		switch kind {
-		case "Put":
-			return PutItem
-		case "Update":
-			return UpdateItem
-		case "Delete":
-			return DeleteItem
-		case "ConditionCheck":
-			return ConditionCheckItem
-		case "Get":
-			return GetItem
-		}
-	}
-	return "dynamodb:" + operation
-}
-
-// Allows reports whether gs allow n: the action on the table, or, for an
-// index, dynamodb:Query on an index the grant names; and, when the grant
-// has leading keys, only for a partition key that matches one of them.
-func (gs Grants) Allows(n Need) bool {
-	g, ok := gs[n.Table]
-	if !ok {
-		return false
-	}
-	if n.Index != "" {
-		if n.Action != Query || !slices.Contains(g.Indexes, n.Index) {
-			return false
-		}
-	} else if !slices.Contains(g.Actions, n.Action) {
-		return false
-	}
-	if len(g.LeadingKeys) == 0 {
-		return true
-	}
-	return slices.ContainsFunc(g.LeadingKeys, func(pattern string) bool { return like(pattern, n.Key) })
-}
-
-// like reports whether s matches an IAM StringLike pattern ("*" any run of
-// characters, "?" one character).
-func like(pattern, s string) bool {
-	for pattern != "" {
-		switch pattern[0] {
-		case '*':
-			rest := strings.TrimLeft(pattern, "*")
-			if rest == "" {
-				return true
-			}
-			for i := range len(s) + 1 {
-				if like(rest, s[i:]) {
-					return true
-				}
-			}
-			return false
-		case '?':
-			if s == "" {
-				return false
-			}
-			pattern, s = pattern[1:], s[1:]
-		default:
-			if s == "" || s[0] != pattern[0] {
-				return false
-			}
-			pattern, s = pattern[1:], s[1:]
-		}
-	}
-	return s == ""
 }
