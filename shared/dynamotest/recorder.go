@@ -39,7 +39,7 @@ type Recorder struct {
 
 	mu    sync.Mutex
 	calls map[Need]Call // the first call that needed each permission
-	bad   []string                  // calls the recorder could not read
+	bad   []string      // calls the recorder could not read
 }
 
 // Call is one DynamoDB call as it went over the wire.
