@@ -42,13 +42,7 @@ var DispatchInput = map[string]any{"action": "dispatch"}
 // the memories function sends its unfinished bulk deletes to that queue.
 func (s *Stack) addDream(fn awslambda.Function) {
 	timeout := timeoutSeconds(routes.Dream)
-	s.DreamDLQ = awssqs.NewQueue(s.Stack, jsii.String("DreamDLQ"), &awssqs.QueueProps{
-		Encryption:      awssqs.QueueEncryption_SQS_MANAGED,
-		EnforceSSL:      jsii.Bool(true),
-		RetentionPeriod: awscdk.Duration_Days(jsii.Number(14)),
-	})
-	nagSuppress(s.DreamDLQ, false, nagReason{id: "AwsSolutions-SQS3",
-		reason: "This is the dead-letter queue of the dream queue; it needs none of its own."})
+	s.DreamDLQ = s.deadLetterQueue("DreamDLQ", "the dream queue")
 	s.DreamQueue = awssqs.NewQueue(s.Stack, jsii.String("DreamQueue"), &awssqs.QueueProps{
 		Encryption:        awssqs.QueueEncryption_SQS_MANAGED,
 		EnforceSSL:        jsii.Bool(true),
@@ -75,13 +69,7 @@ func (s *Stack) addDream(fn awslambda.Function) {
 	// invokes asynchronously), is kept in a queue of its own: the dream
 	// dead-letter queue is moved back into the dream queue, which only
 	// takes scopes and jobs.
-	s.DispatchDLQ = awssqs.NewQueue(s.Stack, jsii.String("DreamDispatchDLQ"), &awssqs.QueueProps{
-		Encryption:      awssqs.QueueEncryption_SQS_MANAGED,
-		EnforceSSL:      jsii.Bool(true),
-		RetentionPeriod: awscdk.Duration_Days(jsii.Number(14)),
-	})
-	nagSuppress(s.DispatchDLQ, false, nagReason{id: "AwsSolutions-SQS3",
-		reason: "This is the dead-letter queue of the nightly dispatch (scheduler and asynchronous invocation); it needs none of its own."})
+	s.DispatchDLQ = s.deadLetterQueue("DreamDispatchDLQ", "the nightly dispatch (scheduler and asynchronous invocation)")
 	fn.ConfigureAsyncInvoke(&awslambda.EventInvokeConfigOptions{
 		OnFailure:     awslambdadestinations.NewSqsDestination(s.DispatchDLQ),
 		RetryAttempts: jsii.Number(DispatchRetries),
@@ -106,4 +94,18 @@ func (s *Stack) addDream(fn awslambda.Function) {
 	nagSuppress(role, true, nagReason{id: "AwsSolutions-IAM5",
 		reason:    "The scheduler role may invoke the dream function and its versions (function ARN and ARN:*); nothing else.",
 		appliesTo: []string{"Resource::<" + *s.Stack.GetLogicalId(fn.Node().DefaultChild().(awscdk.CfnElement)) + ".Arn>:*"}})
+}
+
+// deadLetterQueue defines the dead-letter queue id of what of names
+// (SQS-managed encryption, TLS only, messages kept 14 days); a dead-letter
+// queue needs none of its own.
+func (s *Stack) deadLetterQueue(id, of string) awssqs.Queue {
+	q := awssqs.NewQueue(s.Stack, jsii.String(id), &awssqs.QueueProps{
+		Encryption:      awssqs.QueueEncryption_SQS_MANAGED,
+		EnforceSSL:      jsii.Bool(true),
+		RetentionPeriod: awscdk.Duration_Days(jsii.Number(14)),
+	})
+	nagSuppress(q, false, nagReason{id: "AwsSolutions-SQS3",
+		reason: "This is the dead-letter queue of " + of + "; it needs none of its own."})
+	return q
 }
