@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -269,7 +271,7 @@ func (c *recordingClient) items(op string, body []byte) ([]CallItem, error) {
 		return out, nil
 	case "BatchWriteItem":
 		var out []CallItem
-		for _, name := range sortedKeys(w.RequestItems) {
+		for _, name := range slices.Sorted(maps.Keys(w.RequestItems)) {
 			var reqs []map[string]wireRequest
 			if err := json.Unmarshal(w.RequestItems[name], &reqs); err != nil {
 				return nil, fmt.Errorf("decode the requests on %s: %w", name, err)
@@ -284,7 +286,7 @@ func (c *recordingClient) items(op string, body []byte) ([]CallItem, error) {
 		return out, nil
 	case "BatchGetItem":
 		var out []CallItem
-		for _, name := range sortedKeys(w.RequestItems) {
+		for _, name := range slices.Sorted(maps.Keys(w.RequestItems)) {
 			var get struct{ Keys []map[string]json.RawMessage }
 			if err := json.Unmarshal(w.RequestItems[name], &get); err != nil {
 				return nil, fmt.Errorf("decode the keys on %s: %w", name, err)
@@ -353,13 +355,4 @@ func stringValue(raw json.RawMessage) string {
 		return ""
 	}
 	return v.S
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
