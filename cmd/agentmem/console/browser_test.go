@@ -59,20 +59,33 @@ func newPage(t *testing.T) *page {
 		chromedp.Flag("metrics-recording-only", true),
 		chromedp.Flag("password-store", "basic"),
 		chromedp.Flag("force-color-profile", "srgb"),
-		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 900),
 	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() {
+	// Start the browser, then listen to the console from the first page on.
+	// A start that fails (the process gone before it listens, as happens
+	// now and then on a loaded machine) is tried once more with a fresh
+	// profile; a page that fails later is never retried.
+	var ctx context.Context
+	for attempt := 1; ; attempt++ {
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(opts, chromedp.UserDataDir(t.TempDir()))...)
+		c, cancel := chromedp.NewContext(actx)
+		t.Cleanup(func() {
+			cancel()
+			cancelAlloc()
+		})
+		err := chromedp.Do(c, chromedp.EmulateViewport(1280, 900))
+		if err == nil {
+			ctx = c
+			break
+		}
+		if attempt == 2 {
+			t.Fatalf("start chromium: %v", err)
+		}
+		t.Logf("start chromium (attempt %d): %v; trying once more", attempt, err)
 		cancel()
 		cancelAlloc()
-	})
-	p := &page{t: t, ctx: ctx, dir: t.ArtifactDir()}
-	// Start the browser, then listen to the console from the first page on.
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
-		t.Fatalf("start chromium: %v", err)
 	}
+	p := &page{t: t, ctx: ctx, dir: t.ArtifactDir()}
 	msgs := chromedp.Console(ctx)
 	go func() {
 		for m, err := range msgs {
