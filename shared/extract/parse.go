@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentmem/agentmem/shared/secrets"
 )
 
 // maxParseBytes is how much of an answer Parse looks at; the rest is
@@ -41,8 +43,9 @@ const maxParseBytes = 256 << 10
 // Each learning is normalized (type synonyms, fields that do not apply
 // to its type dropped) and checked against the memory rules; every
 // proposed learning that is not returned is listed in Skipped with the
-// reason (not a learning, cut off, no content, invalid, a repeat, over
-// MaxLearnings). Text with no answer in it is an error wrapping
+// reason (not a learning, cut off, no content, invalid, a credential in
+// its text, a repeat, over MaxLearnings); a credential in the summary is
+// redacted (package secrets). Text with no answer in it is an error wrapping
 // ErrUnparseable.
 func Parse(text string) (Result, error) {
 	if len(text) > maxParseBytes {
@@ -60,6 +63,9 @@ func Parse(text string) (Result, error) {
 	// The daily log refuses a NUL, and the run's summary goes there: a
 	// model's stray NUL must not cost the run its record.
 	summary := strings.ReplaceAll(c.r.summary, "\x00", "")
+	// The summary goes to the daily log, which dreams consolidate: a
+	// credential the model repeated from the run's output is redacted.
+	summary = secrets.Redact(summary)
 	res := Result{Success: c.r.success, Summary: clip(strings.TrimSpace(summary), MaxSummaryBytes)}
 	res.Learnings, res.Skipped = collect(c.r.items)
 	return res, nil

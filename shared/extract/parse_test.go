@@ -227,3 +227,41 @@ func TestParseRoundTrip(t *testing.T) {
 		t.Errorf("round trip: got %+v, want %+v", again, res)
 	}
 }
+
+// TestParseKeepsCredentialsOut: a learning whose text holds a credential
+// (the model repeating one from the run's output) is skipped, shown
+// redacted, and a credential in the summary is redacted: memories and the
+// daily log are injected into later runs.
+func TestParseKeepsCredentialsOut(t *testing.T) {
+	t.Parallel()
+	key := "AKIA" + "IOSFODNN7EXAMPLE" // AWS's documented example
+	pat := "ghp_" + strings.Repeat("a1B2", 9)
+	tests := []struct {
+		name, answer string
+		wantSkipped  int
+		wantKept     int
+	}{
+		{"in the content", `{"learnings":[{"type":"finding","content":"CI deploys with ` + key + ` from the runner"},{"type":"note","content":"Deploys take 4 minutes"}],"summary":"Deployed with ` + key + `.","success":true}`, 1, 1},
+		{"in a pattern's solution", `{"learnings":[{"type":"pattern","content":"push fails with 403","trigger":"git push 403","solution":"use token ` + pat + `"}],"summary":"ok","success":true}`, 1, 0},
+		{"in a decision's rationale", `{"learnings":[{"type":"decision","content":"Use the bot account for releases","rationale":"its key ` + key + ` has the rights"}],"summary":"ok","success":true}`, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := extract.Parse(tt.answer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Skipped) != tt.wantSkipped || len(res.Learnings) != tt.wantKept {
+				t.Fatalf("got %d learnings, skipped %+v; want %d kept, %d skipped", len(res.Learnings), res.Skipped, tt.wantKept, tt.wantSkipped)
+			}
+			for _, s := range res.Skipped {
+				if !strings.Contains(s.Reason, "credential") || strings.Contains(s.Content, key) || strings.Contains(s.Content, pat) {
+					t.Errorf("skipped %+v: want a credential reason and the credential redacted", s)
+				}
+			}
+			if strings.Contains(res.Summary, key) {
+				t.Errorf("summary %q still holds the key", res.Summary)
+			}
+		})
+	}
+}

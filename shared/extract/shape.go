@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentmem/agentmem/shared/agentmem"
 	"github.com/agentmem/agentmem/shared/search"
+	"github.com/agentmem/agentmem/shared/secrets"
 )
 
 // reading is one way of reading the answer out of (part of) a model's
@@ -804,19 +805,36 @@ func collect(items []proposal) ([]agentmem.Learning, []agentmem.SkippedLearning)
 		key := search.NormalizeText(l.Content)
 		switch {
 		case reason != "":
+		case heldSecret(l) != "":
+			// Memories are injected into every later run: a credential
+			// in the run's output must not become one.
+			reason = "holds what looks like a credential (" + heldSecret(l) + ")"
 		case seen[key]:
 			reason = "repeats another learning of this answer"
 		case len(learnings) == MaxLearnings:
 			reason = fmt.Sprintf("over the limit of %d learnings per run", MaxLearnings)
 		}
 		if reason != "" {
-			skipped = append(skipped, agentmem.SkippedLearning{Content: clip(l.Content, agentmem.MaxContentBytes), Reason: reason})
+			// A skipped learning is shown and kept with the run: never
+			// with a credential in it.
+			skipped = append(skipped, agentmem.SkippedLearning{Content: clip(secrets.Redact(l.Content), agentmem.MaxContentBytes), Reason: reason})
 			continue
 		}
 		seen[key] = true
 		learnings = append(learnings, l)
 	}
 	return learnings, skipped
+}
+
+// heldSecret returns the kind of credential a learning's text holds (see
+// package secrets), "" for none.
+func heldSecret(l agentmem.Learning) string {
+	for _, field := range []string{l.Content, l.Rationale, l.Trigger, l.Context, l.Solution} {
+		if kind, ok := secrets.Find(field); ok {
+			return kind
+		}
+	}
+	return ""
 }
 
 func hasLetter(s string) bool {
