@@ -45,6 +45,11 @@ func lexicalTerms(terms []queryTerm, docs []Doc) []Hit {
 	return hits
 }
 
+// inverseDocFreq is BM25's idf of a term that df of n documents contain.
+func inverseDocFreq(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
 // linearTerms is the number of query terms up to which a token is matched
 // by comparing it with each term rather than by a map lookup.
 const linearTerms = 12
@@ -113,7 +118,7 @@ func bm25(terms []queryTerm, n int, text func(i int) string) []float64 {
 				df++
 			}
 		}
-		idf[j] = math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+		idf[j] = inverseDocFreq(n, df)
 	}
 	idf = termIDFs(terms, idf)
 

@@ -92,13 +92,13 @@ func (ix *Index) lexicalTerms(terms []queryTerm) []Hit {
 	idf := make([]float64, len(terms))
 	ids := make([]int32, len(terms))
 	for j, t := range terms {
-		df := 0.0
+		df := 0
 		ids[j] = -1
 		if id, ok := ix.terms[t.text]; ok {
-			df = float64(len(ix.postings[id]))
+			df = len(ix.postings[id])
 			ids[j] = id
 		}
-		idf[j] = math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
+		idf[j] = inverseDocFreq(n, df)
 	}
 	idf = termIDFs(terms, idf)
 	// As in bm25: the own terms' sum plus each related group's best term.
@@ -138,10 +138,11 @@ func (ix *Index) lexicalTerms(terms []queryTerm) []Hit {
 		}
 	}
 	for _, g := range best {
+		if g == nil {
+			continue
+		}
 		for _, i := range touched {
-			if g != nil {
-				scores[i] += g[i]
-			}
+			scores[i] += g[i]
 		}
 	}
 	hits := make([]Hit, 0, len(touched))
