@@ -18,14 +18,11 @@ var listedID = regexp.MustCompile(`(?m)^- \[([0-9A-Z]{26})\] \(Notes\) (.*)$`)
 func TestCompressionSummarisesOldMemoriesAndRecordsTheirIDs(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	var old []agentmem.Memory
-	for i, c := range []string{
+	old := f.oldMemories(
 		"The orders service retries failed payments twice",
 		"The orders service logs payment failures to Sentry",
 		"The orders service uses pgx for Postgres",
-	} {
-		old = append(old, f.memory(agentmem.Memory{Content: c, CreatedAt: fmt.Sprintf("2026-11-1%dT09:00:00Z", i)}))
-	}
+	)
 	recent := f.memory(agentmem.Memory{Content: "Checkout uses the orders-v2 queue"})
 	f.daily("run-41", "Checkout uses the orders-v2 queue; nothing else changed.", "2026-11-21T10:00:00Z")
 	dreamAnswer := ops(keep(recent.ID))
@@ -129,14 +126,11 @@ func TestCompressionOffOrTooFewMemories(t *testing.T) {
 func TestCompressionRetiresOnlyWhatItsSummarySays(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	var old []agentmem.Memory
-	for i, c := range []string{
+	old := f.oldMemories(
 		"The orders service retries failed payments twice",
 		"The orders service logs payment failures to Sentry",
 		"Deploys to staging run every night from GitHub Actions",
-	} {
-		old = append(old, f.memory(agentmem.Memory{Content: c, CreatedAt: fmt.Sprintf("2026-11-1%dT09:00:00Z", i)}))
-	}
+	)
 	recent := f.memory(agentmem.Memory{Content: "Checkout uses the orders-v2 queue"})
 	f.daily("run-41", "Checkout uses the orders-v2 queue; nothing else changed.", "2026-11-21T10:00:00Z")
 	_, client := newChat(t, func(_ context.Context, prompt string) llmtest.Reply {
@@ -176,13 +170,11 @@ func TestCompressionRetiresOnlyWhatItsSummarySays(t *testing.T) {
 func TestCompressionKeepsCriticalPatterns(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	for i, c := range []string{
+	f.oldMemories(
 		"The orders service retries failed payments twice",
 		"The orders service logs payment failures to Sentry",
 		"The orders service uses pgx for Postgres",
-	} {
-		f.memory(agentmem.Memory{Content: c, CreatedAt: fmt.Sprintf("2026-11-1%dT09:00:00Z", i)})
-	}
+	)
 	confidence := 0.95
 	critical := f.memory(agentmem.Memory{Type: agentmem.TypePattern, Content: "Flaky payment tests", Trigger: "payment tests time out in CI",
 		Solution: "run them with -p 1", Confidence: &confidence, CreatedAt: "2026-11-13T09:00:00Z"})

@@ -80,6 +80,17 @@ func (f *fixture) dreamer(client llm.Client) *dream.Dreamer {
 	return dream.New(f.dreamStore, client, quiet, dream.Config{NoVerify: true, NoRestate: true})
 }
 
+// oldMemories stores a note per content, created on 2026-11-10, -11, ...
+// in that order (old enough to be offered for compression).
+func (f *fixture) oldMemories(contents ...string) []agentmem.Memory {
+	f.t.Helper()
+	var out []agentmem.Memory
+	for i, c := range contents {
+		out = append(out, f.memory(agentmem.Memory{Content: c, CreatedAt: fmt.Sprintf("2026-11-1%dT09:00:00Z", i)}))
+	}
+	return out
+}
+
 // memory creates a memory in nori/p.
 func (f *fixture) memory(m agentmem.Memory) agentmem.Memory {
 	f.t.Helper()

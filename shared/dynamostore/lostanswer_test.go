@@ -3,6 +3,7 @@ package dynamostore_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -105,9 +106,7 @@ func (p *lossyProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	delete(p.before, op)
 	p.mu.Unlock()
 	if refused {
-		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = io.WriteString(w, `{"__type":"com.amazonaws.dynamodb.v20120810#AccessDeniedException","message":"refused (test)"}`)
+		answerError(w, http.StatusBadRequest, "AccessDeniedException", "refused (test)")
 		return
 	}
 	if before != nil {
@@ -137,9 +136,7 @@ func (p *lossyProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	p.mu.Unlock()
 	if lose {
-		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-		w.WriteHeader(http.StatusInternalServerError)
-		_, _ = io.WriteString(w, `{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"the answer was lost (test)"}`)
+		answerError(w, http.StatusInternalServerError, "InternalServerError", "the answer was lost (test)")
 		return
 	}
 	for k, v := range resp.Header {
@@ -269,4 +266,12 @@ func TestLostDeleteAnswerCountsOnce(t *testing.T) {
 	if c := checkCounters(t, direct, "nori", "p"); c.Total != 1 {
 		t.Errorf("counters: total %d, want 1", c.Total)
 	}
+}
+
+// answerError answers as DynamoDB does with an error of type typ (as
+// "AccessDeniedException") and its message.
+func answerError(w http.ResponseWriter, status int, typ, message string) {
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"__type": "com.amazonaws.dynamodb.v20120810#" + typ, "message": message})
 }

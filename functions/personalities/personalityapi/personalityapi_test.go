@@ -28,16 +28,23 @@ var calls = dynamotest.NewRecorder(routes.Personalities)
 
 func TestMain(m *testing.M) { os.Exit(calls.Main(m)) }
 
-func TestPersonalityCRUD(t *testing.T) {
-	t.Parallel()
+// newHandler is the personalities function over fresh tables, its
+// DynamoDB calls recorded; the function it returns sends one request (with
+// an idempotency key unless idem is "") and checks the answer against the
+// OpenAPI document.
+func newHandler(t *testing.T) func(method, target, body, idem string) events.APIGatewayV2HTTPResponse {
+	t.Helper()
 	st, _ := calls.Stores(t)
 	h, err := personalityapi.New(lambdamain.Deps{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	do := func(method, target, body string) events.APIGatewayV2HTTPResponse {
+	return func(method, target, body, idem string) events.APIGatewayV2HTTPResponse {
 		t.Helper()
 		r := httptest.NewRequest(method, target, strings.NewReader(body))
+		if idem != "" {
+			r.Header.Set(agentmem.IdempotencyHeader, idem)
+		}
 		resp, err := h.Handle(context.Background(), localapi.Event(r, []byte(body)))
 		if err != nil {
 			t.Fatal(err)
@@ -45,6 +52,11 @@ func TestPersonalityCRUD(t *testing.T) {
 		openapitest.Check(t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers, resp.Body)
 		return resp
 	}
+}
+
+func TestPersonalityCRUD(t *testing.T) {
+	t.Parallel()
+	do := newHandler(t)
 	steps := []struct {
 		name, method, target, body string
 		status                     int
@@ -70,7 +82,7 @@ func TestPersonalityCRUD(t *testing.T) {
 		{"gone", "GET", "/api/agents/miso/personality", "", 404, `"not_found"`},
 	}
 	for _, s := range steps {
-		resp := do(s.method, s.target, s.body)
+		resp := do(s.method, s.target, s.body, "")
 		if resp.StatusCode != s.status || !strings.Contains(resp.Body, s.inBody) {
 			t.Errorf("%s: got %d %s, want %d containing %s", s.name, resp.StatusCode, resp.Body, s.status, s.inBody)
 		}
@@ -94,24 +106,7 @@ func TestPersonalityCRUD(t *testing.T) {
 // the idempotency and configuration keys (calls checks it).
 func TestPersonalityRetriesAndPages(t *testing.T) {
 	t.Parallel()
-	st, _ := calls.Stores(t)
-	h, err := personalityapi.New(lambdamain.Deps{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	do := func(method, target, body, idem string) events.APIGatewayV2HTTPResponse {
-		t.Helper()
-		r := httptest.NewRequest(method, target, strings.NewReader(body))
-		if idem != "" {
-			r.Header.Set(agentmem.IdempotencyHeader, idem)
-		}
-		resp, err := h.Handle(context.Background(), localapi.Event(r, []byte(body)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		openapitest.Check(t, method, r.URL.EscapedPath(), resp.StatusCode, resp.Headers, resp.Body)
-		return resp
-	}
+	do := newHandler(t)
 	steps := []struct {
 		name, method, target, body, idem string
 		status                           int
